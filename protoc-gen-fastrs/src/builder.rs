@@ -1,0 +1,136 @@
+//! The `build.rs` API.
+
+use std::path::{Path, PathBuf};
+
+use crate::descriptors::{self, Parsed};
+use crate::{Error, GeneratedFile, Options};
+
+/// Generates Rust from `.proto` files in a build script.
+///
+/// ```no_run
+/// // build.rs
+/// fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     protoc_gen_fastrs::Builder::new().compile(&["proto/shop.proto"], &["proto"])?;
+///     Ok(())
+/// }
+/// ```
+///
+/// and in the crate: `pub mod shop { fastrs::include_proto!("acme.shop"); }`.
+///
+/// Parsing is pure Rust by default; [`Builder::use_protoc`] runs `protoc` instead.
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    options: Options,
+    out_dir: Option<PathBuf>,
+    protoc: Option<PathBuf>,
+    cargo_directives: Option<bool>,
+}
+
+impl Builder {
+    /// Defaults: pure-Rust parsing, output to `$OUT_DIR`.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Writes into `dir` instead of `$OUT_DIR`.
+    #[must_use]
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Refers to types under the protobuf prefix `proto` (`.acme.common`) at the
+    /// absolute Rust path `rust` (`::common_protos`) instead of generating them.
+    ///
+    /// # Errors
+    /// A prefix without the leading `.`, or a Rust path that is not absolute.
+    pub fn extern_path(mut self, proto: &str, rust: &str) -> Result<Self, Error> {
+        self.options.add_extern_path(proto, rust).map_err(|e| Error::new(e.0))?;
+        Ok(self)
+    }
+
+    /// Also writes `name` into the output directory: a module tree with one
+    /// `include!` per package, for `include!(concat!(env!("OUT_DIR"), "/name"))`.
+    #[must_use]
+    pub fn include_file(mut self, name: impl Into<String>) -> Self {
+        self.options.include_file = Some(name.into());
+        self
+    }
+
+    /// Parses with `protoc` instead of the built-in parser: the one in `$PROTOC`,
+    /// else `protoc` on `PATH`.
+    #[must_use]
+    pub fn use_protoc(mut self) -> Self {
+        self.protoc = Some(std::env::var_os("PROTOC").map_or_else(|| PathBuf::from("protoc"), PathBuf::from));
+        self
+    }
+
+    /// Parses with the `protoc` binary at `path`.
+    #[must_use]
+    pub fn protoc_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.protoc = Some(path.into());
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` lines (default: when run by Cargo,
+    /// that is when `$OUT_DIR` is set).
+    #[must_use]
+    pub fn cargo_directives(mut self, yes: bool) -> Self {
+        self.cargo_directives = Some(yes);
+        self
+    }
+
+    /// Parses `protos` (searching imports in `includes`), generates, and writes one
+    /// file per package. Files whose contents did not change are left untouched.
+    ///
+    /// # Errors
+    /// Unreadable or invalid schemas (with file and line), generation errors
+    /// (naming the element), or an output directory that cannot be written.
+    pub fn compile(&self, protos: &[impl AsRef<Path>], includes: &[impl AsRef<Path>]) -> Result<(), Error> {
+        let out_dir = match &self.out_dir {
+            Some(dir) => dir.clone(),
+            None => std::env::var_os("OUT_DIR")
+                .map(PathBuf::from)
+                .ok_or_else(|| Error::new("OUT_DIR is not set: call from build.rs or set Builder::out_dir"))?,
+        };
+        if self.cargo_directives.unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some()) {
+            for path in protos.iter().map(AsRef::as_ref).chain(includes.iter().map(AsRef::as_ref)) {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+            println!("cargo:rerun-if-env-changed=PROTOC");
+        }
+        std::fs::create_dir_all(&out_dir)
+            .map_err(|e| Error::new(format!("cannot create `{}`: {e}", out_dir.display())))?;
+        for file in self.generate(protos, includes)? {
+            let path = out_dir.join(&file.name);
+            if std::fs::read_to_string(&path).ok().as_deref() != Some(file.content.as_str()) {
+                std::fs::write(&path, &file.content)
+                    .map_err(|e| Error::new(format!("cannot write `{}`: {e}", path.display())))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses and generates without writing anything.
+    ///
+    /// # Errors
+    /// As [`Builder::compile`], without the writing.
+    pub fn generate(&self, protos: &[impl AsRef<Path>], includes: &[impl AsRef<Path>]) -> Result<Vec<GeneratedFile>, Error> {
+        let parsed = self.parse(protos, includes)?;
+        crate::generate(&parsed.set.file, &parsed.inputs, &self.options)
+    }
+
+    /// Parses only: the descriptors the generator would see.
+    ///
+    /// # Errors
+    /// Unreadable or invalid schemas.
+    pub fn parse(&self, protos: &[impl AsRef<Path>], includes: &[impl AsRef<Path>]) -> Result<Parsed, Error> {
+        let protos: Vec<PathBuf> = protos.iter().map(|p| p.as_ref().to_path_buf()).collect();
+        let includes: Vec<PathBuf> = includes.iter().map(|p| p.as_ref().to_path_buf()).collect();
+        match &self.protoc {
+            Some(protoc) => descriptors::parse_protoc(protoc, &protos, &includes),
+            None => descriptors::parse_pure(&protos, &includes),
+        }
+    }
+}

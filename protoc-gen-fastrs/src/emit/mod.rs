@@ -1,0 +1,147 @@
+//! Model → tokens. One module per generated piece; each reads the model only.
+
+mod read;
+mod size;
+mod types;
+mod write;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::{Kind, Package, Scalar, Tag};
+
+/// All items of one package file.
+#[must_use]
+pub fn package(package: &Package) -> TokenStream {
+    let messages = package.messages.iter().map(types::message);
+    let enums = package.enums.iter().map(types::enumeration);
+    quote! {
+        const _: () = ::fastrs::GENERATED_CODE_V1;
+        #(#messages)*
+        #(#enums)*
+    }
+}
+
+/// The codec type of `kind` (`::fastrs::encoding::Int32`, `Msg<T>`, ...), with
+/// type paths written from module `scope`.
+fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
+    let scalar = |name: &str| {
+        let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+        quote!(::fastrs::encoding::#name)
+    };
+    match kind {
+        Kind::Scalar(s) => scalar(match s {
+            Scalar::Int32 => "Int32",
+            Scalar::Int64 => "Int64",
+            Scalar::Uint32 => "Uint32",
+            Scalar::Uint64 => "Uint64",
+            Scalar::Sint32 => "Sint32",
+            Scalar::Sint64 => "Sint64",
+            Scalar::Bool => "Bool",
+            Scalar::Fixed32 => "Fixed32",
+            Scalar::Fixed64 => "Fixed64",
+            Scalar::Sfixed32 => "Sfixed32",
+            Scalar::Sfixed64 => "Sfixed64",
+            Scalar::Float => "Float",
+            Scalar::Double => "Double",
+        }),
+        Kind::String => scalar("Str"),
+        Kind::Bytes => scalar("Bytes"),
+        Kind::Enum(path) => {
+            let path = path.from_scope(scope);
+            quote!(::fastrs::encoding::OpenEnum<#path>)
+        }
+        Kind::Message { .. } => {
+            let ty = rust_type(kind, scope);
+            quote!(::fastrs::encoding::Msg<#ty>)
+        }
+    }
+}
+
+/// The Rust type that holds one value of `kind`.
+fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
+    match kind {
+        Kind::Scalar(s) => match s {
+            Scalar::Int32 | Scalar::Sint32 | Scalar::Sfixed32 => quote!(i32),
+            Scalar::Int64 | Scalar::Sint64 | Scalar::Sfixed64 => quote!(i64),
+            Scalar::Uint32 | Scalar::Fixed32 => quote!(u32),
+            Scalar::Uint64 | Scalar::Fixed64 => quote!(u64),
+            Scalar::Bool => quote!(bool),
+            Scalar::Float => quote!(f32),
+            Scalar::Double => quote!(f64),
+        },
+        Kind::String => quote!(::fastrs::alloc::string::String),
+        Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
+        Kind::Enum(path) => {
+            let path = path.from_scope(scope);
+            quote!(::fastrs::EnumValue<#path>)
+        }
+        Kind::Message { path, boxed } => {
+            let path = path.from_scope(scope);
+            if *boxed {
+                quote!(::fastrs::alloc::boxed::Box<#path>)
+            } else {
+                path
+            }
+        }
+    }
+}
+
+/// The tag's varint value as a hex literal, for `match` arms.
+fn tag_value(tag: &Tag) -> TokenStream {
+    hex(u64::from(tag.value))
+}
+
+/// The tag's bytes as an array expression, `&[0x0a]`.
+fn tag_bytes(tag: &Tag) -> TokenStream {
+    let bytes = tag.bytes.iter().map(|&b| hex(u64::from(b)));
+    quote!(&[#(#bytes),*])
+}
+
+/// The tag's length in bytes, as a literal.
+fn key_len(tag: &Tag) -> TokenStream {
+    let n = proc_macro2::Literal::usize_unsuffixed(tag.len());
+    quote!(#n)
+}
+
+/// An unsuffixed integer literal (a negative one as `-` and a literal).
+fn int(v: i32) -> TokenStream {
+    v.to_string().parse().expect("an integer literal")
+}
+
+fn hex(v: u64) -> TokenStream {
+    format!("{v:#04x}").parse().expect("a hex literal")
+}
+
+/// `#[doc = "..."]` attributes, one per line.
+fn doc_attrs(lines: &[String]) -> TokenStream {
+    let lines = lines.iter().map(|l| format!(" {l}"));
+    quote!(#(#[doc = #lines])*)
+}
+
+/// A module tree with one `include!` per package, nested as the package names.
+#[must_use]
+pub fn include_file(packages: &[Package]) -> TokenStream {
+    let mut sorted: Vec<&Package> = packages.iter().collect();
+    sorted.sort_by(|a, b| a.scope.cmp(&b.scope));
+    include_level(&sorted, 0)
+}
+
+fn include_level(packages: &[&Package], depth: usize) -> TokenStream {
+    let here = packages.iter().filter(|p| p.scope.len() == depth).map(|p| {
+        let file = &p.file_name;
+        quote!(include!(#file);)
+    });
+    let mut children = Vec::new();
+    let deeper: Vec<&Package> = packages.iter().copied().filter(|p| p.scope.len() > depth).collect();
+    let mut i = 0;
+    while i < deeper.len() {
+        let segment = &deeper[i].scope[depth];
+        let group: Vec<&Package> = deeper[i..].iter().copied().take_while(|p| &p.scope[depth] == segment).collect();
+        i += group.len();
+        let module = crate::model::names::ident(segment);
+        let inner = include_level(&group, depth + 1);
+        children.push(quote!(pub mod #module { #inner }));
+    }
+    quote!(#(#here)* #(#children)*)
+}

@@ -1,0 +1,71 @@
+//! `size()`: the exact encoded length, one pass, each nested message sized once.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{codec, key_len};
+use crate::model::{Field, Message, Shape};
+
+pub fn body(msg: &Message) -> TokenStream {
+    let fields = msg.fields.iter().map(|f| field(f, &msg.scope));
+    let oneofs = msg.oneofs.iter().map(|o| {
+        let ident = &o.field;
+        let module = &msg.module;
+        let enum_ident = &o.enum_ident;
+        let arms = o.members.iter().map(|m| {
+            let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+            let (variant, codec, key_len) = (&m.ident, codec(kind, &msg.scope), key_len(&m.tag));
+            quote!(#module::#enum_ident::#variant(v) => #key_len + <#codec as ::fastrs::encoding::Codec>::size(v),)
+        });
+        quote! {
+            if let ::core::option::Option::Some(oneof) = &self.#ident {
+                n += match oneof {
+                    #(#arms)*
+                };
+            }
+        }
+    });
+    let unknown = &msg.unknown_fields;
+    quote! {
+        let mut n = self.#unknown.len();
+        #(#fields)*
+        #(#oneofs)*
+        n
+    }
+}
+
+fn field(f: &Field, scope: &[String]) -> TokenStream {
+    let ident = &f.ident;
+    let key_len = key_len(&f.tag);
+    match &f.shape {
+        Shape::Implicit(kind) => {
+            let codec = codec(kind, scope);
+            quote! {
+                if !<#codec as ::fastrs::encoding::Codec>::is_default(&self.#ident) {
+                    n += #key_len + <#codec as ::fastrs::encoding::Codec>::size(&self.#ident);
+                }
+            }
+        }
+        Shape::Optional(kind) => {
+            let codec = codec(kind, scope);
+            quote! {
+                if let ::core::option::Option::Some(v) = &self.#ident {
+                    n += #key_len + <#codec as ::fastrs::encoding::Codec>::size(v);
+                }
+            }
+        }
+        Shape::Repeated { kind, packed: true, .. } => {
+            let codec = codec(kind, scope);
+            quote!(n += ::fastrs::encoding::size_packed::<#codec>(&self.#ident, #key_len);)
+        }
+        Shape::Repeated { kind, packed: false, .. } => {
+            let codec = codec(kind, scope);
+            quote!(n += ::fastrs::encoding::size_repeated::<#codec>(&self.#ident, #key_len);)
+        }
+        Shape::Map { key, value } => {
+            let (k, v) = (codec(key, scope), codec(value, scope));
+            quote!(n += ::fastrs::encoding::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are sized with their oneof"),
+    }
+}

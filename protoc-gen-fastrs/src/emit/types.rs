@@ -1,0 +1,236 @@
+//! Type definitions: message structs with their `Message` impl, nested-type
+//! modules, oneof enums and enums.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{doc_attrs, int, read, rust_type, size, write};
+use crate::model::{Enum, Field, Kind, Message, Oneof, Shape, Slot};
+
+/// A message: its struct, its `Message` impl and its module of nested types.
+pub fn message(msg: &Message) -> TokenStream {
+    let ident = &msg.ident;
+    let doc = doc_attrs(&msg.doc);
+    let deprecated = msg.deprecated.then(|| quote!(#[deprecated]));
+    let members = msg.order.iter().filter_map(|slot| struct_member(msg, slot));
+    let unknown = &msg.unknown_fields;
+    let full_name = &msg.full_name;
+    let size = size::body(msg);
+    let write = write::body(msg);
+    let read = read::body(msg);
+    let clear = clear_body(msg);
+    let module = nested_module(msg);
+    quote! {
+        #doc
+        #deprecated
+        #[derive(Clone, PartialEq, Default, Debug)]
+        pub struct #ident {
+            #(#members)*
+            /// Fields this schema does not know, kept and written back on encode.
+            pub #unknown: ::fastrs::UnknownFields,
+        }
+
+        #[allow(deprecated)]
+        impl ::fastrs::Message for #ident {
+            const FULL_NAME: &'static str = #full_name;
+
+            fn size(&self) -> usize {
+                #size
+            }
+
+            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+                #write
+            }
+
+            fn merge_from(
+                &mut self,
+                r: &mut ::fastrs::Reader<'_>,
+                depth: u32,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                #read
+            }
+
+            fn clear(&mut self) {
+                #clear
+            }
+        }
+
+        #module
+    }
+}
+
+/// The struct field for a slot: a plain field, or a oneof at its first member.
+fn struct_member(msg: &Message, slot: &Slot) -> Option<TokenStream> {
+    match slot {
+        Slot::Field(i) => Some(field(&msg.fields[*i], &msg.scope)),
+        Slot::Oneof(o, members) => {
+            let oneof = &msg.oneofs[*o];
+            // A oneof split by other fields appears in several slots; declare it once.
+            (members.first() == Some(&0)).then(|| oneof_field(msg, oneof))
+        }
+    }
+}
+
+fn field(f: &Field, scope: &[String]) -> TokenStream {
+    let ident = &f.ident;
+    let doc = doc_attrs(&f.doc);
+    let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+    let ty = match &f.shape {
+        Shape::Implicit(kind) | Shape::OneofMember(kind) => rust_type(kind, scope),
+        Shape::Optional(kind) => {
+            let t = rust_type(kind, scope);
+            quote!(::core::option::Option<#t>)
+        }
+        Shape::Repeated { kind, .. } => {
+            let t = rust_type(kind, scope);
+            quote!(::fastrs::alloc::vec::Vec<#t>)
+        }
+        Shape::Map { key, value } => {
+            let (k, v) = (rust_type(key, scope), rust_type(value, scope));
+            quote!(::std::collections::HashMap<#k, #v>)
+        }
+    };
+    quote! {
+        #doc
+        #deprecated
+        pub #ident: #ty,
+    }
+}
+
+fn oneof_field(msg: &Message, oneof: &Oneof) -> TokenStream {
+    let ident = &oneof.field;
+    let doc = doc_attrs(&oneof.doc);
+    let (module, enum_ident) = (&msg.module, &oneof.enum_ident);
+    quote! {
+        #doc
+        pub #ident: ::core::option::Option<#module::#enum_ident>,
+    }
+}
+
+/// `pub mod name { ... }` with oneof enums and nested types, if there are any.
+fn nested_module(msg: &Message) -> TokenStream {
+    if msg.oneofs.is_empty() && msg.messages.is_empty() && msg.enums.is_empty() {
+        return TokenStream::new();
+    }
+    let module = &msg.module;
+    let doc = format!(" Types nested in [`{}`].", msg.ident);
+    let inner_scope: Vec<String> = msg.scope.iter().cloned().chain([msg.module.to_string()]).collect();
+    let oneofs = msg.oneofs.iter().map(|o| oneof_enum(o, &inner_scope));
+    let messages = msg.messages.iter().map(message);
+    let enums = msg.enums.iter().map(enumeration);
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            #(#oneofs)*
+            #(#messages)*
+            #(#enums)*
+        }
+    }
+}
+
+fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
+    let ident = &oneof.enum_ident;
+    let doc = doc_attrs(&oneof.doc);
+    let variants = oneof.members.iter().map(|m| {
+        let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+        let (variant, doc, ty) = (&m.ident, doc_attrs(&m.doc), rust_type(kind, scope));
+        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        quote!(#doc #deprecated #variant(#ty),)
+    });
+    quote! {
+        #doc
+        #[derive(Clone, PartialEq, Debug)]
+        pub enum #ident {
+            #(#variants)*
+        }
+    }
+}
+
+/// `clear`: defaults everywhere, keeping the buffers of strings, vectors and maps.
+fn clear_body(msg: &Message) -> TokenStream {
+    let fields = msg.fields.iter().map(|f| {
+        let ident = &f.ident;
+        match &f.shape {
+            Shape::Implicit(Kind::String | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
+                quote!(self.#ident.clear();)
+            }
+            Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),
+            Shape::Implicit(_) | Shape::OneofMember(_) => quote!(self.#ident = ::core::default::Default::default();),
+        }
+    });
+    let oneofs = msg.oneofs.iter().map(|o| {
+        let ident = &o.field;
+        quote!(self.#ident = ::core::option::Option::None;)
+    });
+    let unknown = &msg.unknown_fields;
+    quote! {
+        #(#fields)*
+        #(#oneofs)*
+        self.#unknown.clear();
+    }
+}
+
+/// An enum: a Rust enum of the distinct numbers, aliases as associated consts,
+/// and its `fastrs::Enum` impl.
+pub fn enumeration(e: &Enum) -> TokenStream {
+    let ident = &e.ident;
+    let doc = doc_attrs(&e.doc);
+    let deprecated = e.deprecated.then(|| quote!(#[deprecated]));
+    let variants = e.variants.iter().enumerate().map(|(i, v)| {
+        let (vident, number, doc) = (&v.ident, int(v.number), doc_attrs(&v.doc));
+        let default = (i == 0).then(|| quote!(#[default]));
+        let deprecated = v.deprecated.then(|| quote!(#[deprecated]));
+        quote!(#doc #deprecated #default #vident = #number,)
+    });
+    let aliases = e.aliases.iter().map(|a| {
+        let (aident, target, doc) = (&a.ident, &a.target, doc_attrs(&a.doc));
+        quote!(#doc pub const #aident: Self = Self::#target;)
+    });
+    let alias_impl = (!e.aliases.is_empty()).then(|| {
+        quote! {
+            #[allow(non_upper_case_globals)]
+            impl #ident {
+                #(#aliases)*
+            }
+        }
+    });
+    let from_arms = e.variants.iter().map(|v| {
+        let (vident, number) = (&v.ident, int(v.number));
+        quote!(#number => ::core::option::Option::Some(Self::#vident),)
+    });
+    let name_arms = e.variants.iter().map(|v| {
+        let (vident, name) = (&v.ident, &v.proto_name);
+        quote!(Self::#vident => #name,)
+    });
+    quote! {
+        #doc
+        #deprecated
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        #[repr(i32)]
+        pub enum #ident {
+            #(#variants)*
+        }
+
+        #alias_impl
+
+        #[allow(deprecated)]
+        impl ::fastrs::Enum for #ident {
+            fn from_i32(value: i32) -> ::core::option::Option<Self> {
+                match value {
+                    #(#from_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            fn to_i32(self) -> i32 {
+                self as i32
+            }
+
+            fn as_str_name(self) -> &'static str {
+                match self {
+                    #(#name_arms)*
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! `write_backward()`: fields in descending field-number order (so they come out
+//! ascending), unknown fields first (so they come out last).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{codec, tag_bytes};
+use crate::model::{Field, Message, Shape, Slot};
+
+pub fn body(msg: &Message) -> TokenStream {
+    let slots = msg.order.iter().rev().map(|slot| match slot {
+        Slot::Field(i) => field(&msg.fields[*i], &msg.scope),
+        Slot::Oneof(o, members) => oneof(msg, *o, members),
+    });
+    let unknown = &msg.unknown_fields;
+    quote! {
+        self.#unknown.write(w);
+        #(#slots)*
+    }
+}
+
+fn field(f: &Field, scope: &[String]) -> TokenStream {
+    let ident = &f.ident;
+    let tag = tag_bytes(&f.tag);
+    match &f.shape {
+        Shape::Implicit(kind) => {
+            let codec = codec(kind, scope);
+            quote! {
+                if !<#codec as ::fastrs::encoding::Codec>::is_default(&self.#ident) {
+                    <#codec as ::fastrs::encoding::Codec>::write(&self.#ident, w);
+                    w.put_slice(#tag);
+                }
+            }
+        }
+        Shape::Optional(kind) => {
+            let codec = codec(kind, scope);
+            quote! {
+                if let ::core::option::Option::Some(v) = &self.#ident {
+                    <#codec as ::fastrs::encoding::Codec>::write(v, w);
+                    w.put_slice(#tag);
+                }
+            }
+        }
+        Shape::Repeated { kind, packed: true, .. } => {
+            let codec = codec(kind, scope);
+            quote!(::fastrs::encoding::write_packed::<#codec>(&self.#ident, #tag, w);)
+        }
+        Shape::Repeated { kind, packed: false, .. } => {
+            let codec = codec(kind, scope);
+            quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
+        }
+        Shape::Map { key, value } => {
+            let (k, v) = (codec(key, scope), codec(value, scope));
+            quote!(::fastrs::encoding::write_map::<#k, #v>(self.#ident.iter(), #tag, w);)
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are written with their oneof"),
+    }
+}
+
+/// A run of consecutive members of one oneof: one `match` on its value.
+fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
+    let oneof = &msg.oneofs[o];
+    let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
+    let arms = members.iter().map(|&m| {
+        let m = &oneof.members[m];
+        let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+        let (variant, codec, tag) = (&m.ident, codec(kind, &msg.scope), tag_bytes(&m.tag));
+        quote! {
+            ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
+                <#codec as ::fastrs::encoding::Codec>::write(v, w);
+                w.put_slice(#tag);
+            }
+        }
+    });
+    quote! {
+        match &self.#ident {
+            #(#arms)*
+            _ => {}
+        }
+    }
+}

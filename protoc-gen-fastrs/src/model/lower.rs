@@ -1,0 +1,489 @@
+//! Descriptors → model. Every protobuf rule the emitters rely on is decided here:
+//! presence, packing, map entries, oneof membership, boxing of recursive fields,
+//! names, tags and doc comments.
+
+use std::collections::{HashMap, HashSet};
+
+use prost_types::field_descriptor_proto::{Label, Type};
+use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+
+use super::names::{self, TypePath};
+use super::wire::{self, Tag};
+use super::{Alias, Enum, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, Variant};
+use crate::options::Options;
+
+/// Well-known types ship in the runtime and are never regenerated.
+const WELL_KNOWN: (&str, &str) = (".google.protobuf", "::fastrs::well_known");
+
+/// Lowers `to_generate` (file names as in the descriptors) into one [`Package`]
+/// per protobuf package. `files` must also hold every import.
+///
+/// # Errors
+/// Every problem found, each naming the file and element.
+pub fn lower(files: &[FileDescriptorProto], to_generate: &[String], options: &Options) -> Result<Vec<Package>, Vec<String>> {
+    let generated_packages: HashSet<&str> = files
+        .iter()
+        .filter(|f| to_generate.contains(&f.name().to_string()))
+        .map(FileDescriptorProto::package)
+        .collect();
+    let index = Index::build(files, options, &generated_packages);
+    let mut errors = Vec::new();
+    let mut packages: Vec<Package> = Vec::new();
+    for name in to_generate {
+        let Some(file) = files.iter().find(|f| f.name() == name) else {
+            errors.push(format!("{name}: file to generate is missing from the descriptors"));
+            continue;
+        };
+        let mut ctx = FileCtx::new(file, &index, &mut errors);
+        let scope = names::package_modules(file.package());
+        let messages: Vec<Message> = file
+            .message_type
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ctx.message(m, file.package(), &scope, vec![4, i as i32]))
+            .collect();
+        let enums: Vec<Enum> = file
+            .enum_type
+            .iter()
+            .enumerate()
+            .map(|(i, e)| ctx.enumeration(e, file.package(), vec![5, i as i32]))
+            .collect();
+        let package = match packages.iter_mut().find(|p| p.name == file.package()) {
+            Some(p) => p,
+            None => {
+                packages.push(Package {
+                    name: file.package().to_string(),
+                    file_name: if file.package().is_empty() { "_.rs".into() } else { format!("{}.rs", file.package()) },
+                    scope,
+                    messages: Vec::new(),
+                    enums: Vec::new(),
+                });
+                packages.last_mut().expect("just pushed")
+            }
+        };
+        package.messages.extend(messages);
+        package.enums.extend(enums);
+    }
+    if errors.is_empty() {
+        Ok(packages)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Every message and enum of every file, by full name with leading dot.
+struct Index<'a> {
+    types: HashMap<String, TypeInfo<'a>>,
+}
+
+struct TypeInfo<'a> {
+    path: TypePath,
+    def: Def<'a>,
+}
+
+enum Def<'a> {
+    Message(&'a DescriptorProto),
+    Enum,
+}
+
+impl<'a> Index<'a> {
+    fn build(files: &'a [FileDescriptorProto], options: &Options, generated: &HashSet<&str>) -> Self {
+        let mut externs: Vec<(String, String)> = options.extern_paths.clone();
+        if !generated.contains("google.protobuf") {
+            externs.push((WELL_KNOWN.0.to_string(), WELL_KNOWN.1.to_string()));
+        }
+        let mut index = Index { types: HashMap::new() };
+        for file in files {
+            let prefix = if file.package().is_empty() { String::new() } else { format!(".{}", file.package()) };
+            let modules = names::package_modules(file.package());
+            for m in &file.message_type {
+                index.add_message(m, &prefix, &modules, &externs);
+            }
+            for e in &file.enum_type {
+                index.add_type(format!("{prefix}.{}", e.name()), &modules, e.name(), Def::Enum, &externs);
+            }
+        }
+        index
+    }
+
+    fn add_message(&mut self, m: &'a DescriptorProto, prefix: &str, modules: &[String], externs: &[(String, String)]) {
+        let full = format!("{prefix}.{}", m.name());
+        let inner: Vec<String> = modules.iter().cloned().chain([names::snake(m.name())]).collect();
+        for nested in &m.nested_type {
+            self.add_message(nested, &full, &inner, externs);
+        }
+        for e in &m.enum_type {
+            self.add_type(format!("{full}.{}", e.name()), &inner, e.name(), Def::Enum, externs);
+        }
+        self.add_type(full, modules, m.name(), Def::Message(m), externs);
+    }
+
+    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, externs: &[(String, String)]) {
+        let path = extern_path(&full, externs)
+            .unwrap_or_else(|| TypePath::Local { modules: modules.to_vec(), name: names::camel(name) });
+        self.types.insert(full, TypeInfo { path, def });
+    }
+
+    fn message(&self, full: &str) -> Option<&'a DescriptorProto> {
+        match self.types.get(full)?.def {
+            Def::Message(m) => Some(m),
+            Def::Enum => None,
+        }
+    }
+
+    /// True if a value of message `from` contains (not through a `Vec` or map) a
+    /// value of message `target`, so `target` holding `from` inline would make an
+    /// infinitely sized type.
+    fn contains(&self, from: &str, target: &str) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(name) = stack.pop() {
+            if name == target {
+                return true;
+            }
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(m) = self.message(&name) else { continue };
+            for f in &m.field {
+                if f.label() != Label::Repeated && matches!(f.r#type(), Type::Message | Type::Group) {
+                    stack.push(f.type_name().to_string());
+                }
+            }
+        }
+        false
+    }
+}
+
+/// The Rust path of `full` under the longest matching extern prefix, if any.
+fn extern_path(full: &str, externs: &[(String, String)]) -> Option<TypePath> {
+    let (proto, rust) = externs
+        .iter()
+        .filter(|(p, _)| full == p || full.starts_with(&format!("{p}.")))
+        .max_by_key(|(p, _)| p.len())?;
+    let rest: Vec<&str> = full[proto.len()..].split('.').filter(|s| !s.is_empty()).collect();
+    let Some((last, outer)) = rest.split_last() else {
+        return Some(TypePath::Absolute(rust.clone()));
+    };
+    let mut path = rust.clone();
+    for segment in outer {
+        path.push_str("::");
+        path.push_str(&names::module_ident(segment).to_string());
+    }
+    path.push_str("::");
+    path.push_str(&names::type_ident(last).to_string());
+    Some(TypePath::Absolute(path))
+}
+
+/// Lowering state for one file.
+struct FileCtx<'a, 'e> {
+    file: &'a FileDescriptorProto,
+    index: &'a Index<'a>,
+    comments: HashMap<Vec<i32>, Vec<String>>,
+    errors: &'e mut Vec<String>,
+}
+
+impl<'a, 'e> FileCtx<'a, 'e> {
+    fn new(file: &'a FileDescriptorProto, index: &'a Index<'a>, errors: &'e mut Vec<String>) -> Self {
+        let comments = file
+            .source_code_info
+            .iter()
+            .flat_map(|info| &info.location)
+            .filter_map(|loc| {
+                let text = loc.leading_comments.as_deref().or(loc.trailing_comments.as_deref())?;
+                Some((loc.path.clone(), doc_lines(text)))
+            })
+            .collect();
+        FileCtx { file, index, comments, errors }
+    }
+
+    fn is_proto3(&self) -> bool {
+        self.file.syntax() == "proto3"
+    }
+
+    fn doc(&self, path: &[i32]) -> Vec<String> {
+        self.comments.get(path).cloned().unwrap_or_default()
+    }
+
+    fn error(&mut self, element: &str, what: impl std::fmt::Display) {
+        self.errors.push(format!("{}: {element}: {what}", self.file.name()));
+    }
+
+    fn message(&mut self, desc: &DescriptorProto, parent: &str, scope: &[String], loc: Vec<i32>) -> Message {
+        let full_name = if parent.is_empty() { desc.name().to_string() } else { format!("{parent}.{}", desc.name()) };
+        let inner_scope: Vec<String> = scope.iter().cloned().chain([names::snake(desc.name())]).collect();
+        let messages = desc
+            .nested_type
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| !m.options.as_ref().is_some_and(|o| o.map_entry()))
+            .map(|(i, m)| self.message(m, &full_name, &inner_scope, [&loc[..], &[3, i as i32]].concat()))
+            .collect();
+        let enums = desc
+            .enum_type
+            .iter()
+            .enumerate()
+            .map(|(i, e)| self.enumeration(e, &full_name, [&loc[..], &[4, i as i32]].concat()))
+            .collect();
+
+        let mut fields = Vec::new();
+        let mut oneofs: Vec<Oneof> = desc
+            .oneof_decl
+            .iter()
+            .enumerate()
+            .map(|(i, o)| Oneof {
+                proto_name: o.name().to_string(),
+                field: names::field_ident(o.name()),
+                enum_ident: names::type_ident(o.name()),
+                doc: self.doc(&[&loc[..], &[8, i as i32]].concat()),
+                members: Vec::new(),
+            })
+            .collect();
+        for (i, f) in desc.field.iter().enumerate() {
+            let element = format!("{full_name}.{}", f.name());
+            let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
+            let Some(field) = self.field(f, &full_name, &element, doc) else { continue };
+            match f.oneof_index {
+                Some(o) if !f.proto3_optional() => match oneofs.get_mut(o as usize) {
+                    Some(oneof) => oneof.members.push(field),
+                    None => self.error(&element, "oneof_index out of range"),
+                },
+                _ => fields.push(field),
+            }
+        }
+        // Synthetic oneofs of proto3 `optional` fields have no members left.
+        oneofs.retain(|o| !o.members.is_empty());
+        fields.sort_by_key(|f| f.number);
+        for o in &mut oneofs {
+            o.members.sort_by_key(|f| f.number);
+            self.name_oneof_enum(o, desc);
+        }
+        let order = field_order(&fields, &oneofs);
+        let unknown_fields = if fields.iter().any(|f| f.ident == "unknown_fields") {
+            names::ident("unknown_fields_")
+        } else {
+            names::ident("unknown_fields")
+        };
+        Message {
+            full_name,
+            ident: names::type_ident(desc.name()),
+            module: names::module_ident(desc.name()),
+            scope: scope.to_vec(),
+            doc: self.doc(&loc),
+            deprecated: desc.options.as_ref().is_some_and(|o| o.deprecated()),
+            fields,
+            oneofs,
+            order,
+            unknown_fields,
+            messages,
+            enums,
+        }
+    }
+
+    /// A oneof's enum shares the message module with nested types: on a clash it
+    /// takes an `Oneof` suffix.
+    fn name_oneof_enum(&self, oneof: &mut Oneof, desc: &DescriptorProto) {
+        let taken = |name: &str| {
+            desc.nested_type.iter().any(|m| names::camel(m.name()) == name)
+                || desc.enum_type.iter().any(|e| names::camel(e.name()) == name)
+        };
+        let name = names::camel(&oneof.proto_name);
+        if taken(&name) {
+            oneof.enum_ident = names::ident(&format!("{name}Oneof"));
+        }
+    }
+
+    fn field(&mut self, f: &FieldDescriptorProto, message: &str, element: &str, doc: Vec<String>) -> Option<Field> {
+        let number = u32::try_from(f.number()).ok().filter(|n| (1..=536_870_911).contains(n));
+        let Some(number) = number else {
+            self.error(element, format!("field number {} is out of range", f.number()));
+            return None;
+        };
+        let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
+        let kind = self.kind(f, message, element)?;
+        let main_wire = wire::wire_type(&kind);
+        let (shape, tag) = if f.label() == Label::Repeated {
+            if let Some((key, value)) = self.map_entry(f, message, element) {
+                (Shape::Map { key, value }, Tag::new(number, wire::LEN))
+            } else {
+                let packable = kind.is_packable();
+                let packed = packable && self.is_packed(f);
+                let alt_tag = packable.then(|| Tag::new(number, if packed { main_wire } else { wire::LEN }));
+                let tag = Tag::new(number, if packed { wire::LEN } else { main_wire });
+                (Shape::Repeated { kind, packed, alt_tag }, tag)
+            }
+        } else if in_oneof {
+            (Shape::OneofMember(kind), Tag::new(number, main_wire))
+        } else if matches!(kind, Kind::Message { .. }) || !self.is_proto3() || f.proto3_optional() {
+            (Shape::Optional(kind), Tag::new(number, main_wire))
+        } else {
+            (Shape::Implicit(kind), Tag::new(number, main_wire))
+        };
+        let ident = if in_oneof { names::type_ident(f.name()) } else { names::field_ident(f.name()) };
+        Some(Field {
+            number,
+            ident,
+            doc,
+            deprecated: f.options.as_ref().is_some_and(|o| o.deprecated()),
+            shape,
+            tag,
+        })
+    }
+
+    /// Repeated packable fields: packed unless `[packed = false]` in proto3; only
+    /// with `[packed = true]` in proto2.
+    fn is_packed(&self, f: &FieldDescriptorProto) -> bool {
+        let explicit = f.options.as_ref().and_then(|o| o.packed);
+        explicit.unwrap_or(self.is_proto3())
+    }
+
+    fn map_entry(&mut self, f: &FieldDescriptorProto, message: &str, element: &str) -> Option<(Kind, Kind)> {
+        if f.r#type() != Type::Message {
+            return None;
+        }
+        let entry = self.index.message(f.type_name())?;
+        if !entry.options.as_ref().is_some_and(|o| o.map_entry()) {
+            return None;
+        }
+        let key = entry.field.iter().find(|e| e.number() == 1)?;
+        let value = entry.field.iter().find(|e| e.number() == 2)?;
+        Some((self.kind(key, message, element)?, self.kind(value, message, element)?))
+    }
+
+    fn kind(&mut self, f: &FieldDescriptorProto, message: &str, element: &str) -> Option<Kind> {
+        let scalar = |s| Some(Kind::Scalar(s));
+        match f.r#type() {
+            Type::Double => scalar(Scalar::Double),
+            Type::Float => scalar(Scalar::Float),
+            Type::Int64 => scalar(Scalar::Int64),
+            Type::Uint64 => scalar(Scalar::Uint64),
+            Type::Int32 => scalar(Scalar::Int32),
+            Type::Fixed64 => scalar(Scalar::Fixed64),
+            Type::Fixed32 => scalar(Scalar::Fixed32),
+            Type::Bool => scalar(Scalar::Bool),
+            Type::Uint32 => scalar(Scalar::Uint32),
+            Type::Sfixed32 => scalar(Scalar::Sfixed32),
+            Type::Sfixed64 => scalar(Scalar::Sfixed64),
+            Type::Sint32 => scalar(Scalar::Sint32),
+            Type::Sint64 => scalar(Scalar::Sint64),
+            Type::String => Some(Kind::String),
+            Type::Bytes => Some(Kind::Bytes),
+            Type::Enum | Type::Message => {
+                let Some(info) = self.index.types.get(f.type_name()) else {
+                    self.error(element, format!("unknown type `{}`", f.type_name()));
+                    return None;
+                };
+                let path = info.path.clone();
+                Some(match info.def {
+                    Def::Enum => Kind::Enum(path),
+                    Def::Message(_) => {
+                        let inline = f.label() != Label::Repeated;
+                        let boxed = inline && self.index.contains(f.type_name(), &format!(".{message}"));
+                        Kind::Message { path, boxed }
+                    }
+                })
+            }
+            Type::Group => {
+                self.error(element, "groups are not supported yet");
+                None
+            }
+        }
+    }
+
+    fn enumeration(&mut self, desc: &EnumDescriptorProto, parent: &str, loc: Vec<i32>) -> Enum {
+        let full_name = if parent.is_empty() { desc.name().to_string() } else { format!("{parent}.{}", desc.name()) };
+        let proto_names: Vec<&str> = desc.value.iter().map(|v| v.name()).collect();
+        let rust_names = names::variant_names(desc.name(), &proto_names);
+        let mut variants: Vec<Variant> = Vec::new();
+        let mut aliases = Vec::new();
+        for (i, (v, rust)) in desc.value.iter().zip(&rust_names).enumerate() {
+            let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
+            let ident = names::ident(rust);
+            match variants.iter().find(|existing| existing.number == v.number()) {
+                Some(first) => aliases.push(Alias { ident, doc, target: first.ident.clone() }),
+                None => variants.push(Variant {
+                    proto_name: v.name().to_string(),
+                    ident,
+                    number: v.number(),
+                    doc,
+                    deprecated: v.options.as_ref().is_some_and(|o| o.deprecated()),
+                }),
+            }
+        }
+        if variants.is_empty() {
+            self.error(&full_name, "an enum needs at least one value");
+        }
+        Enum {
+            ident: names::type_ident(desc.name()),
+            doc: self.doc(&loc),
+            deprecated: desc.options.as_ref().is_some_and(|o| o.deprecated()),
+            variants,
+            aliases,
+        }
+    }
+}
+
+/// Fields and oneof runs in ascending field-number order.
+fn field_order(fields: &[Field], oneofs: &[Oneof]) -> Vec<Slot> {
+    let mut all: Vec<(u32, Option<usize>, usize)> = fields.iter().enumerate().map(|(i, f)| (f.number, None, i)).collect();
+    for (o, oneof) in oneofs.iter().enumerate() {
+        all.extend(oneof.members.iter().enumerate().map(|(m, f)| (f.number, Some(o), m)));
+    }
+    all.sort_by_key(|&(number, _, _)| number);
+    let mut order: Vec<Slot> = Vec::new();
+    for (_, oneof, i) in all {
+        match (oneof, order.last_mut()) {
+            (None, _) => order.push(Slot::Field(i)),
+            (Some(o), Some(Slot::Oneof(last, members))) if *last == o => members.push(i),
+            (Some(o), _) => order.push(Slot::Oneof(o, vec![i])),
+        }
+    }
+    order
+}
+
+/// Comment text → doc lines that rustdoc renders as prose: leading blanks are
+/// trimmed so indented lines do not become doctests, and bare code fences are
+/// marked `text`.
+fn doc_lines(text: &str) -> Vec<String> {
+    let mut in_fence = false;
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let line = line.trim();
+            if line.starts_with("```") {
+                in_fence = !in_fence;
+                if in_fence && line == "```" {
+                    return "```text".to_string();
+                }
+            }
+            line.to_string()
+        })
+        .collect();
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    while lines.first().is_some_and(String::is_empty) {
+        lines.remove(0);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extern_paths_pick_longest_prefix() {
+        let externs = vec![(".a".to_string(), "::x".to_string()), (".a.b".to_string(), "::y".to_string())];
+        assert_eq!(extern_path(".a.b.Msg", &externs), Some(TypePath::Absolute("::y::Msg".into())));
+        assert_eq!(extern_path(".a.Outer.Inner", &externs), Some(TypePath::Absolute("::x::outer::Inner".into())));
+        assert_eq!(extern_path(".ab.Msg", &externs), None);
+        assert_eq!(extern_path(".a.b", &externs), Some(TypePath::Absolute("::y".into())));
+    }
+
+    #[test]
+    fn doc_lines_are_safe_prose() {
+        assert_eq!(doc_lines(" A thing.\n\n    indented code\n```\n"), ["A thing.", "", "indented code", "```text"]);
+        assert_eq!(doc_lines("```\nx\n```"), ["```text", "x", "```"]);
+    }
+}

@@ -1,0 +1,166 @@
+//! The typed model the emitters read: every protobuf rule (presence, packing,
+//! map entries, boxing, names, tag bytes) is decided once, in [`lower`], and
+//! recorded here.
+
+pub mod lower;
+pub mod names;
+pub mod wire;
+
+use proc_macro2::Ident;
+
+pub use names::TypePath;
+pub use wire::Tag;
+
+/// One output file: all generated types of one protobuf package.
+#[derive(Debug)]
+pub struct Package {
+    /// The protobuf package (`acme.shop.v2`), empty for none.
+    pub name: String,
+    /// `acme.shop.v2.rs`, or `_.rs` for no package.
+    pub file_name: String,
+    /// Module segments of the package (where its file is meant to be included).
+    pub scope: Vec<String>,
+    pub messages: Vec<Message>,
+    pub enums: Vec<Enum>,
+}
+
+/// A message type and everything declared inside it.
+#[derive(Debug)]
+pub struct Message {
+    /// Full protobuf name without the leading dot: `acme.shop.v2.Order`.
+    pub full_name: String,
+    pub ident: Ident,
+    /// The module holding nested types and oneof enums (`order`).
+    pub module: Ident,
+    /// Module segments where the struct lives.
+    pub scope: Vec<String>,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+    /// Fields outside oneofs, by ascending field number.
+    pub fields: Vec<Field>,
+    pub oneofs: Vec<Oneof>,
+    /// Fields and oneofs in ascending field-number order, for writing.
+    pub order: Vec<Slot>,
+    /// Name of the field that keeps unknown fields.
+    pub unknown_fields: Ident,
+    pub messages: Vec<Message>,
+    pub enums: Vec<Enum>,
+}
+
+/// One step of the field-number order: a plain field, or a run of consecutive
+/// members of one oneof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// Index into [`Message::fields`].
+    Field(usize),
+    /// Index into [`Message::oneofs`], with indices of the members in this run.
+    Oneof(usize, Vec<usize>),
+}
+
+/// A field (also a oneof member).
+#[derive(Debug)]
+pub struct Field {
+    pub number: u32,
+    /// Struct field name, or variant name for a oneof member.
+    pub ident: Ident,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+    pub shape: Shape,
+    /// The tag of the field's main encoding.
+    pub tag: Tag,
+}
+
+/// How a field is stored and encoded.
+#[derive(Debug)]
+pub enum Shape {
+    /// Implicit presence (proto3 singular scalar): the default value is not written.
+    Implicit(Kind),
+    /// Explicit presence: `Option<T>` (messages, proto3 `optional`, proto2).
+    Optional(Kind),
+    /// `Vec<T>`. `packed` gives the encoding written; `alt_tag` is the other
+    /// encoding the decoder also accepts, for packable types.
+    Repeated { kind: Kind, packed: bool, alt_tag: Option<Tag> },
+    /// `HashMap<K, V>`.
+    Map { key: Kind, value: Kind },
+    /// A member of a oneof: one variant of its enum.
+    OneofMember(Kind),
+}
+
+/// The type of a single value.
+#[derive(Clone, Debug)]
+pub enum Kind {
+    Scalar(Scalar),
+    String,
+    Bytes,
+    /// An open enum, held as `EnumValue<E>`.
+    Enum(TypePath),
+    /// A message; `boxed` when it contains the enclosing message.
+    Message { path: TypePath, boxed: bool },
+}
+
+/// The numeric protobuf types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Int32,
+    Int64,
+    Uint32,
+    Uint64,
+    Sint32,
+    Sint64,
+    Bool,
+    Fixed32,
+    Fixed64,
+    Sfixed32,
+    Sfixed64,
+    Float,
+    Double,
+}
+
+/// A oneof: an `Option` of an enum with one variant per member.
+#[derive(Debug)]
+pub struct Oneof {
+    pub proto_name: String,
+    /// The struct field.
+    pub field: Ident,
+    /// The enum type, in the message's module.
+    pub enum_ident: Ident,
+    pub doc: Vec<String>,
+    pub members: Vec<Field>,
+}
+
+/// An enum type.
+#[derive(Debug)]
+pub struct Enum {
+    pub ident: Ident,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+    /// Distinct numbers, in declaration order; the first is the default.
+    pub variants: Vec<Variant>,
+    /// Later names for a number already named (`allow_alias`).
+    pub aliases: Vec<Alias>,
+}
+
+#[derive(Debug)]
+pub struct Variant {
+    pub proto_name: String,
+    pub ident: Ident,
+    pub number: i32,
+    pub doc: Vec<String>,
+    pub deprecated: bool,
+}
+
+#[derive(Debug)]
+pub struct Alias {
+    pub ident: Ident,
+    pub doc: Vec<String>,
+    /// The variant it names again.
+    pub target: Ident,
+}
+
+impl Kind {
+    /// True for types that may be packed.
+    #[must_use]
+    pub fn is_packable(&self) -> bool {
+        matches!(self, Kind::Scalar(_) | Kind::Enum(_))
+    }
+}

@@ -1,0 +1,475 @@
+//! Per-type codecs and the repeated, packed and map helpers generated code calls.
+//!
+//! Every protobuf type has a zero-sized codec type here (`Int32`, `Sint64`, `Str`,
+//! `Msg<M>`, ...) implementing [`Codec`]. Generated code names the codec once per
+//! field, and the same generic helpers then size, write and read singular,
+//! repeated, packed and map fields, so the three passes can never disagree.
+//!
+//! Writers are backwards writers (see [`Writer`]): a value is written, then its
+//! tag before it.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use crate::enumeration::{Enum, EnumValue};
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::Message;
+use crate::reader::Reader;
+use crate::varint;
+use crate::wire;
+use crate::writer::Writer;
+
+/// How one protobuf type is sized, written and read.
+pub trait Codec {
+    /// The Rust type that holds a value.
+    type Value: Default;
+    /// The wire type of a value (its packed form aside).
+    const WIRE_TYPE: u8;
+
+    /// True for the value that implicit presence leaves off the wire.
+    fn is_default(v: &Self::Value) -> bool;
+    /// Encoded size of the value, without its tag.
+    fn size(v: &Self::Value) -> usize;
+    /// Writes the value (not its tag) backwards.
+    fn write(v: &Self::Value, w: &mut Writer<'_>);
+    /// Reads one value and merges it into `v`: scalars overwrite, messages merge.
+    fn merge(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
+
+    /// Reads one value into a fresh `Value`.
+    #[inline]
+    fn read(r: &mut Reader<'_>, depth: u32) -> Result<Self::Value, DecodeError> {
+        let mut v = Self::Value::default();
+        Self::merge(&mut v, r, depth)?;
+        Ok(v)
+    }
+}
+
+/// Numeric codecs: their values can be packed. A value maps to one `u64` "wire
+/// value" that is either the varint or the little-endian fixed-width bits.
+pub trait Scalar: Codec<Value: Copy> {
+    /// 4 or 8 for fixed-width types, 0 for varints.
+    const FIXED_WIDTH: usize;
+    /// The value as it goes on the wire.
+    fn to_wire(v: Self::Value) -> u64;
+    /// The value from its wire form (keeps the low bits, as protobuf specifies for
+    /// 32-bit types read from a 64-bit varint).
+    fn from_wire(w: u64) -> Self::Value;
+}
+
+macro_rules! scalar_codec {
+    ($(#[$doc:meta])* $name:ident, $value:ty, $wire_type:expr, $width:expr,
+     |$v:ident| $to_wire:expr, |$w:ident| $from_wire:expr, |$d:ident| $is_default:expr) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub enum $name {}
+
+        impl Scalar for $name {
+            const FIXED_WIDTH: usize = $width;
+            #[inline(always)]
+            fn to_wire($v: $value) -> u64 {
+                $to_wire
+            }
+            #[inline(always)]
+            #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low bits
+            fn from_wire($w: u64) -> $value {
+                $from_wire
+            }
+        }
+
+        impl Codec for $name {
+            type Value = $value;
+            const WIRE_TYPE: u8 = $wire_type;
+
+            #[inline(always)]
+            fn is_default($d: &$value) -> bool {
+                $is_default
+            }
+            #[inline(always)]
+            fn size(v: &$value) -> usize {
+                scalar_size::<Self>(*v)
+            }
+            #[inline(always)]
+            fn write(v: &$value, w: &mut Writer<'_>) {
+                write_scalar::<Self>(*v, w);
+            }
+            #[inline(always)]
+            fn merge(v: &mut $value, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+                *v = read_scalar::<Self>(r)?;
+                Ok(())
+            }
+            #[inline(always)]
+            fn read(r: &mut Reader<'_>, _depth: u32) -> Result<$value, DecodeError> {
+                read_scalar::<Self>(r)
+            }
+        }
+    };
+}
+
+scalar_codec!(/// `int32`: negative values take ten bytes (sign-extended).
+    Int32, i32, wire::VARINT, 0, |v| i64::from(v) as u64, |w| w as i32, |v| *v == 0);
+scalar_codec!(/// `int64`.
+    Int64, i64, wire::VARINT, 0, |v| v as u64, |w| w as i64, |v| *v == 0);
+scalar_codec!(/// `uint32`.
+    Uint32, u32, wire::VARINT, 0, |v| u64::from(v), |w| w as u32, |v| *v == 0);
+scalar_codec!(/// `uint64`.
+    Uint64, u64, wire::VARINT, 0, |v| v, |w| w, |v| *v == 0);
+scalar_codec!(/// `sint32`: zigzag varint.
+    Sint32, i32, wire::VARINT, 0, |v| u64::from(varint::zigzag32(v)), |w| varint::unzigzag32(w as u32), |v| *v == 0);
+scalar_codec!(/// `sint64`: zigzag varint.
+    Sint64, i64, wire::VARINT, 0, |v| varint::zigzag64(v), |w| varint::unzigzag64(w), |v| *v == 0);
+scalar_codec!(/// `bool`: any non-zero varint reads as `true`.
+    Bool, bool, wire::VARINT, 0, |v| u64::from(v), |w| w != 0, |v| !*v);
+scalar_codec!(/// `fixed32`.
+    Fixed32, u32, wire::FIXED32, 4, |v| u64::from(v), |w| w as u32, |v| *v == 0);
+scalar_codec!(/// `sfixed32`.
+    Sfixed32, i32, wire::FIXED32, 4, |v| u64::from(v as u32), |w| w as u32 as i32, |v| *v == 0);
+scalar_codec!(/// `float`: `-0.0` is not the default and is written.
+    Float, f32, wire::FIXED32, 4, |v| u64::from(v.to_bits()), |w| f32::from_bits(w as u32), |v| v.to_bits() == 0);
+scalar_codec!(/// `fixed64`.
+    Fixed64, u64, wire::FIXED64, 8, |v| v, |w| w, |v| *v == 0);
+scalar_codec!(/// `sfixed64`.
+    Sfixed64, i64, wire::FIXED64, 8, |v| v as u64, |w| w as i64, |v| *v == 0);
+scalar_codec!(/// `double`: `-0.0` is not the default and is written.
+    Double, f64, wire::FIXED64, 8, |v| v.to_bits(), |w| f64::from_bits(w), |v| v.to_bits() == 0);
+
+/// An open enum: an `int32` varint kept as [`EnumValue`], known or not.
+#[derive(Debug)]
+pub struct OpenEnum<E>(PhantomData<E>);
+
+impl<E: Enum> Scalar for OpenEnum<E> {
+    const FIXED_WIDTH: usize = 0;
+    #[inline(always)]
+    fn to_wire(v: EnumValue<E>) -> u64 {
+        i64::from(v.to_i32()) as u64
+    }
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
+    fn from_wire(w: u64) -> EnumValue<E> {
+        EnumValue::from_i32(w as i32)
+    }
+}
+
+impl<E: Enum> Codec for OpenEnum<E> {
+    type Value = EnumValue<E>;
+    const WIRE_TYPE: u8 = wire::VARINT;
+
+    #[inline(always)]
+    fn is_default(v: &EnumValue<E>) -> bool {
+        v.to_i32() == 0
+    }
+    #[inline(always)]
+    fn size(v: &EnumValue<E>) -> usize {
+        scalar_size::<Self>(*v)
+    }
+    #[inline(always)]
+    fn write(v: &EnumValue<E>, w: &mut Writer<'_>) {
+        write_scalar::<Self>(*v, w);
+    }
+    #[inline(always)]
+    fn merge(v: &mut EnumValue<E>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        *v = read_scalar::<Self>(r)?;
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn scalar_size<C: Scalar>(v: C::Value) -> usize {
+    match C::FIXED_WIDTH {
+        0 => varint::len(C::to_wire(v)),
+        width => width,
+    }
+}
+
+#[inline(always)]
+fn write_scalar<C: Scalar>(v: C::Value, w: &mut Writer<'_>) {
+    let wire = C::to_wire(v);
+    match C::FIXED_WIDTH {
+        0 => w.put_varint(wire),
+        4 => w.put_slice(&wire.to_le_bytes()[..4]),
+        _ => w.put_fixed64(wire),
+    }
+}
+
+#[inline(always)]
+fn read_scalar<C: Scalar>(r: &mut Reader<'_>) -> Result<C::Value, DecodeError> {
+    let wire = match C::FIXED_WIDTH {
+        0 => r.read_varint()?,
+        4 => u64::from(r.read_fixed32()?),
+        _ => r.read_fixed64()?,
+    };
+    Ok(C::from_wire(wire))
+}
+
+/// `string`: validated as UTF-8 on read.
+#[derive(Debug)]
+pub enum Str {}
+
+impl Str {
+    #[inline]
+    fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+        let bytes = r.read_bytes()?;
+        core::str::from_utf8(bytes).map_err(|e| {
+            DecodeError::new(DecodeErrorKind::InvalidUtf8, r.offset() - bytes.len() + e.valid_up_to())
+        })
+    }
+}
+
+impl Codec for Str {
+    type Value = String;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline(always)]
+    fn is_default(v: &String) -> bool {
+        v.is_empty()
+    }
+    #[inline(always)]
+    fn size(v: &String) -> usize {
+        len_delimited_size(v.len())
+    }
+    #[inline(always)]
+    fn write(v: &String, w: &mut Writer<'_>) {
+        w.put_slice(v.as_bytes());
+        w.put_varint(v.len() as u64);
+    }
+    /// Replaces `v`, reusing its allocation.
+    #[inline]
+    fn merge(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        let s = Self::read_str(r)?;
+        v.clear();
+        v.push_str(s);
+        Ok(())
+    }
+    /// Allocates exactly the string's length.
+    #[inline]
+    fn read(r: &mut Reader<'_>, _depth: u32) -> Result<String, DecodeError> {
+        Self::read_str(r).map(String::from)
+    }
+}
+
+/// `bytes`.
+#[derive(Debug)]
+pub enum Bytes {}
+
+impl Codec for Bytes {
+    type Value = Vec<u8>;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline(always)]
+    fn is_default(v: &Vec<u8>) -> bool {
+        v.is_empty()
+    }
+    #[inline(always)]
+    fn size(v: &Vec<u8>) -> usize {
+        len_delimited_size(v.len())
+    }
+    #[inline(always)]
+    fn write(v: &Vec<u8>, w: &mut Writer<'_>) {
+        w.put_slice(v);
+        w.put_varint(v.len() as u64);
+    }
+    /// Replaces `v`, reusing its allocation.
+    #[inline]
+    fn merge(v: &mut Vec<u8>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        let bytes = r.read_bytes()?;
+        v.clear();
+        v.extend_from_slice(bytes);
+        Ok(())
+    }
+    /// Allocates exactly the value's length.
+    #[inline]
+    fn read(r: &mut Reader<'_>, _depth: u32) -> Result<Vec<u8>, DecodeError> {
+        r.read_bytes().map(<[u8]>::to_vec)
+    }
+}
+
+/// An embedded message (length-delimited).
+#[derive(Debug)]
+pub struct Msg<M>(PhantomData<M>);
+
+impl<M: Message> Codec for Msg<M> {
+    type Value = M;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    /// Messages have explicit presence; a present empty message is still written.
+    #[inline(always)]
+    fn is_default(_: &M) -> bool {
+        false
+    }
+    #[inline]
+    fn size(v: &M) -> usize {
+        len_delimited_size(v.size())
+    }
+    #[inline]
+    fn write(v: &M, w: &mut Writer<'_>) {
+        let end = w.remaining();
+        v.write_backward(w);
+        w.put_len_since(end);
+    }
+    #[inline]
+    fn merge(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        merge_message(v, r, depth)
+    }
+}
+
+/// Reads a length-delimited message and merges it into `m`, one level deeper.
+#[inline]
+pub fn merge_message<M: Message>(m: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    let mut inner = r.read_nested()?;
+    m.merge_from(&mut inner, depth).map_err(|e| e.within(M::FULL_NAME, inner.field()))
+}
+
+/// Size of a length prefix plus `len` bytes.
+#[inline(always)]
+#[must_use]
+pub const fn len_delimited_size(len: usize) -> usize {
+    varint::len(len as u64) + len
+}
+
+/// Size of a repeated field written unpacked, one tag per element.
+#[inline]
+pub fn size_repeated<C: Codec>(values: &[C::Value], key_len: usize) -> usize {
+    key_len * values.len() + values.iter().map(C::size).sum::<usize>()
+}
+
+/// Writes a repeated field unpacked, one tag per element.
+#[inline]
+pub fn write_repeated<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+    for v in values.iter().rev() {
+        C::write(v, w);
+        w.put_slice(tag);
+    }
+}
+
+/// Size of a packed field's payload (without tag and length).
+#[inline]
+fn packed_payload_size<C: Scalar>(values: &[C::Value]) -> usize {
+    match C::FIXED_WIDTH {
+        0 => values.iter().map(|&v| varint::len(C::to_wire(v))).sum(),
+        width => width * values.len(),
+    }
+}
+
+/// Size of a packed field with its tag and length; 0 when empty (nothing is written).
+#[inline]
+pub fn size_packed<C: Scalar>(values: &[C::Value], key_len: usize) -> usize {
+    if values.is_empty() {
+        return 0;
+    }
+    key_len + len_delimited_size(packed_payload_size::<C>(values))
+}
+
+/// Writes a packed field; nothing when empty.
+#[inline]
+pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+    if values.is_empty() {
+        return;
+    }
+    let end = w.remaining();
+    match C::FIXED_WIDTH {
+        0 => {
+            for &v in values.iter().rev() {
+                w.put_varint(C::to_wire(v));
+            }
+        }
+        width => {
+            // One claim for the whole run; each element is copied in little-endian order.
+            let dst = w.claim(width * values.len());
+            for (chunk, &v) in dst.chunks_exact_mut(width).zip(values) {
+                chunk.copy_from_slice(&C::to_wire(v).to_le_bytes()[..width]);
+            }
+        }
+    }
+    w.put_len_since(end);
+    w.put_slice(tag);
+}
+
+/// Reads a packed run and appends its elements to `values`, reserving the exact
+/// element count once.
+pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
+    let mut inner = r.read_nested()?;
+    let bytes = inner.rest();
+    match C::FIXED_WIDTH {
+        0 => {
+            // Every varint ends in exactly one byte below 0x80.
+            let count = bytes.iter().filter(|&&b| b < 0x80).count();
+            values.reserve(count);
+            if count == bytes.len() {
+                // All one-byte varints: a straight map the compiler vectorises.
+                values.extend(bytes.iter().map(|&b| C::from_wire(u64::from(b))));
+                return Ok(());
+            }
+            while !inner.is_empty() {
+                values.push(C::from_wire(inner.read_varint()?));
+            }
+        }
+        width => {
+            if bytes.len() % width != 0 {
+                return Err(inner.error(DecodeErrorKind::PackedLengthMismatch));
+            }
+            values.reserve(bytes.len() / width);
+            values.extend(bytes.chunks_exact(width).map(|chunk| {
+                let mut le = [0u8; 8];
+                le[..width].copy_from_slice(chunk);
+                C::from_wire(u64::from_le_bytes(le))
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Size of a map field: one length-delimited entry (key = 1, value = 2) per pair.
+pub fn size_map<'m, K, V>(entries: impl Iterator<Item = (&'m K::Value, &'m V::Value)>, key_len: usize) -> usize
+where
+    K: Codec<Value: 'm>,
+    V: Codec<Value: 'm>,
+{
+    entries
+        .map(|(k, v)| key_len + len_delimited_size(2 + K::size(k) + V::size(v)))
+        .sum()
+}
+
+/// Writes a map field. Key and value are always written, as the C++ and Go
+/// implementations do.
+pub fn write_map<'m, K, V>(entries: impl Iterator<Item = (&'m K::Value, &'m V::Value)>, tag: &[u8], w: &mut Writer<'_>)
+where
+    K: Codec<Value: 'm>,
+    V: Codec<Value: 'm>,
+{
+    #[allow(clippy::cast_possible_truncation)] // field numbers 1 and 2: one-byte tags
+    let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE) as u8, wire::tag(2, V::WIRE_TYPE) as u8);
+    for (k, v) in entries {
+        let end = w.remaining();
+        V::write(v, w);
+        w.put_u8(value_tag);
+        K::write(k, w);
+        w.put_u8(key_tag);
+        w.put_len_since(end);
+        w.put_slice(tag);
+    }
+}
+
+/// Reads one map entry. A missing key or value takes its default; unknown fields
+/// inside the entry are dropped; a repeated key or value field: last one wins
+/// (messages merge).
+pub fn read_map_entry<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<(K::Value, V::Value), DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    let mut inner = r.read_nested()?;
+    let (mut key, mut value) = (K::Value::default(), V::Value::default());
+    while !inner.is_empty() {
+        let tag = inner.read_tag()?;
+        if tag == wire::tag(1, K::WIRE_TYPE) {
+            K::merge(&mut key, &mut inner, depth)?;
+        } else if tag == wire::tag(2, V::WIRE_TYPE) {
+            V::merge(&mut value, &mut inner, depth)?;
+        } else {
+            inner.skip_value(tag, depth)?;
+        }
+    }
+    Ok((key, value))
+}

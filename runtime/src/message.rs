@@ -1,0 +1,139 @@
+//! The [`Message`] trait every generated message implements.
+
+use alloc::vec::Vec;
+
+use crate::error::DecodeError;
+use crate::reader::Reader;
+use crate::wire::DEFAULT_RECURSION_LIMIT;
+use crate::writer::Writer;
+
+/// A protobuf message: exact sizing, encoding into a caller's buffer, and
+/// merging decode.
+///
+/// Generated code implements the four required methods; the rest are built on
+/// them. Encoding computes `size()` once and then writes back to front into an
+/// exactly sized slice, so its cost is linear in the output at any nesting depth
+/// and it allocates nothing beyond the output itself.
+pub trait Message: Default + core::fmt::Debug + Send + Sync {
+    /// The full protobuf name, such as `acme.shop.v2.Order`.
+    const FULL_NAME: &'static str;
+
+    /// The exact number of bytes [`Message::fast_write`] writes.
+    fn size(&self) -> usize;
+
+    /// Writes the encoding backwards into the free space of `w` (low level: use
+    /// [`Message::fast_write`] or [`Message::encode_to_vec`]).
+    fn write_backward(&self, w: &mut Writer<'_>);
+
+    /// Merges every field in `r` into `self`, allowing `depth` more levels of
+    /// nested messages and groups (low level: use [`Message::fast_read`]).
+    ///
+    /// # Errors
+    /// Malformed input; `self` then holds the fields merged before the error.
+    fn merge_from(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
+
+    /// Resets every field to its default, keeping allocated capacity where the
+    /// field owns a buffer (strings, bytes, vectors, maps, unknown fields).
+    fn clear(&mut self);
+
+    /// Encodes into the front of `buf` and returns the number of bytes written,
+    /// which is `self.size()`. Allocates nothing.
+    ///
+    /// # Panics
+    /// If `buf` is shorter than `self.size()`.
+    #[track_caller]
+    fn fast_write(&self, buf: &mut [u8]) -> usize {
+        self.fast_write_sized(buf, self.size())
+    }
+
+    /// [`Message::fast_write`] for a caller that already knows `size == self.size()`:
+    /// skips the size pass.
+    ///
+    /// # Panics
+    /// If `buf` is shorter than `size`, or `size` is not `self.size()` (a wrong
+    /// `size` never causes undefined behaviour, only this panic).
+    #[track_caller]
+    fn fast_write_sized(&self, buf: &mut [u8], size: usize) -> usize {
+        assert!(
+            buf.len() >= size,
+            "fastrs: encode buffer too short for {}: {} bytes, {size} needed",
+            Self::FULL_NAME,
+            buf.len()
+        );
+        let mut w = Writer::new(&mut buf[..size]);
+        self.write_backward(&mut w);
+        assert!(
+            w.remaining() == 0,
+            "fastrs: size {size} given for {} is larger than its encoding",
+            Self::FULL_NAME
+        );
+        size
+    }
+
+    /// Decodes `buf` and merges it into `self` (protobuf merge semantics: scalars
+    /// overwrite, repeated fields append, messages merge).
+    ///
+    /// # Errors
+    /// Malformed input, or nesting deeper than
+    /// [`DEFAULT_RECURSION_LIMIT`](crate::wire::DEFAULT_RECURSION_LIMIT).
+    /// `self` then holds the fields merged before the error.
+    fn fast_read(&mut self, buf: &[u8]) -> Result<(), DecodeError> {
+        self.fast_read_with_limit(buf, DEFAULT_RECURSION_LIMIT)
+    }
+
+    /// [`Message::fast_read`] with a recursion limit of the caller's choosing.
+    ///
+    /// # Errors
+    /// As [`Message::fast_read`].
+    fn fast_read_with_limit(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
+        let mut r = Reader::new(buf);
+        self.merge_from(&mut r, recursion_limit)
+            .map_err(|e| e.within(Self::FULL_NAME, r.field()))
+    }
+
+    /// Decodes a new message from `buf`.
+    ///
+    /// # Errors
+    /// As [`Message::fast_read`].
+    fn decode(buf: &[u8]) -> Result<Self, DecodeError> {
+        let mut m = Self::default();
+        m.fast_read(buf)?;
+        Ok(m)
+    }
+
+    /// Encodes into a new vector of exactly `self.size()` bytes.
+    fn encode_to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.encode_append(&mut out);
+        out
+    }
+
+    /// Appends the encoding to `out`; allocates only if `out` lacks the capacity.
+    fn encode_append(&self, out: &mut Vec<u8>) {
+        let size = self.size();
+        let start = out.len();
+        out.resize(start + size, 0);
+        self.fast_write_sized(&mut out[start..], size);
+    }
+}
+
+impl<M: Message> Message for alloc::boxed::Box<M> {
+    const FULL_NAME: &'static str = M::FULL_NAME;
+
+    #[inline]
+    fn size(&self) -> usize {
+        (**self).size()
+    }
+    #[inline]
+    fn write_backward(&self, w: &mut Writer<'_>) {
+        (**self).write_backward(w);
+    }
+    #[inline]
+    fn merge_from(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        (**self).merge_from(r, depth)
+    }
+    #[inline]
+    fn clear(&mut self) {
+        (**self).clear();
+    }
+}

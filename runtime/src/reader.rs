@@ -1,0 +1,203 @@
+//! The decode cursor.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::unknown::UnknownFields;
+use crate::varint::{self, VarintError};
+use crate::wire;
+
+/// A cursor over the bytes of one message (or one length-delimited value).
+///
+/// It never reads past its slice: every length prefix is checked against the bytes
+/// that remain before anything is sliced or allocated. Errors carry the absolute
+/// byte offset in the original input.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    /// Absolute offset, in the original input, of the end of `buf`.
+    end: usize,
+    /// Field number of the last tag read, for error context.
+    field: u32,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over a whole input.
+    #[must_use]
+    pub fn new(buf: &'a [u8]) -> Self {
+        Self { buf, end: buf.len(), field: 0 }
+    }
+
+    /// The absolute offset of the next byte to read.
+    #[inline]
+    #[must_use]
+    pub fn offset(&self) -> usize {
+        self.end - self.buf.len()
+    }
+
+    /// True when every byte has been read.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The bytes not read yet, without consuming them.
+    #[inline]
+    #[must_use]
+    pub fn rest(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// The field number of the last tag read (0 before the first).
+    #[inline]
+    #[must_use]
+    pub fn field(&self) -> u32 {
+        self.field
+    }
+
+    /// An error of `kind` at the current offset.
+    #[cold]
+    #[must_use]
+    pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(kind, self.offset())
+    }
+
+    #[cold]
+    fn varint_error(&self, e: VarintError) -> DecodeError {
+        self.error(match e {
+            VarintError::Truncated => DecodeErrorKind::Truncated,
+            VarintError::Overflow => DecodeErrorKind::VarintOverflow,
+        })
+    }
+
+    /// Reads a tag. The caller has checked that the reader is not empty. Field
+    /// number 0 and bad wire types are left for [`Reader::skip_field`] to reject, so
+    /// known tags cost nothing extra.
+    #[inline(always)]
+    pub fn read_tag(&mut self) -> Result<u32, DecodeError> {
+        let tag = match self.buf.first() {
+            Some(&b) if b < 0x80 => {
+                self.buf = &self.buf[1..];
+                u32::from(b)
+            }
+            _ => {
+                let v = self.read_varint()?;
+                u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))?
+            }
+        };
+        self.field = wire::field_number(tag);
+        Ok(tag)
+    }
+
+    /// Reads a varint.
+    #[inline(always)]
+    pub fn read_varint(&mut self) -> Result<u64, DecodeError> {
+        match varint::decode(self.buf) {
+            Ok((v, n)) => {
+                self.buf = &self.buf[n..];
+                Ok(v)
+            }
+            Err(e) => Err(self.varint_error(e)),
+        }
+    }
+
+    /// Reads four little-endian bytes.
+    #[inline(always)]
+    pub fn read_fixed32(&mut self) -> Result<u32, DecodeError> {
+        match self.buf.split_first_chunk::<4>() {
+            Some((bytes, rest)) => {
+                self.buf = rest;
+                Ok(u32::from_le_bytes(*bytes))
+            }
+            None => Err(self.error(DecodeErrorKind::Truncated)),
+        }
+    }
+
+    /// Reads eight little-endian bytes.
+    #[inline(always)]
+    pub fn read_fixed64(&mut self) -> Result<u64, DecodeError> {
+        match self.buf.split_first_chunk::<8>() {
+            Some((bytes, rest)) => {
+                self.buf = rest;
+                Ok(u64::from_le_bytes(*bytes))
+            }
+            None => Err(self.error(DecodeErrorKind::Truncated)),
+        }
+    }
+
+    /// Reads a length prefix and checks it against the bytes that remain.
+    #[inline(always)]
+    fn read_len(&mut self) -> Result<usize, DecodeError> {
+        let len = self.read_varint()?;
+        match usize::try_from(len) {
+            Ok(len) if len <= self.buf.len() => Ok(len),
+            _ => Err(self.error(DecodeErrorKind::LengthOutOfBounds)),
+        }
+    }
+
+    /// Reads a length-delimited value and returns its bytes.
+    #[inline(always)]
+    pub fn read_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
+        let len = self.read_len()?;
+        let (value, rest) = self.buf.split_at(len);
+        self.buf = rest;
+        Ok(value)
+    }
+
+    /// Reads a length-delimited value and returns a reader over it; `self` moves
+    /// past it. Offsets in the sub-reader's errors stay absolute.
+    #[inline(always)]
+    pub fn read_nested(&mut self) -> Result<Reader<'a>, DecodeError> {
+        let value = self.read_bytes()?;
+        Ok(Reader { buf: value, end: self.offset(), field: 0 })
+    }
+
+    /// Skips the value of a field with `tag` whose tag has already been read, and
+    /// appends the tag and value to `unknown` unchanged.
+    ///
+    /// Fails on field number 0, wire types 6 and 7, a stray END_GROUP, and on groups
+    /// nested deeper than `depth`.
+    pub fn skip_field(&mut self, tag: u32, depth: u32, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
+        let start = self.buf;
+        self.skip_value(tag, depth)?;
+        let consumed = start.len() - self.buf.len();
+        unknown.push_field(tag, &start[..consumed]);
+        Ok(())
+    }
+
+    /// Skips the value of a field and discards it.
+    pub fn skip_value(&mut self, tag: u32, depth: u32) -> Result<(), DecodeError> {
+        if wire::field_number(tag) == 0 {
+            return Err(self.error(DecodeErrorKind::InvalidFieldNumber));
+        }
+        match wire::wire_type(tag) {
+            wire::VARINT => self.read_varint().map(drop),
+            wire::FIXED64 => self.read_fixed64().map(drop),
+            wire::LEN => self.read_bytes().map(drop),
+            wire::START_GROUP => self.skip_group(wire::field_number(tag), depth),
+            wire::END_GROUP => Err(self.error(DecodeErrorKind::UnexpectedEndGroup)),
+            wire::FIXED32 => self.read_fixed32().map(drop),
+            other => Err(self.error(DecodeErrorKind::InvalidWireType(other))),
+        }
+    }
+
+    /// Skips the fields of a group up to and including its END_GROUP tag.
+    fn skip_group(&mut self, number: u32, depth: u32) -> Result<(), DecodeError> {
+        let Some(depth) = depth.checked_sub(1) else {
+            return Err(self.error(DecodeErrorKind::RecursionLimit));
+        };
+        loop {
+            if self.is_empty() {
+                return Err(self.error(DecodeErrorKind::UnterminatedGroup));
+            }
+            let tag = self.read_tag()?;
+            if wire::wire_type(tag) == wire::END_GROUP {
+                return if wire::field_number(tag) == number {
+                    Ok(())
+                } else {
+                    Err(self.error(DecodeErrorKind::EndGroupMismatch))
+                };
+            }
+            self.skip_value(tag, depth)?;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Unknown fields: kept byte for byte and written back on encode.
+
+use alloc::vec::Vec;
+
+use crate::varint;
+use crate::writer::Writer;
+
+/// Fields a message did not recognise, in the order they were read, as their
+/// original tag and value bytes (tags are re-encoded in canonical form).
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct UnknownFields {
+    bytes: Vec<u8>,
+}
+
+impl UnknownFields {
+    /// No unknown fields.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self { bytes: Vec::new() }
+    }
+
+    /// True when there are none.
+    #[inline]
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The encoded size of all unknown fields.
+    #[inline]
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The raw encoded fields.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Forgets all fields and keeps the allocation.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+
+    /// Appends one field: its tag, then its value bytes exactly as read.
+    pub fn push_field(&mut self, tag: u32, value: &[u8]) {
+        let tag = u64::from(tag);
+        let tag_len = varint::len(tag);
+        let start = self.bytes.len();
+        self.bytes.resize(start + tag_len, 0);
+        varint::encode_exact(tag, &mut self.bytes[start..]);
+        self.bytes.extend_from_slice(value);
+    }
+
+    /// Writes the fields back (backwards writer: call before the known fields, so
+    /// they come out last).
+    #[inline]
+    pub fn write(&self, w: &mut Writer<'_>) {
+        if !self.bytes.is_empty() {
+            w.put_slice(&self.bytes);
+        }
+    }
+}
+
+impl core::fmt::Debug for UnknownFields {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "UnknownFields({} bytes)", self.bytes.len())
+    }
+}

@@ -1,0 +1,186 @@
+//! Base-128 varints and zigzag, as defined by the protobuf encoding spec
+//! (<https://protobuf.dev/programming-guides/encoding/#varints>).
+
+/// The number of bytes `v` takes as a varint (1 to 10).
+#[inline]
+#[must_use]
+pub const fn len(v: u64) -> usize {
+    // Each byte carries 7 bits; `| 1` makes zero take one byte. 9 * bits / 64 + 1
+    // equals ceil(bits / 7) for 1..=64 bits without a division.
+    let bits = 64 - (v | 1).leading_zeros() as usize;
+    (bits * 9 + 64) / 64
+}
+
+/// Writes `v` as a varint into `dst`, which must be exactly `len(v)` bytes long.
+#[inline]
+pub fn encode_exact(mut v: u64, dst: &mut [u8]) {
+    let (last, init) = dst.split_last_mut().expect("a varint takes at least one byte");
+    for byte in init {
+        *byte = (v as u8) | 0x80;
+        v >>= 7;
+    }
+    *last = v as u8;
+}
+
+/// Zigzag-encodes a signed 32-bit value (small magnitudes become small varints).
+#[inline]
+#[must_use]
+pub const fn zigzag32(v: i32) -> u32 {
+    ((v << 1) ^ (v >> 31)) as u32
+}
+
+/// Zigzag-encodes a signed 64-bit value.
+#[inline]
+#[must_use]
+pub const fn zigzag64(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+/// Reverses [`zigzag32`].
+#[inline]
+#[must_use]
+pub const fn unzigzag32(v: u32) -> i32 {
+    ((v >> 1) as i32) ^ -((v & 1) as i32)
+}
+
+/// Reverses [`zigzag64`].
+#[inline]
+#[must_use]
+pub const fn unzigzag64(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Why a varint could not be decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VarintError {
+    /// The buffer ended before the last byte (high bit clear).
+    Truncated,
+    /// More than 10 bytes, or a 10th byte above 1.
+    Overflow,
+}
+
+/// Decodes a varint from the front of `buf`, returning the value and its length.
+#[inline(always)]
+pub(crate) fn decode(buf: &[u8]) -> Result<(u64, usize), VarintError> {
+    match buf.first() {
+        Some(&b) if b < 0x80 => Ok((u64::from(b), 1)),
+        Some(_) => decode_multi(buf),
+        None => Err(VarintError::Truncated),
+    }
+}
+
+/// Decodes a varint of two or more bytes.
+#[inline]
+fn decode_multi(buf: &[u8]) -> Result<(u64, usize), VarintError> {
+    if let Some(head) = buf.first_chunk::<10>() {
+        // Ten bytes are present: a fixed-size loop the compiler unrolls, with no
+        // bounds checks.
+        let mut value = 0u64;
+        for (i, &byte) in head.iter().enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * i);
+            if byte < 0x80 {
+                return if i == 9 && byte > 1 { Err(VarintError::Overflow) } else { Ok((value, i + 1)) };
+            }
+        }
+        return Err(VarintError::Overflow);
+    }
+    decode_short(buf)
+}
+
+/// Decodes a varint from a buffer shorter than ten bytes.
+#[cold]
+fn decode_short(buf: &[u8]) -> Result<(u64, usize), VarintError> {
+    let mut value = 0u64;
+    for (i, &byte) in buf.iter().enumerate() {
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            return Ok((value, i + 1));
+        }
+    }
+    Err(VarintError::Truncated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn encode(v: u64) -> alloc::vec::Vec<u8> {
+        let mut out = vec![0; len(v)];
+        encode_exact(v, &mut out);
+        out
+    }
+
+    #[test]
+    fn lengths_at_every_boundary() {
+        assert_eq!(len(0), 1);
+        for bytes in 1..=9usize {
+            let max = (1u64 << (7 * bytes)) - 1;
+            assert_eq!(len(max), bytes, "max of {bytes} bytes");
+            assert_eq!(len(max + 1), bytes + 1, "min of {} bytes", bytes + 1);
+        }
+        assert_eq!(len(u64::MAX), 10);
+    }
+
+    #[test]
+    fn round_trips_one_to_ten_bytes() {
+        for bytes in 1..=10u32 {
+            let lo = if bytes == 1 { 0 } else { 1u64 << (7 * (bytes - 1)) };
+            let hi = if bytes == 10 { u64::MAX } else { (1u64 << (7 * bytes)) - 1 };
+            for v in [lo, lo + 1, hi - 1, hi] {
+                let enc = encode(v);
+                assert_eq!(enc.len(), bytes as usize);
+                assert_eq!(decode(&enc), Ok((v, enc.len())), "value {v}");
+                // The same varint followed by padding decodes on the unrolled path.
+                let mut padded = enc.clone();
+                padded.extend_from_slice(&[0xff; 12]);
+                assert_eq!(decode(&padded), Ok((v, enc.len())), "padded {v}");
+            }
+        }
+    }
+
+    #[test]
+    fn known_encodings() {
+        assert_eq!(encode(0), [0x00]);
+        assert_eq!(encode(1), [0x01]);
+        assert_eq!(encode(127), [0x7f]);
+        assert_eq!(encode(128), [0x80, 0x01]);
+        assert_eq!(encode(150), [0x96, 0x01]);
+        assert_eq!(encode(u64::MAX), [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+        // A negative int32 is sign-extended to ten bytes.
+        assert_eq!(encode(-1i64 as u64).len(), 10);
+    }
+
+    #[test]
+    fn truncation_at_every_byte() {
+        let enc = encode(u64::MAX);
+        for cut in 0..enc.len() {
+            assert_eq!(decode(&enc[..cut]), Err(VarintError::Truncated), "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn eleven_bytes_and_overflowing_tenth_byte_are_rejected() {
+        let eleven = [0x80u8; 10].iter().copied().chain([0x00]).collect::<alloc::vec::Vec<_>>();
+        assert_eq!(decode(&eleven), Err(VarintError::Overflow));
+        let mut big_tenth = [0xffu8; 10];
+        big_tenth[9] = 0x02;
+        assert_eq!(decode(&big_tenth), Err(VarintError::Overflow));
+        // Non-canonical but valid: ten bytes encoding zero.
+        let mut padded_zero = [0x80u8; 10];
+        padded_zero[9] = 0x00;
+        assert_eq!(decode(&padded_zero), Ok((0, 10)));
+    }
+
+    #[test]
+    fn zigzag_extremes() {
+        for (v, z) in [(0i32, 0u32), (-1, 1), (1, 2), (-2, 3), (i32::MAX, u32::MAX - 1), (i32::MIN, u32::MAX)] {
+            assert_eq!(zigzag32(v), z);
+            assert_eq!(unzigzag32(z), v);
+        }
+        for (v, z) in [(0i64, 0u64), (-1, 1), (1, 2), (i64::MAX, u64::MAX - 1), (i64::MIN, u64::MAX)] {
+            assert_eq!(zigzag64(v), z);
+            assert_eq!(unzigzag64(z), v);
+        }
+    }
+}

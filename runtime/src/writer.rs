@@ -1,0 +1,131 @@
+//! The encode cursor: writes backwards from the end of an exactly sized buffer.
+//!
+//! Writing back to front means an embedded message's length is known the moment
+//! its last byte is written, so encoding needs one size pass at the top and never
+//! asks a nested message for its size again: cost stays linear at any depth. Each
+//! method writes its bytes in their normal order at the end of the free space, so
+//! callers emit fields, elements and tags in reverse.
+
+use crate::varint;
+
+/// Backward writer over a caller's buffer. Allocates nothing.
+#[derive(Debug)]
+pub struct Writer<'a> {
+    buf: &'a mut [u8],
+    /// Everything before `pos` is free; everything from `pos` on is written.
+    pos: usize,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer that fills `buf` from its end towards its start.
+    #[must_use]
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        let pos = buf.len();
+        Self { buf, pos }
+    }
+
+    /// The number of free bytes left before the start of the buffer.
+    #[inline]
+    #[must_use]
+    pub fn remaining(&self) -> usize {
+        self.pos
+    }
+
+    /// Claims the `n` bytes just before what has been written.
+    ///
+    /// Panics if fewer than `n` bytes are free: the caller sized the buffer wrong.
+    #[inline(always)]
+    pub fn claim(&mut self, n: usize) -> &mut [u8] {
+        let Some(start) = self.pos.checked_sub(n) else { buffer_too_short(n, self.pos) };
+        let end = self.pos;
+        self.pos = start;
+        &mut self.buf[start..end]
+    }
+
+    /// Writes one byte.
+    #[inline(always)]
+    pub fn put_u8(&mut self, b: u8) {
+        self.claim(1)[0] = b;
+    }
+
+    /// Writes `bytes` unchanged.
+    #[inline(always)]
+    pub fn put_slice(&mut self, bytes: &[u8]) {
+        self.claim(bytes.len()).copy_from_slice(bytes);
+    }
+
+    /// Writes a varint.
+    #[inline(always)]
+    pub fn put_varint(&mut self, v: u64) {
+        if v < 0x80 {
+            #[allow(clippy::cast_possible_truncation)] // v < 0x80
+            self.put_u8(v as u8);
+        } else {
+            let n = varint::len(v);
+            varint::encode_exact(v, self.claim(n));
+        }
+    }
+
+    /// Writes four little-endian bytes.
+    #[inline(always)]
+    pub fn put_fixed32(&mut self, v: u32) {
+        self.put_slice(&v.to_le_bytes());
+    }
+
+    /// Writes eight little-endian bytes.
+    #[inline(always)]
+    pub fn put_fixed64(&mut self, v: u64) {
+        self.put_slice(&v.to_le_bytes());
+    }
+
+    /// Writes the length prefix of a value whose bytes were written since the
+    /// writer had `remaining_before` free bytes (see [`Writer::remaining`]).
+    #[inline(always)]
+    pub fn put_len_since(&mut self, remaining_before: usize) {
+        let len = remaining_before - self.pos;
+        self.put_varint(len as u64);
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn buffer_too_short(needed: usize, free: usize) -> ! {
+    panic!(
+        "fastrs: encode buffer too short: {needed} more bytes needed, {free} free \
+         (the buffer must hold at least `size()` bytes)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_back_to_front() {
+        let mut buf = [0u8; 7];
+        let mut w = Writer::new(&mut buf);
+        w.put_varint(300);
+        w.put_u8(0x08);
+        w.put_fixed32(0x0403_0201);
+        assert_eq!(w.remaining(), 0);
+        assert_eq!(buf, [1, 2, 3, 4, 0x08, 0xac, 0x02]);
+    }
+
+    #[test]
+    fn length_prefix_counts_what_was_written() {
+        let mut buf = [0u8; 4];
+        let mut w = Writer::new(&mut buf);
+        let before = w.remaining();
+        w.put_slice(b"abc");
+        w.put_len_since(before);
+        assert_eq!(&buf, b"\x03abc");
+    }
+
+    #[test]
+    #[should_panic(expected = "encode buffer too short")]
+    fn short_buffer_panics_clearly() {
+        let mut buf = [0u8; 2];
+        Writer::new(&mut buf).put_fixed32(7);
+    }
+}

@@ -1,0 +1,24 @@
+//! Generates the test schemas twice: with fastrs (pure-Rust parser) and with
+//! prost-build (the differential oracle), and saves their descriptors for the
+//! random message generator.
+
+use std::path::PathBuf;
+
+const PROTOS: &[&str] = &["../proto/test/types.proto", "../proto/test/other.proto", "../proto/test/rootless.proto"];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    let builder = protoc_gen_fastrs::Builder::new().include_file("mod.rs");
+    builder.clone().out_dir(out.join("fastrs")).compile(PROTOS, &["../proto"])?;
+
+    let parsed = builder.parse(PROTOS, &["../proto"])?;
+    std::fs::write(out.join("descriptors.pb"), prost::Message::encode_to_vec(&parsed.set))?;
+
+    std::fs::create_dir_all(out.join("prost"))?;
+    prost_build::Config::new()
+        .out_dir(out.join("prost"))
+        .include_file("mod.rs")
+        .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
+        .compile_protos(PROTOS, &["../proto"])?;
+    Ok(())
+}
