@@ -15,3 +15,5 @@ pub mod pb {
 
 /// The encoded `FileDescriptorSet` of the test schemas.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
+
+pub mod random;

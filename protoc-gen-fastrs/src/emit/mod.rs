@@ -15,8 +15,10 @@ use crate::model::{Kind, Package, Scalar, Tag};
 pub fn package(package: &Package) -> TokenStream {
     let messages = package.messages.iter().map(types::message);
     let enums = package.enums.iter().map(types::enumeration);
+    let uses = codec_import(!package.messages.is_empty());
     quote! {
         const _: () = ::fastrs::GENERATED_CODE_V1;
+        #uses
         #(#messages)*
         #(#enums)*
     }
@@ -55,6 +57,42 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
             let ty = rust_type(kind, scope);
             quote!(::fastrs::encoding::Msg<#ty>)
         }
+    }
+}
+
+/// The codec as a path in expression position (`::fastrs::encoding::Msg::<T>`).
+fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
+    match kind {
+        Kind::Enum(path) => {
+            let path = path.from_scope(scope);
+            quote!(::fastrs::encoding::OpenEnum::<#path>)
+        }
+        Kind::Message { .. } => {
+            let ty = rust_type(kind, scope);
+            quote!(::fastrs::encoding::Msg::<#ty>)
+        }
+        _ => codec(kind, scope),
+    }
+}
+
+/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codecs.
+fn codec_import(needed: bool) -> TokenStream {
+    if needed {
+        quote!(use ::fastrs::encoding::Codec as _;)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// The condition under which an implicit-presence field is written.
+fn is_set(kind: &Kind, value: &TokenStream) -> TokenStream {
+    match kind {
+        Kind::Scalar(Scalar::Bool) => quote!(#value),
+        Kind::Scalar(Scalar::Float | Scalar::Double) => quote!(#value.to_bits() != 0),
+        Kind::Scalar(_) => quote!(#value != 0),
+        Kind::String | Kind::Bytes => quote!(!#value.is_empty()),
+        Kind::Enum(_) => quote!(#value.to_i32() != 0),
+        Kind::Message { .. } => quote!(true),
     }
 }
 

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, tag_value};
+use super::{codec, codec_call, tag_value};
 use crate::model::{Field, Kind, Message, Oneof, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
@@ -29,13 +29,13 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
     let tag = tag_value(&f.tag);
     match &f.shape {
         Shape::Implicit(kind) => {
-            let codec = codec(kind, scope);
-            quote!(#tag => <#codec as ::fastrs::encoding::Codec>::merge(&mut self.#ident, r, depth)?,)
+            let codec = codec_call(kind, scope);
+            quote!(#tag => #codec::merge(&mut self.#ident, r, depth)?,)
         }
         Shape::Optional(kind) => {
-            let codec = codec(kind, scope);
+            let codec = codec_call(kind, scope);
             quote! {
-                #tag => <#codec as ::fastrs::encoding::Codec>::merge(
+                #tag => #codec::merge(
                     self.#ident.get_or_insert_with(::core::default::Default::default),
                     r,
                     depth,
@@ -43,9 +43,9 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             }
         }
         Shape::Repeated { kind, packed, alt_tag } => {
-            let codec = codec(kind, scope);
+            let (codec, call) = (codec(kind, scope), codec_call(kind, scope));
             let packed_arm = quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?);
-            let unpacked_arm = quote!(self.#ident.push(<#codec as ::fastrs::encoding::Codec>::read(r, depth)?));
+            let unpacked_arm = quote!(self.#ident.push(#call::read(r, depth)?));
             let (main, alt) = if *packed { (packed_arm, unpacked_arm) } else { (unpacked_arm, packed_arm) };
             let alt = alt_tag.as_ref().map(|t| {
                 let t = tag_value(t);
@@ -74,17 +74,17 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
     let arms = oneof.members.iter().map(|m| {
         let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
-        let (variant, codec, tag) = (&m.ident, codec(kind, &msg.scope), tag_value(&m.tag));
+        let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_value(&m.tag));
         let set = quote! {
             self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(
-                <#codec as ::fastrs::encoding::Codec>::read(r, depth)?,
+                #codec::read(r, depth)?,
             ))
         };
         match kind {
             Kind::Message { .. } => quote! {
                 #tag => match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                        <#codec as ::fastrs::encoding::Codec>::merge(v, r, depth)?
+                        #codec::merge(v, r, depth)?
                     }
                     _ => #set,
                 },

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, key_len};
+use super::{codec, codec_call, is_set, key_len};
 use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
@@ -14,8 +14,8 @@ pub fn body(msg: &Message) -> TokenStream {
         let enum_ident = &o.enum_ident;
         let arms = o.members.iter().map(|m| {
             let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
-            let (variant, codec, key_len) = (&m.ident, codec(kind, &msg.scope), key_len(&m.tag));
-            quote!(#module::#enum_ident::#variant(v) => #key_len + <#codec as ::fastrs::encoding::Codec>::size(v),)
+            let (variant, codec, key_len) = (&m.ident, codec_call(kind, &msg.scope), key_len(&m.tag));
+            quote!(#module::#enum_ident::#variant(v) => #key_len + #codec::size(v),)
         });
         quote! {
             if let ::core::option::Option::Some(oneof) = &self.#ident {
@@ -39,18 +39,19 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
     let key_len = key_len(&f.tag);
     match &f.shape {
         Shape::Implicit(kind) => {
-            let codec = codec(kind, scope);
+            let codec = codec_call(kind, scope);
+            let set = is_set(kind, &quote!(self.#ident));
             quote! {
-                if !<#codec as ::fastrs::encoding::Codec>::is_default(&self.#ident) {
-                    n += #key_len + <#codec as ::fastrs::encoding::Codec>::size(&self.#ident);
+                if #set {
+                    n += #key_len + #codec::size(&self.#ident);
                 }
             }
         }
         Shape::Optional(kind) => {
-            let codec = codec(kind, scope);
+            let codec = codec_call(kind, scope);
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
-                    n += #key_len + <#codec as ::fastrs::encoding::Codec>::size(v);
+                    n += #key_len + #codec::size(v);
                 }
             }
         }

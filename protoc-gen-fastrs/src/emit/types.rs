@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{doc_attrs, int, read, rust_type, size, write};
+use super::{codec_import, doc_attrs, int, read, rust_type, size, write};
 use crate::model::{Enum, Field, Kind, Message, Oneof, Shape, Slot};
 
 /// A message: its struct, its `Message` impl and its module of nested types.
@@ -118,9 +118,11 @@ fn nested_module(msg: &Message) -> TokenStream {
     let oneofs = msg.oneofs.iter().map(|o| oneof_enum(o, &inner_scope));
     let messages = msg.messages.iter().map(message);
     let enums = msg.enums.iter().map(enumeration);
+    let uses = codec_import(!msg.messages.is_empty());
     quote! {
         #[doc = #doc]
         pub mod #module {
+            #uses
             #(#oneofs)*
             #(#messages)*
             #(#enums)*

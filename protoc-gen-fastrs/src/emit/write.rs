@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, tag_bytes};
+use super::{codec, codec_call, is_set, tag_bytes};
 use crate::model::{Field, Message, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
@@ -24,19 +24,20 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
     let tag = tag_bytes(&f.tag);
     match &f.shape {
         Shape::Implicit(kind) => {
-            let codec = codec(kind, scope);
+            let codec = codec_call(kind, scope);
+            let set = is_set(kind, &quote!(self.#ident));
             quote! {
-                if !<#codec as ::fastrs::encoding::Codec>::is_default(&self.#ident) {
-                    <#codec as ::fastrs::encoding::Codec>::write(&self.#ident, w);
+                if #set {
+                    #codec::write(&self.#ident, w);
                     w.put_slice(#tag);
                 }
             }
         }
         Shape::Optional(kind) => {
-            let codec = codec(kind, scope);
+            let codec = codec_call(kind, scope);
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
-                    <#codec as ::fastrs::encoding::Codec>::write(v, w);
+                    #codec::write(v, w);
                     w.put_slice(#tag);
                 }
             }
@@ -64,10 +65,10 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
     let arms = members.iter().map(|&m| {
         let m = &oneof.members[m];
         let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
-        let (variant, codec, tag) = (&m.ident, codec(kind, &msg.scope), tag_bytes(&m.tag));
+        let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
         quote! {
             ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                <#codec as ::fastrs::encoding::Codec>::write(v, w);
+                #codec::write(v, w);
                 w.put_slice(#tag);
             }
         }
