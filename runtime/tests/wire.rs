@@ -1,0 +1,214 @@
+//! Wire-format edges of the runtime primitives: extremes of every type,
+//! truncation at every byte, wrong wire types, groups, lengths past the end.
+
+use fastrs::encoding::{self, Codec};
+use fastrs::{DecodeErrorKind, Reader, UnknownFields, Writer};
+
+/// Encodes one value with codec `C` (no tag).
+fn encode<C: Codec>(v: &C::Value) -> Vec<u8> {
+    let mut buf = vec![0; C::size(v)];
+    let mut w = Writer::new(&mut buf);
+    C::write(v, &mut w);
+    assert_eq!(w.remaining(), 0, "size and write agree");
+    buf
+}
+
+fn decode<C: Codec>(bytes: &[u8]) -> Result<C::Value, fastrs::DecodeError> {
+    let mut r = Reader::new(bytes);
+    let v = C::read(&mut r, 100)?;
+    assert!(r.is_empty(), "value consumed exactly");
+    Ok(v)
+}
+
+/// Round trip, expected encoding, and an error at every truncation.
+fn check<C: Codec>(v: C::Value, expected: &[u8])
+where
+    C::Value: PartialEq + std::fmt::Debug,
+{
+    let bytes = encode::<C>(&v);
+    assert_eq!(bytes, expected, "encoding of {v:?}");
+    assert_eq!(decode::<C>(&bytes).unwrap(), v);
+    for cut in 0..bytes.len() {
+        let err = decode::<C>(&bytes[..cut]).unwrap_err();
+        assert!(
+            matches!(err.kind(), DecodeErrorKind::Truncated | DecodeErrorKind::LengthOutOfBounds),
+            "{v:?} cut at {cut}: {err}"
+        );
+    }
+}
+
+#[test]
+fn int32_extremes_and_sign_extension() {
+    check::<encoding::Int32>(0, &[0]);
+    check::<encoding::Int32>(i32::MAX, &[0xff, 0xff, 0xff, 0xff, 0x07]);
+    check::<encoding::Int32>(-1, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    check::<encoding::Int32>(i32::MIN, &[0x80, 0x80, 0x80, 0x80, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x01]);
+}
+
+#[test]
+fn int32_keeps_low_bits_of_a_64_bit_varint() {
+    // 2^32 + 5 as a varint: int32 and uint32 read it as 5, as protobuf specifies.
+    let bytes = [0x85, 0x80, 0x80, 0x80, 0x10];
+    assert_eq!(decode::<encoding::Int32>(&bytes).unwrap(), 5);
+    assert_eq!(decode::<encoding::Uint32>(&bytes).unwrap(), 5);
+}
+
+#[test]
+fn sixty_four_bit_extremes() {
+    check::<encoding::Int64>(i64::MIN, &[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]);
+    check::<encoding::Int64>(i64::MAX, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]);
+    check::<encoding::Uint64>(u64::MAX, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    check::<encoding::Uint32>(u32::MAX, &[0xff, 0xff, 0xff, 0xff, 0x0f]);
+}
+
+#[test]
+fn zigzag_extremes() {
+    check::<encoding::Sint32>(-1, &[0x01]);
+    check::<encoding::Sint32>(i32::MIN, &[0xff, 0xff, 0xff, 0xff, 0x0f]);
+    check::<encoding::Sint32>(i32::MAX, &[0xfe, 0xff, 0xff, 0xff, 0x0f]);
+    check::<encoding::Sint64>(i64::MIN, &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    check::<encoding::Sint64>(i64::MAX, &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+}
+
+#[test]
+fn fixed_width_extremes() {
+    check::<encoding::Fixed32>(u32::MAX, &[0xff; 4]);
+    check::<encoding::Sfixed32>(i32::MIN, &[0, 0, 0, 0x80]);
+    check::<encoding::Fixed64>(u64::MAX, &[0xff; 8]);
+    check::<encoding::Sfixed64>(i64::MIN, &[0, 0, 0, 0, 0, 0, 0, 0x80]);
+    check::<encoding::Float>(f32::MAX, &f32::MAX.to_le_bytes());
+    check::<encoding::Float>(f32::NEG_INFINITY, &f32::NEG_INFINITY.to_le_bytes());
+    check::<encoding::Double>(f64::MIN_POSITIVE, &f64::MIN_POSITIVE.to_le_bytes());
+    check::<encoding::Double>(-0.0, &(-0.0f64).to_le_bytes());
+    let nan = decode::<encoding::Double>(&f64::NAN.to_le_bytes()).unwrap();
+    assert!(nan.is_nan());
+}
+
+#[test]
+fn bool_reads_any_nonzero_varint_as_true() {
+    check::<encoding::Bool>(true, &[1]);
+    check::<encoding::Bool>(false, &[0]);
+    assert!(decode::<encoding::Bool>(&[0x80, 0x01]).unwrap());
+    assert!(decode::<encoding::Bool>(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]).unwrap());
+}
+
+#[test]
+fn strings_and_bytes() {
+    check::<encoding::Str>("héllo".to_string(), b"\x06h\xc3\xa9llo");
+    check::<encoding::Str>(String::new(), &[0]);
+    check::<encoding::Bytes>(vec![0, 255, 7], &[3, 0, 255, 7]);
+    let long = "x".repeat(300);
+    let bytes = encode::<encoding::Str>(&long);
+    assert_eq!(&bytes[..2], &[0xac, 0x02]);
+    check::<encoding::Str>(long, &bytes);
+}
+
+#[test]
+fn invalid_utf8_is_an_error_at_the_bad_byte() {
+    let err = decode::<encoding::Str>(b"\x04ab\xffc").unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::InvalidUtf8);
+    assert_eq!(err.offset(), 3);
+    // Overlong encodings and lone surrogates are invalid too.
+    assert_eq!(decode::<encoding::Str>(b"\x02\xc0\xaf").unwrap_err().kind(), DecodeErrorKind::InvalidUtf8);
+    assert_eq!(decode::<encoding::Str>(b"\x03\xed\xa0\x80").unwrap_err().kind(), DecodeErrorKind::InvalidUtf8);
+}
+
+#[test]
+fn length_past_the_end() {
+    let err = decode::<encoding::Bytes>(&[5, 1, 2]).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::LengthOutOfBounds);
+    // A length near u64::MAX must not allocate or overflow.
+    let huge = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0];
+    assert_eq!(decode::<encoding::Bytes>(&huge).unwrap_err().kind(), DecodeErrorKind::LengthOutOfBounds);
+    // 2 GiB claimed, 3 bytes present.
+    assert_eq!(decode::<encoding::Str>(&[0x80, 0x80, 0x80, 0x80, 0x08, b'a']).unwrap_err().kind(), DecodeErrorKind::LengthOutOfBounds);
+}
+
+#[test]
+fn varint_of_eleven_bytes_is_rejected() {
+    let mut bytes = vec![0x80; 10];
+    bytes.push(0x01);
+    assert_eq!(decode::<encoding::Uint64>(&bytes).unwrap_err().kind(), DecodeErrorKind::VarintOverflow);
+}
+
+/// Skips one field of `bytes` (tag included) and returns what `UnknownFields` kept.
+fn skip(bytes: &[u8]) -> Result<Vec<u8>, fastrs::DecodeError> {
+    let mut r = Reader::new(bytes);
+    let mut unknown = UnknownFields::new();
+    while !r.is_empty() {
+        let tag = r.read_tag()?;
+        r.skip_field(tag, 100, &mut unknown)?;
+    }
+    Ok(unknown.as_bytes().to_vec())
+}
+
+#[test]
+fn every_wire_type_is_skipped_and_kept() {
+    let fields: [&[u8]; 5] = [
+        &[0x08, 0x96, 0x01],                               // 1: varint
+        &[0x11, 1, 2, 3, 4, 5, 6, 7, 8],                   // 2: fixed64
+        &[0x1a, 0x02, b'h', b'i'],                         // 3: length-delimited
+        &[0x23, 0x08, 0x01, 0x2b, 0x2c, 0x24],             // 4: group with a varint and an empty group
+        &[0x2d, 1, 2, 3, 4],                               // 5: fixed32
+    ];
+    let all: Vec<u8> = fields.concat();
+    assert_eq!(skip(&all).unwrap(), all);
+    for field in fields {
+        for cut in 1..field.len() {
+            assert!(skip(&field[..cut]).is_err(), "{field:02x?} cut at {cut}");
+        }
+    }
+}
+
+#[test]
+fn bad_tags_are_errors() {
+    let kind = |bytes: &[u8]| skip(bytes).unwrap_err().kind();
+    assert_eq!(kind(&[0x0e, 0]), DecodeErrorKind::InvalidWireType(6));
+    assert_eq!(kind(&[0x0f, 0]), DecodeErrorKind::InvalidWireType(7));
+    assert_eq!(kind(&[0x00, 0]), DecodeErrorKind::InvalidFieldNumber);
+    assert_eq!(kind(&[0x0c]), DecodeErrorKind::UnexpectedEndGroup);
+    assert_eq!(kind(&[0x0b, 0x14]), DecodeErrorKind::EndGroupMismatch);
+    assert_eq!(kind(&[0x0b, 0x08, 0x01]), DecodeErrorKind::UnterminatedGroup);
+    // A tag varint above 32 bits.
+    assert_eq!(kind(&[0x80, 0x80, 0x80, 0x80, 0x10, 0]), DecodeErrorKind::InvalidFieldNumber);
+}
+
+#[test]
+fn nested_unknown_groups_stop_at_the_depth_limit() {
+    let depth = 150;
+    let mut bytes = vec![0x0b; depth];
+    bytes.extend(std::iter::repeat_n(0x0c, depth));
+    assert_eq!(skip(&bytes).unwrap_err().kind(), DecodeErrorKind::RecursionLimit);
+    let shallow: Vec<u8> = [vec![0x0b; 50], vec![0x0c; 50]].concat();
+    assert_eq!(skip(&shallow).unwrap(), shallow);
+}
+
+#[test]
+fn every_wrong_wire_type_for_a_known_field_goes_to_unknown() {
+    // Field 1 declared as int32 (varint); arriving as each other wire type it is
+    // not the field, so it is kept as unknown.
+    let others: [&[u8]; 4] = [&[0x09, 0, 0, 0, 0, 0, 0, 0, 0], &[0x0a, 0], &[0x0b, 0x0c], &[0x0d, 0, 0, 0, 0]];
+    for field in others {
+        let mut r = Reader::new(field);
+        let tag = r.read_tag().unwrap();
+        assert_ne!(tag, 0x08);
+        let mut unknown = UnknownFields::new();
+        r.skip_field(tag, 100, &mut unknown).unwrap();
+        assert_eq!(unknown.as_bytes(), field);
+    }
+}
+
+#[test]
+fn packed_runs() {
+    let mut values = Vec::new();
+    // Three one-byte varints, then a run with a multi-byte one.
+    encoding::merge_packed::<encoding::Int64>(&mut Reader::new(&[3, 1, 2, 3]), &mut values).unwrap();
+    encoding::merge_packed::<encoding::Int64>(&mut Reader::new(&[3, 0x96, 0x01, 0x7f]), &mut values).unwrap();
+    assert_eq!(values, [1, 2, 3, 150, 127]);
+    let mut fixed = Vec::new();
+    let err = encoding::merge_packed::<encoding::Fixed32>(&mut Reader::new(&[5, 1, 2, 3, 4, 5]), &mut fixed).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::PackedLengthMismatch);
+    let err = encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&[2, 0x80, 0x80]), &mut Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::Truncated);
+    encoding::merge_packed::<encoding::Sfixed64>(&mut Reader::new(&[8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), &mut Vec::new()).unwrap();
+}
