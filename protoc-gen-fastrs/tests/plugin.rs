@@ -1,0 +1,116 @@
+//! End to end: the real `protoc` runs the built plugin on the project's
+//! schemas, and the output compiles and round-trips in a fresh crate.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn protoc(out: &Path, opts: &str, files: &[&str]) -> std::process::Output {
+    let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
+    let mut cmd = Command::new(protoc);
+    cmd.arg(format!("--plugin=protoc-gen-fastrs={}", env!("CARGO_BIN_EXE_protoc-gen-fastrs")))
+        .arg(format!("--fastrs_out={}", out.display()))
+        .arg(format!("-I{}", root().join("proto").display()));
+    if !opts.is_empty() {
+        cmd.arg(format!("--fastrs_opt={opts}"));
+    }
+    cmd.args(files).current_dir(root().join("proto")).output().unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = root().join("target/e2e").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const MAIN: &str = r#"
+#[allow(dead_code)]
+mod protos {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/gen/mod.rs"));
+}
+use fastrs::Message;
+use protos::fastrs::test::{Everything, Scalars, Tree};
+
+fn main() {
+    let m = Everything {
+        scalars: Some(Scalars { f_string: "e2e".into(), f_sint64: -9, ..Default::default() }),
+        tree: Some(Tree { left: Some(Box::new(Tree { value: 3, ..Default::default() })), ..Default::default() }),
+        ..Default::default()
+    };
+    let bytes = m.encode_to_vec();
+    assert_eq!(Everything::decode(&bytes).unwrap(), m);
+    let order = protos::acme::shop::v1::Order { id: 1, ..Default::default() };
+    assert_eq!(order.encode_to_vec(), [0x08, 0x01]);
+    println!("e2e ok {}", bytes.len());
+}
+"#;
+
+#[test]
+fn protoc_output_compiles_and_runs() {
+    let dir = scratch("plugin");
+    let gen = dir.join("src/gen");
+    std::fs::create_dir_all(&gen).unwrap();
+    let out = protoc(&gen, "include_file=mod.rs", &["test/types.proto", "test/other.proto", "test/rootless.proto", "demo/shop.proto"]);
+    assert!(out.status.success(), "protoc failed: {}", String::from_utf8_lossy(&out.stderr));
+    for name in ["fastrs.test.rs", "fastrs.test.other.rs", "_.rs", "acme.shop.v1.rs", "mod.rs"] {
+        assert!(gen.join(name).exists(), "{name} written");
+    }
+    let runtime = root().join("runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?} }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let run = Command::new(cargo)
+        .args(["run", "--quiet", "--offline"])
+        .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "generated code failed to build or run:\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stdout).starts_with("e2e ok"));
+}
+
+#[test]
+fn bad_options_are_reported_through_protoc() {
+    let dir = scratch("bad-option");
+    let out = protoc(&dir, "paths=source_relative", &["demo/shop.proto"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("unknown option `paths`"), "{stderr}");
+}
+
+#[test]
+fn schema_errors_name_file_line_and_element() {
+    let dir = scratch("bad-schema");
+    let bad = dir.join("bad.proto");
+    std::fs::write(&bad, "syntax = \"proto3\";\nmessage M {\n  Missing x = 1;\n}\n").unwrap();
+    let err = protoc_gen_fastrs::Builder::new().out_dir(&dir).cargo_directives(false).compile(&[&bad], &[&dir]).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("bad.proto:3:"), "{text}");
+    assert!(text.contains("Missing"), "{text}");
+}
+
+#[test]
+fn plugin_rejects_garbage_on_stdin_without_panicking() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_protoc-gen-fastrs"))
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&[0xff, 0xff, 0xff]).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a CodeGeneratorRequest"));
+}
