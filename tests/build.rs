@@ -4,12 +4,19 @@
 
 use std::path::PathBuf;
 
-const PROTOS: &[&str] = &["../proto/test/types.proto", "../proto/test/other.proto", "../proto/test/rootless.proto"];
+const PROTOS: &[&str] = &[
+    "../proto/test/types.proto",
+    "../proto/test/other.proto",
+    "../proto/test/rootless.proto",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     let builder = protoc_gen_fastrs::Builder::new().include_file("mod.rs");
-    builder.clone().out_dir(out.join("fastrs")).compile(PROTOS, &["../proto"])?;
+    builder
+        .clone()
+        .out_dir(out.join("fastrs"))
+        .compile(PROTOS, &["../proto"])?;
 
     let parsed = builder.parse(PROTOS, &["../proto"])?;
     std::fs::write(out.join("descriptors.pb"), prost::Message::encode_to_vec(&parsed.set))?;

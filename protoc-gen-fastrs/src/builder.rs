@@ -94,8 +94,15 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or_else(|| Error::new("OUT_DIR is not set: call from build.rs or set Builder::out_dir"))?,
         };
-        if self.cargo_directives.unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some()) {
-            for path in protos.iter().map(AsRef::as_ref).chain(includes.iter().map(AsRef::as_ref)) {
+        if self
+            .cargo_directives
+            .unwrap_or_else(|| std::env::var_os("OUT_DIR").is_some())
+        {
+            for path in protos
+                .iter()
+                .map(AsRef::as_ref)
+                .chain(includes.iter().map(AsRef::as_ref))
+            {
                 println!("cargo:rerun-if-changed={}", path.display());
             }
             println!("cargo:rerun-if-env-changed=PROTOC");
@@ -116,7 +123,11 @@ impl Builder {
     ///
     /// # Errors
     /// As [`Builder::compile`], without the writing.
-    pub fn generate(&self, protos: &[impl AsRef<Path>], includes: &[impl AsRef<Path>]) -> Result<Vec<GeneratedFile>, Error> {
+    pub fn generate(
+        &self,
+        protos: &[impl AsRef<Path>],
+        includes: &[impl AsRef<Path>],
+    ) -> Result<Vec<GeneratedFile>, Error> {
         let parsed = self.parse(protos, includes)?;
         crate::generate(&parsed.set.file, &parsed.inputs, &self.options)
     }

@@ -27,8 +27,15 @@ pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Err
     let mut compiler = protox::Compiler::new(includes).map_err(protox_error)?;
     compiler.include_source_info(true).include_imports(true);
     compiler.open_files(files).map_err(protox_error)?;
-    let inputs = compiler.files().filter(|f| !f.is_import()).map(|f| f.name().to_string()).collect();
-    Ok(Parsed { set: compiler.file_descriptor_set(), inputs })
+    let inputs = compiler
+        .files()
+        .filter(|f| !f.is_import())
+        .map(|f| f.name().to_string())
+        .collect();
+    Ok(Parsed {
+        set: compiler.file_descriptor_set(),
+        inputs,
+    })
 }
 
 /// A protox error as `file:line:column: message` (its `Debug` form carries the
@@ -44,18 +51,26 @@ fn protox_error(e: protox::Error) -> Error {
 pub fn parse_protoc(protoc: &Path, files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
     let out = std::env::temp_dir().join(format!("fastrs-{}-{}.pb", std::process::id(), unique()));
     let mut cmd = Command::new(protoc);
-    cmd.arg("--include_imports").arg("--include_source_info").arg(format!("--descriptor_set_out={}", out.display()));
+    cmd.arg("--include_imports")
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()));
     for include in includes {
         cmd.arg(format!("-I{}", include.display()));
     }
     cmd.args(files);
-    let output = cmd.output().map_err(|e| Error::new(format!("cannot run protoc at `{}`: {e}", protoc.display())))?;
+    let output = cmd
+        .output()
+        .map_err(|e| Error::new(format!("cannot run protoc at `{}`: {e}", protoc.display())))?;
     if !output.status.success() {
-        return Err(Error::new(format!("protoc failed:\n{}", String::from_utf8_lossy(&output.stderr).trim_end())));
+        return Err(Error::new(format!(
+            "protoc failed:\n{}",
+            String::from_utf8_lossy(&output.stderr).trim_end()
+        )));
     }
     let bytes = std::fs::read(&out).map_err(|e| Error::new(format!("cannot read protoc output: {e}")))?;
     let _ = std::fs::remove_file(&out);
-    let set = FileDescriptorSet::decode(bytes.as_slice()).map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
+    let set = FileDescriptorSet::decode(bytes.as_slice())
+        .map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
     let inputs = files.iter().map(|f| descriptor_name(f, includes)).collect();
     Ok(Parsed { set, inputs })
 }
@@ -63,8 +78,15 @@ pub fn parse_protoc(protoc: &Path, files: &[PathBuf], includes: &[PathBuf]) -> R
 /// The name protoc gives an input file: its path relative to the first include
 /// directory that holds it.
 fn descriptor_name(file: &Path, includes: &[PathBuf]) -> String {
-    let relative = includes.iter().find_map(|inc| file.strip_prefix(inc).ok()).unwrap_or(file);
-    relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+    let relative = includes
+        .iter()
+        .find_map(|inc| file.strip_prefix(inc).ok())
+        .unwrap_or(file);
+    relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn unique() -> u64 {

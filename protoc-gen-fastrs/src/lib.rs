@@ -50,7 +50,9 @@ pub struct Error {
 
 impl Error {
     pub(crate) fn new(message: impl Into<String>) -> Self {
-        Error { messages: vec![message.into()] }
+        Error {
+            messages: vec![message.into()],
+        }
     }
 }
 
@@ -67,7 +69,11 @@ impl std::error::Error for Error {}
 ///
 /// # Errors
 /// All problems found in the schemas, at once.
-pub fn generate(files: &[FileDescriptorProto], to_generate: &[String], options: &Options) -> Result<Vec<GeneratedFile>, Error> {
+pub fn generate(
+    files: &[FileDescriptorProto],
+    to_generate: &[String],
+    options: &Options,
+) -> Result<Vec<GeneratedFile>, Error> {
     let packages = model::lower::lower(files, to_generate, options).map_err(|messages| Error { messages })?;
     let mut out = Vec::with_capacity(packages.len() + 1);
     for package in &packages {
@@ -77,11 +83,17 @@ pub fn generate(files: &[FileDescriptorProto], to_generate: &[String], options: 
             .map(FileDescriptorProto::name)
             .collect();
         let content = format::file(emit::package(package), &sources.join(", ")).map_err(Error::new)?;
-        out.push(GeneratedFile { name: package.file_name.clone(), content });
+        out.push(GeneratedFile {
+            name: package.file_name.clone(),
+            content,
+        });
     }
     if let Some(name) = &options.include_file {
         let content = format::file(emit::include_file(&packages), "all generated packages").map_err(Error::new)?;
-        out.push(GeneratedFile { name: name.clone(), content });
+        out.push(GeneratedFile {
+            name: name.clone(),
+            content,
+        });
     }
     Ok(out)
 }

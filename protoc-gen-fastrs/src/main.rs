@@ -41,13 +41,18 @@ fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
     let result = protoc_gen_fastrs::Options::parse(request.parameter())
         .map_err(|e| e.to_string())
         .and_then(|options| {
-            protoc_gen_fastrs::generate(&request.proto_file, &request.file_to_generate, &options).map_err(|e| e.to_string())
+            protoc_gen_fastrs::generate(&request.proto_file, &request.file_to_generate, &options)
+                .map_err(|e| e.to_string())
         });
     match result {
         Ok(files) => {
             response.file = files
                 .into_iter()
-                .map(|f| File { name: Some(f.name), content: Some(f.content), ..Default::default() })
+                .map(|f| File {
+                    name: Some(f.name),
+                    content: Some(f.content),
+                    ..Default::default()
+                })
                 .collect();
         }
         Err(e) => response.error = Some(e),

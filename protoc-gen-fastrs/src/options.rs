@@ -42,7 +42,9 @@ impl Options {
             match key {
                 "extern_path" => {
                     let (proto, rust) = value.split_once('=').ok_or_else(|| {
-                        OptionsError(format!("extern_path `{value}` must look like `.proto.prefix=::rust::path`"))
+                        OptionsError(format!(
+                            "extern_path `{value}` must look like `.proto.prefix=::rust::path`"
+                        ))
                     })?;
                     options.add_extern_path(proto, rust)?;
                 }
@@ -64,12 +66,18 @@ impl Options {
     /// absolute path (`::crate_name::module`).
     pub fn add_extern_path(&mut self, proto: &str, rust: &str) -> Result<(), OptionsError> {
         if !proto.starts_with('.') {
-            return Err(OptionsError(format!("extern_path `{proto}` must be fully qualified, starting with `.`")));
+            return Err(OptionsError(format!(
+                "extern_path `{proto}` must be fully qualified, starting with `.`"
+            )));
         }
         let valid_rust = rust.starts_with("::")
-            && rust[2..].split("::").all(|seg| syn::parse_str::<syn::Ident>(seg).is_ok());
+            && rust[2..]
+                .split("::")
+                .all(|seg| syn::parse_str::<syn::Ident>(seg).is_ok());
         if !valid_rust {
-            return Err(OptionsError(format!("extern_path target `{rust}` must be an absolute Rust path like `::my_crate::protos`")));
+            return Err(OptionsError(format!(
+                "extern_path target `{rust}` must be an absolute Rust path like `::my_crate::protos`"
+            )));
         }
         self.extern_paths.push((proto.to_string(), rust.to_string()));
         Ok(())
@@ -90,7 +98,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_options() {
-        assert!(Options::parse("paths=source_relative").unwrap_err().0.contains("unknown option `paths`"));
+        assert!(Options::parse("paths=source_relative")
+            .unwrap_err()
+            .0
+            .contains("unknown option `paths`"));
         assert!(Options::parse("extern_path").is_err());
         assert!(Options::parse("extern_path=acme=::x").is_err());
         assert!(Options::parse("extern_path=.acme=crate::x").is_err());

@@ -11,9 +11,12 @@ fn root() -> PathBuf {
 fn protoc(out: &Path, opts: &str, files: &[&str]) -> std::process::Output {
     let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
     let mut cmd = Command::new(protoc);
-    cmd.arg(format!("--plugin=protoc-gen-fastrs={}", env!("CARGO_BIN_EXE_protoc-gen-fastrs")))
-        .arg(format!("--fastrs_out={}", out.display()))
-        .arg(format!("-I{}", root().join("proto").display()));
+    cmd.arg(format!(
+        "--plugin=protoc-gen-fastrs={}",
+        env!("CARGO_BIN_EXE_protoc-gen-fastrs")
+    ))
+    .arg(format!("--fastrs_out={}", out.display()))
+    .arg(format!("-I{}", root().join("proto").display()));
     if !opts.is_empty() {
         cmd.arg(format!("--fastrs_opt={opts}"));
     }
@@ -54,9 +57,28 @@ fn protoc_output_compiles_and_runs() {
     let dir = scratch("plugin");
     let gen = dir.join("src/gen");
     std::fs::create_dir_all(&gen).unwrap();
-    let out = protoc(&gen, "include_file=mod.rs", &["test/types.proto", "test/other.proto", "test/rootless.proto", "demo/shop.proto"]);
-    assert!(out.status.success(), "protoc failed: {}", String::from_utf8_lossy(&out.stderr));
-    for name in ["fastrs.test.rs", "fastrs.test.other.rs", "_.rs", "acme.shop.v1.rs", "mod.rs"] {
+    let out = protoc(
+        &gen,
+        "include_file=mod.rs",
+        &[
+            "test/types.proto",
+            "test/other.proto",
+            "test/rootless.proto",
+            "demo/shop.proto",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "protoc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for name in [
+        "fastrs.test.rs",
+        "fastrs.test.other.rs",
+        "_.rs",
+        "acme.shop.v1.rs",
+        "mod.rs",
+    ] {
         assert!(gen.join(name).exists(), "{name} written");
     }
     let runtime = root().join("runtime");
@@ -76,7 +98,11 @@ fn protoc_output_compiles_and_runs() {
         .current_dir(&dir)
         .output()
         .unwrap();
-    assert!(run.status.success(), "generated code failed to build or run:\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "generated code failed to build or run:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     assert!(String::from_utf8_lossy(&run.stdout).starts_with("e2e ok"));
 }
 
@@ -94,7 +120,11 @@ fn schema_errors_name_file_line_and_element() {
     let dir = scratch("bad-schema");
     let bad = dir.join("bad.proto");
     std::fs::write(&bad, "syntax = \"proto3\";\nmessage M {\n  Missing x = 1;\n}\n").unwrap();
-    let err = protoc_gen_fastrs::Builder::new().out_dir(&dir).cargo_directives(false).compile(&[&bad], &[&dir]).unwrap_err();
+    let err = protoc_gen_fastrs::Builder::new()
+        .out_dir(&dir)
+        .cargo_directives(false)
+        .compile(&[&bad], &[&dir])
+        .unwrap_err();
     let text = err.to_string();
     assert!(text.contains("bad.proto:3:"), "{text}");
     assert!(text.contains("Missing"), "{text}");

@@ -209,9 +209,8 @@ impl Str {
     #[inline]
     fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
         let bytes = r.read_bytes()?;
-        core::str::from_utf8(bytes).map_err(|e| {
-            DecodeError::new(DecodeErrorKind::InvalidUtf8, r.offset() - bytes.len() + e.valid_up_to())
-        })
+        core::str::from_utf8(bytes)
+            .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, r.offset() - bytes.len() + e.valid_up_to()))
     }
 }
 
@@ -319,7 +318,8 @@ pub fn merge_message<M: Message>(m: &mut M, r: &mut Reader<'_>, depth: u32) -> R
         return Err(r.error(DecodeErrorKind::RecursionLimit));
     };
     let mut inner = r.read_nested()?;
-    m.merge_from(&mut inner, depth).map_err(|e| e.within(M::FULL_NAME, inner.field()))
+    m.merge_from(&mut inner, depth)
+        .map_err(|e| e.within(M::FULL_NAME, inner.field()))
 }
 
 /// Size of a length prefix plus `len` bytes.

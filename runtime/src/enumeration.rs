@@ -30,7 +30,10 @@ impl<E: Enum> EnumValue<E> {
     #[inline]
     #[must_use]
     pub const fn from_i32(value: i32) -> Self {
-        Self { value, _enum: PhantomData }
+        Self {
+            value,
+            _enum: PhantomData,
+        }
     }
 
     /// The number.

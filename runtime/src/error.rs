@@ -65,7 +65,12 @@ impl DecodeError {
     #[cold]
     #[must_use]
     pub fn new(kind: DecodeErrorKind, offset: usize) -> Self {
-        Self { kind, field: 0, offset, message: "" }
+        Self {
+            kind,
+            field: 0,
+            offset,
+            message: "",
+        }
     }
 
     /// What went wrong.

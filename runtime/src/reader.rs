@@ -23,7 +23,11 @@ impl<'a> Reader<'a> {
     /// A reader over a whole input.
     #[must_use]
     pub fn new(buf: &'a [u8]) -> Self {
-        Self { buf, end: buf.len(), field: 0 }
+        Self {
+            buf,
+            end: buf.len(),
+            field: 0,
+        }
     }
 
     /// The absolute offset of the next byte to read.
@@ -148,7 +152,11 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub fn read_nested(&mut self) -> Result<Reader<'a>, DecodeError> {
         let value = self.read_bytes()?;
-        Ok(Reader { buf: value, end: self.offset(), field: 0 })
+        Ok(Reader {
+            buf: value,
+            end: self.offset(),
+            field: 0,
+        })
     }
 
     /// Skips the value of a field with `tag` whose tag has already been read, and

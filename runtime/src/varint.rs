@@ -13,6 +13,7 @@ pub const fn len(v: u64) -> usize {
 
 /// Writes `v` as a varint into `dst`, which must be exactly `len(v)` bytes long.
 #[inline]
+#[allow(clippy::cast_possible_truncation)] // each byte keeps the low 7 bits by design
 pub fn encode_exact(mut v: u64, dst: &mut [u8]) {
     let (last, init) = dst.split_last_mut().expect("a varint takes at least one byte");
     for byte in init {
@@ -79,7 +80,11 @@ fn decode_multi(buf: &[u8]) -> Result<(u64, usize), VarintError> {
         for (i, &byte) in head.iter().enumerate() {
             value |= u64::from(byte & 0x7f) << (7 * i);
             if byte < 0x80 {
-                return if i == 9 && byte > 1 { Err(VarintError::Overflow) } else { Ok((value, i + 1)) };
+                return if i == 9 && byte > 1 {
+                    Err(VarintError::Overflow)
+                } else {
+                    Ok((value, i + 1))
+                };
             }
         }
         return Err(VarintError::Overflow);
@@ -126,7 +131,11 @@ mod tests {
     fn round_trips_one_to_ten_bytes() {
         for bytes in 1..=10u32 {
             let lo = if bytes == 1 { 0 } else { 1u64 << (7 * (bytes - 1)) };
-            let hi = if bytes == 10 { u64::MAX } else { (1u64 << (7 * bytes)) - 1 };
+            let hi = if bytes == 10 {
+                u64::MAX
+            } else {
+                (1u64 << (7 * bytes)) - 1
+            };
             for v in [lo, lo + 1, hi - 1, hi] {
                 let enc = encode(v);
                 assert_eq!(enc.len(), bytes as usize);
@@ -146,7 +155,10 @@ mod tests {
         assert_eq!(encode(127), [0x7f]);
         assert_eq!(encode(128), [0x80, 0x01]);
         assert_eq!(encode(150), [0x96, 0x01]);
-        assert_eq!(encode(u64::MAX), [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+        assert_eq!(
+            encode(u64::MAX),
+            [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]
+        );
         // A negative int32 is sign-extended to ten bytes.
         assert_eq!(encode(-1i64 as u64).len(), 10);
     }
@@ -161,7 +173,11 @@ mod tests {
 
     #[test]
     fn eleven_bytes_and_overflowing_tenth_byte_are_rejected() {
-        let eleven = [0x80u8; 10].iter().copied().chain([0x00]).collect::<alloc::vec::Vec<_>>();
+        let eleven = [0x80u8; 10]
+            .iter()
+            .copied()
+            .chain([0x00])
+            .collect::<alloc::vec::Vec<_>>();
         assert_eq!(decode(&eleven), Err(VarintError::Overflow));
         let mut big_tenth = [0xffu8; 10];
         big_tenth[9] = 0x02;
@@ -174,11 +190,24 @@ mod tests {
 
     #[test]
     fn zigzag_extremes() {
-        for (v, z) in [(0i32, 0u32), (-1, 1), (1, 2), (-2, 3), (i32::MAX, u32::MAX - 1), (i32::MIN, u32::MAX)] {
+        for (v, z) in [
+            (0i32, 0u32),
+            (-1, 1),
+            (1, 2),
+            (-2, 3),
+            (i32::MAX, u32::MAX - 1),
+            (i32::MIN, u32::MAX),
+        ] {
             assert_eq!(zigzag32(v), z);
             assert_eq!(unzigzag32(z), v);
         }
-        for (v, z) in [(0i64, 0u64), (-1, 1), (1, 2), (i64::MAX, u64::MAX - 1), (i64::MIN, u64::MAX)] {
+        for (v, z) in [
+            (0i64, 0u64),
+            (-1, 1),
+            (1, 2),
+            (i64::MAX, u64::MAX - 1),
+            (i64::MIN, u64::MAX),
+        ] {
             assert_eq!(zigzag64(v), z);
             assert_eq!(unzigzag64(z), v);
         }

@@ -36,7 +36,9 @@ impl<'a> Writer<'a> {
     /// Panics if fewer than `n` bytes are free: the caller sized the buffer wrong.
     #[inline(always)]
     pub fn claim(&mut self, n: usize) -> &mut [u8] {
-        let Some(start) = self.pos.checked_sub(n) else { buffer_too_short(n, self.pos) };
+        let Some(start) = self.pos.checked_sub(n) else {
+            buffer_too_short(n, self.pos)
+        };
         let end = self.pos;
         self.pos = start;
         &mut self.buf[start..end]

@@ -31,7 +31,10 @@ where
     for cut in 0..bytes.len() {
         let err = decode::<C>(&bytes[..cut]).unwrap_err();
         assert!(
-            matches!(err.kind(), DecodeErrorKind::Truncated | DecodeErrorKind::LengthOutOfBounds),
+            matches!(
+                err.kind(),
+                DecodeErrorKind::Truncated | DecodeErrorKind::LengthOutOfBounds
+            ),
             "{v:?} cut at {cut}: {err}"
         );
     }
@@ -109,8 +112,14 @@ fn invalid_utf8_is_an_error_at_the_bad_byte() {
     assert_eq!(err.kind(), DecodeErrorKind::InvalidUtf8);
     assert_eq!(err.offset(), 3);
     // Overlong encodings and lone surrogates are invalid too.
-    assert_eq!(decode::<encoding::Str>(b"\x02\xc0\xaf").unwrap_err().kind(), DecodeErrorKind::InvalidUtf8);
-    assert_eq!(decode::<encoding::Str>(b"\x03\xed\xa0\x80").unwrap_err().kind(), DecodeErrorKind::InvalidUtf8);
+    assert_eq!(
+        decode::<encoding::Str>(b"\x02\xc0\xaf").unwrap_err().kind(),
+        DecodeErrorKind::InvalidUtf8
+    );
+    assert_eq!(
+        decode::<encoding::Str>(b"\x03\xed\xa0\x80").unwrap_err().kind(),
+        DecodeErrorKind::InvalidUtf8
+    );
 }
 
 #[test]
@@ -119,16 +128,27 @@ fn length_past_the_end() {
     assert_eq!(err.kind(), DecodeErrorKind::LengthOutOfBounds);
     // A length near u64::MAX must not allocate or overflow.
     let huge = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0];
-    assert_eq!(decode::<encoding::Bytes>(&huge).unwrap_err().kind(), DecodeErrorKind::LengthOutOfBounds);
+    assert_eq!(
+        decode::<encoding::Bytes>(&huge).unwrap_err().kind(),
+        DecodeErrorKind::LengthOutOfBounds
+    );
     // 2 GiB claimed, 3 bytes present.
-    assert_eq!(decode::<encoding::Str>(&[0x80, 0x80, 0x80, 0x80, 0x08, b'a']).unwrap_err().kind(), DecodeErrorKind::LengthOutOfBounds);
+    assert_eq!(
+        decode::<encoding::Str>(&[0x80, 0x80, 0x80, 0x80, 0x08, b'a'])
+            .unwrap_err()
+            .kind(),
+        DecodeErrorKind::LengthOutOfBounds
+    );
 }
 
 #[test]
 fn varint_of_eleven_bytes_is_rejected() {
     let mut bytes = vec![0x80; 10];
     bytes.push(0x01);
-    assert_eq!(decode::<encoding::Uint64>(&bytes).unwrap_err().kind(), DecodeErrorKind::VarintOverflow);
+    assert_eq!(
+        decode::<encoding::Uint64>(&bytes).unwrap_err().kind(),
+        DecodeErrorKind::VarintOverflow
+    );
 }
 
 /// Skips one field of `bytes` (tag included) and returns what `UnknownFields` kept.
@@ -145,11 +165,11 @@ fn skip(bytes: &[u8]) -> Result<Vec<u8>, fastrs::DecodeError> {
 #[test]
 fn every_wire_type_is_skipped_and_kept() {
     let fields: [&[u8]; 5] = [
-        &[0x08, 0x96, 0x01],                               // 1: varint
-        &[0x11, 1, 2, 3, 4, 5, 6, 7, 8],                   // 2: fixed64
-        &[0x1a, 0x02, b'h', b'i'],                         // 3: length-delimited
-        &[0x23, 0x08, 0x01, 0x2b, 0x2c, 0x24],             // 4: group with a varint and an empty group
-        &[0x2d, 1, 2, 3, 4],                               // 5: fixed32
+        &[0x08, 0x96, 0x01],                   // 1: varint
+        &[0x11, 1, 2, 3, 4, 5, 6, 7, 8],       // 2: fixed64
+        &[0x1a, 0x02, b'h', b'i'],             // 3: length-delimited
+        &[0x23, 0x08, 0x01, 0x2b, 0x2c, 0x24], // 4: group with a varint and an empty group
+        &[0x2d, 1, 2, 3, 4],                   // 5: fixed32
     ];
     let all: Vec<u8> = fields.concat();
     assert_eq!(skip(&all).unwrap(), all);
@@ -170,7 +190,10 @@ fn bad_tags_are_errors() {
     assert_eq!(kind(&[0x0b, 0x14]), DecodeErrorKind::EndGroupMismatch);
     assert_eq!(kind(&[0x0b, 0x08, 0x01]), DecodeErrorKind::UnterminatedGroup);
     // A tag varint above 32 bits.
-    assert_eq!(kind(&[0x80, 0x80, 0x80, 0x80, 0x10, 0]), DecodeErrorKind::InvalidFieldNumber);
+    assert_eq!(
+        kind(&[0x80, 0x80, 0x80, 0x80, 0x10, 0]),
+        DecodeErrorKind::InvalidFieldNumber
+    );
 }
 
 #[test]
@@ -187,7 +210,12 @@ fn nested_unknown_groups_stop_at_the_depth_limit() {
 fn every_wrong_wire_type_for_a_known_field_goes_to_unknown() {
     // Field 1 declared as int32 (varint); arriving as each other wire type it is
     // not the field, so it is kept as unknown.
-    let others: [&[u8]; 4] = [&[0x09, 0, 0, 0, 0, 0, 0, 0, 0], &[0x0a, 0], &[0x0b, 0x0c], &[0x0d, 0, 0, 0, 0]];
+    let others: [&[u8]; 4] = [
+        &[0x09, 0, 0, 0, 0, 0, 0, 0, 0],
+        &[0x0a, 0],
+        &[0x0b, 0x0c],
+        &[0x0d, 0, 0, 0, 0],
+    ];
     for field in others {
         let mut r = Reader::new(field);
         let tag = r.read_tag().unwrap();
@@ -206,9 +234,15 @@ fn packed_runs() {
     encoding::merge_packed::<encoding::Int64>(&mut Reader::new(&[3, 0x96, 0x01, 0x7f]), &mut values).unwrap();
     assert_eq!(values, [1, 2, 3, 150, 127]);
     let mut fixed = Vec::new();
-    let err = encoding::merge_packed::<encoding::Fixed32>(&mut Reader::new(&[5, 1, 2, 3, 4, 5]), &mut fixed).unwrap_err();
+    let err =
+        encoding::merge_packed::<encoding::Fixed32>(&mut Reader::new(&[5, 1, 2, 3, 4, 5]), &mut fixed).unwrap_err();
     assert_eq!(err.kind(), DecodeErrorKind::PackedLengthMismatch);
-    let err = encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&[2, 0x80, 0x80]), &mut Vec::new()).unwrap_err();
+    let err =
+        encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&[2, 0x80, 0x80]), &mut Vec::new()).unwrap_err();
     assert_eq!(err.kind(), DecodeErrorKind::Truncated);
-    encoding::merge_packed::<encoding::Sfixed64>(&mut Reader::new(&[8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), &mut Vec::new()).unwrap();
+    encoding::merge_packed::<encoding::Sfixed64>(
+        &mut Reader::new(&[8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+        &mut Vec::new(),
+    )
+    .unwrap();
 }

@@ -17,7 +17,7 @@ impl Rng {
         Rng(seed)
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -26,7 +26,7 @@ impl Rng {
     }
 
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.next_u64() % n
     }
 
     pub fn chance(&mut self, one_in: u64) -> bool {
@@ -35,12 +35,25 @@ impl Rng {
 
     /// A 64-bit value biased towards the edges protobuf cares about.
     fn edgy(&mut self) -> u64 {
-        const EDGES: [u64; 12] = [0, 1, 2, 127, 128, 16_383, 16_384, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, i64::MAX as u64, u64::MAX];
+        const EDGES: [u64; 12] = [
+            0,
+            1,
+            2,
+            127,
+            128,
+            16_383,
+            16_384,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            i64::MAX as u64,
+            u64::MAX,
+        ];
         match self.below(4) {
             0 => EDGES[self.below(EDGES.len() as u64) as usize],
             1 => self.below(300),
-            2 => self.next() >> self.below(64),
-            _ => self.next(),
+            2 => self.next_u64() >> self.below(64),
+            _ => self.next_u64(),
         }
     }
 }
@@ -54,11 +67,21 @@ pub struct Schema {
 impl Schema {
     pub fn load(encoded_set: &[u8]) -> Self {
         let set = FileDescriptorSet::decode(encoded_set).expect("descriptors decode");
-        let mut schema = Schema { messages: HashMap::new(), enums: HashMap::new() };
+        let mut schema = Schema {
+            messages: HashMap::new(),
+            enums: HashMap::new(),
+        };
         for file in &set.file {
-            let prefix = if file.package().is_empty() { String::new() } else { format!(".{}", file.package()) };
+            let prefix = if file.package().is_empty() {
+                String::new()
+            } else {
+                format!(".{}", file.package())
+            };
             for e in &file.enum_type {
-                schema.enums.insert(format!("{prefix}.{}", e.name()), e.value.iter().map(|v| v.number()).collect());
+                schema.enums.insert(
+                    format!("{prefix}.{}", e.name()),
+                    e.value.iter().map(|v| v.number()).collect(),
+                );
             }
             for m in &file.message_type {
                 schema.add(&prefix, m);
@@ -70,7 +93,10 @@ impl Schema {
     fn add(&mut self, prefix: &str, m: &DescriptorProto) {
         let full = format!("{prefix}.{}", m.name());
         for e in &m.enum_type {
-            self.enums.insert(format!("{full}.{}", e.name()), e.value.iter().map(|v| v.number()).collect());
+            self.enums.insert(
+                format!("{full}.{}", e.name()),
+                e.value.iter().map(|v| v.number()).collect(),
+            );
         }
         for nested in &m.nested_type {
             self.add(&full, nested);
@@ -136,7 +162,15 @@ impl Schema {
         m.options.as_ref().is_some_and(|o| o.map_entry()).then_some(m)
     }
 
-    fn tagged_value(&self, f: &FieldDescriptorProto, number: u32, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
+    fn tagged_value(
+        &self,
+        f: &FieldDescriptorProto,
+        number: u32,
+        rng: &mut Rng,
+        depth: u32,
+        has_map: &mut bool,
+        out: &mut Vec<u8>,
+    ) {
         put_varint(out, u64::from(number << 3 | wire_type(f.r#type())));
         self.value(f, rng, depth, has_map, out);
     }
@@ -165,7 +199,7 @@ impl Schema {
                 out.extend_from_slice(s.as_bytes());
             }
             Type::Bytes => {
-                let b: Vec<u8> = (0..rng.below(12)).map(|_| rng.next() as u8).collect();
+                let b: Vec<u8> = (0..rng.below(12)).map(|_| rng.next_u64() as u8).collect();
                 put_varint(out, b.len() as u64);
                 out.extend_from_slice(&b);
             }
@@ -200,17 +234,27 @@ fn wire_type(t: Type) -> u32 {
 /// fastrs writes it as C++ and Go do; both are valid, but bytes would differ).
 fn finite_f32(rng: &mut Rng) -> f32 {
     let v = [0.0, 1.0, -1.5, f32::MAX, f32::MIN_POSITIVE, 3.25e-20][rng.below(6) as usize];
-    if rng.chance(2) { v } else { (rng.next() as i32) as f32 / 7.0 }
+    if rng.chance(2) {
+        v
+    } else {
+        (rng.next_u64() as i32) as f32 / 7.0
+    }
 }
 
 fn finite_f64(rng: &mut Rng) -> f64 {
     let v = [0.0, 1.0, -2.5, f64::MAX, f64::MIN_POSITIVE, 1e300][rng.below(6) as usize];
-    if rng.chance(2) { v } else { (rng.next() as i64) as f64 / 3.0 }
+    if rng.chance(2) {
+        v
+    } else {
+        (rng.next_u64() as i64) as f64 / 3.0
+    }
 }
 
 fn random_string(rng: &mut Rng) -> String {
     const PIECES: [&str; 6] = ["a", "Zz", " ", "é", "日本", "🦀"];
-    (0..rng.below(8)).map(|_| PIECES[rng.below(PIECES.len() as u64) as usize]).collect()
+    (0..rng.below(8))
+        .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
+        .collect()
 }
 
 pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {

@@ -22,8 +22,16 @@ where
     let p_bytes = p.encode_to_vec();
 
     assert_eq!(f.size(), f_bytes.len(), "size() of {name}");
-    assert_eq!(P::decode(f_bytes.as_slice()).unwrap(), p, "prost reads fastrs' encoding of {name}");
-    assert_eq!(F::decode(&p_bytes).unwrap(), f, "fastrs reads prost's encoding of {name}");
+    assert_eq!(
+        P::decode(f_bytes.as_slice()).unwrap(),
+        p,
+        "prost reads fastrs' encoding of {name}"
+    );
+    assert_eq!(
+        F::decode(&p_bytes).unwrap(),
+        f,
+        "fastrs reads prost's encoding of {name}"
+    );
     assert_eq!(F::decode(&f_bytes).unwrap(), f, "fastrs round trip of {name}");
     if !has_map {
         assert_eq!(f_bytes, p_bytes, "canonical bytes of {name}\ninput {input:02x?}");

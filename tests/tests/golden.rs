@@ -43,7 +43,10 @@ fn golden_code_round_trips() {
         active: Some(false),
         role: golden::Role::Admin.into(),
         counters: [("logins".to_string(), 3)].into(),
-        contact: Some(golden::user::Contact::Address(golden::Address { city: "London".into(), ..Default::default() })),
+        contact: Some(golden::user::Contact::Address(golden::Address {
+            city: "London".into(),
+            ..Default::default()
+        })),
         home: None,
         ..Default::default()
     };

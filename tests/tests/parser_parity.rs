@@ -29,7 +29,12 @@ fn normalise(mut set: FileDescriptorSet) -> (FileDescriptorSet, Comments) {
         if let Some(info) = file.source_code_info.take() {
             for loc in info.location {
                 if loc.leading_comments.is_some() || loc.trailing_comments.is_some() {
-                    comments.push((file.name().to_string(), loc.path, loc.leading_comments, loc.trailing_comments));
+                    comments.push((
+                        file.name().to_string(),
+                        loc.path,
+                        loc.leading_comments,
+                        loc.trailing_comments,
+                    ));
                 }
             }
         }

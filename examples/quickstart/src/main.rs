@@ -19,8 +19,18 @@ fn sample_order() -> Order {
         id: 42,
         customer: "Ada Lovelace".into(),
         lines: vec![
-            order::Line { sku: "BOOK-1843".into(), quantity: 2, unit_price: 1999, ..Default::default() },
-            order::Line { sku: "PEN-7".into(), quantity: 10, unit_price: 150, ..Default::default() },
+            order::Line {
+                sku: "BOOK-1843".into(),
+                quantity: 2,
+                unit_price: 1999,
+                ..Default::default()
+            },
+            order::Line {
+                sku: "PEN-7".into(),
+                quantity: 10,
+                unit_price: 150,
+                ..Default::default()
+            },
         ],
         status: Status::Placed.into(),
         labels: [("channel".to_string(), "web".to_string())].into(),
@@ -35,12 +45,22 @@ fn main() -> Result<(), fastrs::DecodeError> {
 
     // Encode: size once, then write into an exactly sized buffer.
     let bytes = order.encode_to_vec();
-    println!("encoded {} into {} bytes (size() = {})", Order::FULL_NAME, bytes.len(), order.size());
+    println!(
+        "encoded {} into {} bytes (size() = {})",
+        Order::FULL_NAME,
+        bytes.len(),
+        order.size()
+    );
 
     // Decode into a new message.
     let decoded = Order::decode(&bytes)?;
     assert_eq!(decoded, order);
-    println!("decoded: customer {:?}, {} lines, status {:?}", decoded.customer, decoded.lines.len(), decoded.status);
+    println!(
+        "decoded: customer {:?}, {} lines, status {:?}",
+        decoded.customer,
+        decoded.lines.len(),
+        decoded.status
+    );
 
     // Append into a reused buffer: no allocation once its capacity suffices.
     let mut out = Vec::with_capacity(256);
@@ -48,10 +68,22 @@ fn main() -> Result<(), fastrs::DecodeError> {
         out.clear();
         order.encode_append(&mut out);
     }
-    println!("appended into a reused Vec: {} bytes, capacity {}", out.len(), out.capacity());
+    println!(
+        "appended into a reused Vec: {} bytes, capacity {}",
+        out.len(),
+        out.capacity()
+    );
 
     // fast_read merges: scalars overwrite, repeated fields append.
-    let update = Order { status: Status::Shipped.into(), lines: vec![order::Line { sku: "GIFT".into(), quantity: 1, ..Default::default() }], ..Default::default() };
+    let update = Order {
+        status: Status::Shipped.into(),
+        lines: vec![order::Line {
+            sku: "GIFT".into(),
+            quantity: 1,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
     let mut merged = decoded.clone();
     merged.fast_read(&update.encode_to_vec())?;
     println!("after merge: status {:?}, {} lines", merged.status, merged.lines.len());

@@ -50,7 +50,7 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
         Kind::String => scalar("Str"),
         Kind::Bytes => scalar("Bytes"),
         Kind::Enum(path) => {
-            let path = path.from_scope(scope);
+            let path = path.relative_to(scope);
             quote!(::fastrs::encoding::OpenEnum<#path>)
         }
         Kind::Message { .. } => {
@@ -64,7 +64,7 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
 fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
     match kind {
         Kind::Enum(path) => {
-            let path = path.from_scope(scope);
+            let path = path.relative_to(scope);
             quote!(::fastrs::encoding::OpenEnum::<#path>)
         }
         Kind::Message { .. } => {
@@ -78,7 +78,9 @@ fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
 /// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codecs.
 fn codec_import(needed: bool) -> TokenStream {
     if needed {
-        quote!(use ::fastrs::encoding::Codec as _;)
+        quote!(
+            use ::fastrs::encoding::Codec as _;
+        )
     } else {
         TokenStream::new()
     }
@@ -111,11 +113,11 @@ fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
         Kind::String => quote!(::fastrs::alloc::string::String),
         Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
         Kind::Enum(path) => {
-            let path = path.from_scope(scope);
+            let path = path.relative_to(scope);
             quote!(::fastrs::EnumValue<#path>)
         }
         Kind::Message { path, boxed } => {
-            let path = path.from_scope(scope);
+            let path = path.relative_to(scope);
             if *boxed {
                 quote!(::fastrs::alloc::boxed::Box<#path>)
             } else {
@@ -175,7 +177,11 @@ fn include_level(packages: &[&Package], depth: usize) -> TokenStream {
     let mut i = 0;
     while i < deeper.len() {
         let segment = &deeper[i].scope[depth];
-        let group: Vec<&Package> = deeper[i..].iter().copied().take_while(|p| &p.scope[depth] == segment).collect();
+        let group: Vec<&Package> = deeper[i..]
+            .iter()
+            .copied()
+            .take_while(|p| &p.scope[depth] == segment)
+            .collect();
         i += group.len();
         let module = crate::model::names::ident(segment);
         let inner = include_level(&group, depth + 1);

@@ -46,7 +46,11 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let (codec, call) = (codec(kind, scope), codec_call(kind, scope));
             let packed_arm = quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?);
             let unpacked_arm = quote!(self.#ident.push(#call::read(r, depth)?));
-            let (main, alt) = if *packed { (packed_arm, unpacked_arm) } else { (unpacked_arm, packed_arm) };
+            let (main, alt) = if *packed {
+                (packed_arm, unpacked_arm)
+            } else {
+                (unpacked_arm, packed_arm)
+            };
             let alt = alt_tag.as_ref().map(|t| {
                 let t = tag_value(t);
                 quote!(#t => #alt,)
@@ -73,7 +77,9 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
 fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
     let arms = oneof.members.iter().map(|m| {
-        let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+        let Shape::OneofMember(kind) = &m.shape else {
+            unreachable!("oneof members are lowered as OneofMember")
+        };
         let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_value(&m.tag));
         let set = quote! {
             self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(

@@ -13,7 +13,9 @@ pub fn body(msg: &Message) -> TokenStream {
         let module = &msg.module;
         let enum_ident = &o.enum_ident;
         let arms = o.members.iter().map(|m| {
-            let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+            let Shape::OneofMember(kind) = &m.shape else {
+                unreachable!("oneof members are lowered as OneofMember")
+            };
             let (variant, codec, key_len) = (&m.ident, codec_call(kind, &msg.scope), key_len(&m.tag));
             quote!(#module::#enum_ident::#variant(v) => #key_len + #codec::size(v),)
         });
@@ -59,7 +61,9 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(n += ::fastrs::encoding::size_packed::<#codec>(&self.#ident, #key_len);)
         }
-        Shape::Repeated { kind, packed: false, .. } => {
+        Shape::Repeated {
+            kind, packed: false, ..
+        } => {
             let codec = codec(kind, scope);
             quote!(n += ::fastrs::encoding::size_repeated::<#codec>(&self.#ident, #key_len);)
         }

@@ -134,7 +134,9 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
     let ident = &oneof.enum_ident;
     let doc = doc_attrs(&oneof.doc);
     let variants = oneof.members.iter().map(|m| {
-        let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+        let Shape::OneofMember(kind) = &m.shape else {
+            unreachable!("oneof members are lowered as OneofMember")
+        };
         let (variant, doc, ty) = (&m.ident, doc_attrs(&m.doc), rust_type(kind, scope));
         let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
         quote!(#doc #deprecated #variant(#ty),)

@@ -46,7 +46,9 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::write_packed::<#codec>(&self.#ident, #tag, w);)
         }
-        Shape::Repeated { kind, packed: false, .. } => {
+        Shape::Repeated {
+            kind, packed: false, ..
+        } => {
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
@@ -64,7 +66,9 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
     let arms = members.iter().map(|&m| {
         let m = &oneof.members[m];
-        let Shape::OneofMember(kind) = &m.shape else { unreachable!("oneof members are lowered as OneofMember") };
+        let Shape::OneofMember(kind) = &m.shape else {
+            unreachable!("oneof members are lowered as OneofMember")
+        };
         let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
         quote! {
             ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {

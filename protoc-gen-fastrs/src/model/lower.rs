@@ -20,7 +20,11 @@ const WELL_KNOWN: (&str, &str) = (".google.protobuf", "::fastrs::well_known");
 ///
 /// # Errors
 /// Every problem found, each naming the file and element.
-pub fn lower(files: &[FileDescriptorProto], to_generate: &[String], options: &Options) -> Result<Vec<Package>, Vec<String>> {
+pub fn lower(
+    files: &[FileDescriptorProto],
+    to_generate: &[String],
+    options: &Options,
+) -> Result<Vec<Package>, Vec<String>> {
     let generated_packages: HashSet<&str> = files
         .iter()
         .filter(|f| to_generate.contains(&f.name().to_string()))
@@ -53,7 +57,11 @@ pub fn lower(files: &[FileDescriptorProto], to_generate: &[String], options: &Op
             None => {
                 packages.push(Package {
                     name: file.package().to_string(),
-                    file_name: if file.package().is_empty() { "_.rs".into() } else { format!("{}.rs", file.package()) },
+                    file_name: if file.package().is_empty() {
+                        "_.rs".into()
+                    } else {
+                        format!("{}.rs", file.package())
+                    },
                     scope,
                     messages: Vec::new(),
                     enums: Vec::new(),
@@ -94,13 +102,23 @@ impl<'a> Index<'a> {
         }
         let mut index = Index { types: HashMap::new() };
         for file in files {
-            let prefix = if file.package().is_empty() { String::new() } else { format!(".{}", file.package()) };
+            let prefix = if file.package().is_empty() {
+                String::new()
+            } else {
+                format!(".{}", file.package())
+            };
             let modules = names::package_modules(file.package());
             for m in &file.message_type {
                 index.add_message(m, &prefix, &modules, &externs);
             }
             for e in &file.enum_type {
-                index.add_type(format!("{prefix}.{}", e.name()), &modules, e.name(), Def::Enum, &externs);
+                index.add_type(
+                    format!("{prefix}.{}", e.name()),
+                    &modules,
+                    e.name(),
+                    Def::Enum,
+                    &externs,
+                );
             }
         }
         index
@@ -119,8 +137,10 @@ impl<'a> Index<'a> {
     }
 
     fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, externs: &[(String, String)]) {
-        let path = extern_path(&full, externs)
-            .unwrap_or_else(|| TypePath::Local { modules: modules.to_vec(), name: names::camel(name) });
+        let path = extern_path(&full, externs).unwrap_or_else(|| TypePath::Local {
+            modules: modules.to_vec(),
+            name: names::camel(name),
+        });
         self.types.insert(full, TypeInfo { path, def });
     }
 
@@ -194,7 +214,12 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 Some((loc.path.clone(), doc_lines(text)))
             })
             .collect();
-        FileCtx { file, index, comments, errors }
+        FileCtx {
+            file,
+            index,
+            comments,
+            errors,
+        }
     }
 
     fn is_proto3(&self) -> bool {
@@ -210,7 +235,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     }
 
     fn message(&mut self, desc: &DescriptorProto, parent: &str, scope: &[String], loc: Vec<i32>) -> Message {
-        let full_name = if parent.is_empty() { desc.name().to_string() } else { format!("{parent}.{}", desc.name()) };
+        let full_name = if parent.is_empty() {
+            desc.name().to_string()
+        } else {
+            format!("{parent}.{}", desc.name())
+        };
         let inner_scope: Vec<String> = scope.iter().cloned().chain([names::snake(desc.name())]).collect();
         let messages = desc
             .nested_type
@@ -242,7 +271,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         for (i, f) in desc.field.iter().enumerate() {
             let element = format!("{full_name}.{}", f.name());
             let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
-            let Some(field) = self.field(f, &full_name, &element, doc) else { continue };
+            let Some(field) = self.field(f, &full_name, &element, doc) else {
+                continue;
+            };
             match f.oneof_index {
                 Some(o) if !f.proto3_optional() => match oneofs.get_mut(o as usize) {
                     Some(oneof) => oneof.members.push(field),
@@ -319,7 +350,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         } else {
             (Shape::Implicit(kind), Tag::new(number, main_wire))
         };
-        let ident = if in_oneof { names::type_ident(f.name()) } else { names::field_ident(f.name()) };
+        let ident = if in_oneof {
+            names::type_ident(f.name())
+        } else {
+            names::field_ident(f.name())
+        };
         Some(Field {
             number,
             ident,
@@ -391,7 +426,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     }
 
     fn enumeration(&mut self, desc: &EnumDescriptorProto, parent: &str, loc: Vec<i32>) -> Enum {
-        let full_name = if parent.is_empty() { desc.name().to_string() } else { format!("{parent}.{}", desc.name()) };
+        let full_name = if parent.is_empty() {
+            desc.name().to_string()
+        } else {
+            format!("{parent}.{}", desc.name())
+        };
         let proto_names: Vec<&str> = desc.value.iter().map(|v| v.name()).collect();
         let rust_names = names::variant_names(desc.name(), &proto_names);
         let mut variants: Vec<Variant> = Vec::new();
@@ -400,7 +439,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
             let ident = names::ident(rust);
             match variants.iter().find(|existing| existing.number == v.number()) {
-                Some(first) => aliases.push(Alias { ident, doc, target: first.ident.clone() }),
+                Some(first) => aliases.push(Alias {
+                    ident,
+                    doc,
+                    target: first.ident.clone(),
+                }),
                 None => variants.push(Variant {
                     proto_name: v.name().to_string(),
                     ident,
@@ -425,7 +468,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
 
 /// Fields and oneof runs in ascending field-number order.
 fn field_order(fields: &[Field], oneofs: &[Oneof]) -> Vec<Slot> {
-    let mut all: Vec<(u32, Option<usize>, usize)> = fields.iter().enumerate().map(|(i, f)| (f.number, None, i)).collect();
+    let mut all: Vec<(u32, Option<usize>, usize)> =
+        fields.iter().enumerate().map(|(i, f)| (f.number, None, i)).collect();
     for (o, oneof) in oneofs.iter().enumerate() {
         all.extend(oneof.members.iter().enumerate().map(|(m, f)| (f.number, Some(o), m)));
     }
@@ -474,16 +518,28 @@ mod tests {
 
     #[test]
     fn extern_paths_pick_longest_prefix() {
-        let externs = vec![(".a".to_string(), "::x".to_string()), (".a.b".to_string(), "::y".to_string())];
-        assert_eq!(extern_path(".a.b.Msg", &externs), Some(TypePath::Absolute("::y::Msg".into())));
-        assert_eq!(extern_path(".a.Outer.Inner", &externs), Some(TypePath::Absolute("::x::outer::Inner".into())));
+        let externs = vec![
+            (".a".to_string(), "::x".to_string()),
+            (".a.b".to_string(), "::y".to_string()),
+        ];
+        assert_eq!(
+            extern_path(".a.b.Msg", &externs),
+            Some(TypePath::Absolute("::y::Msg".into()))
+        );
+        assert_eq!(
+            extern_path(".a.Outer.Inner", &externs),
+            Some(TypePath::Absolute("::x::outer::Inner".into()))
+        );
         assert_eq!(extern_path(".ab.Msg", &externs), None);
         assert_eq!(extern_path(".a.b", &externs), Some(TypePath::Absolute("::y".into())));
     }
 
     #[test]
     fn doc_lines_are_safe_prose() {
-        assert_eq!(doc_lines(" A thing.\n\n    indented code\n```\n"), ["A thing.", "", "indented code", "```text"]);
+        assert_eq!(
+            doc_lines(" A thing.\n\n    indented code\n```\n"),
+            ["A thing.", "", "indented code", "```text"]
+        );
         assert_eq!(doc_lines("```\nx\n```"), ["```text", "x", "```"]);
     }
 }

@@ -79,7 +79,11 @@ pub enum Shape {
     Optional(Kind),
     /// `Vec<T>`. `packed` gives the encoding written; `alt_tag` is the other
     /// encoding the decoder also accepts, for packable types.
-    Repeated { kind: Kind, packed: bool, alt_tag: Option<Tag> },
+    Repeated {
+        kind: Kind,
+        packed: bool,
+        alt_tag: Option<Tag>,
+    },
     /// `HashMap<K, V>`.
     Map { key: Kind, value: Kind },
     /// A member of a oneof: one variant of its enum.
@@ -95,7 +99,10 @@ pub enum Kind {
     /// An open enum, held as `EnumValue<E>`.
     Enum(TypePath),
     /// A message; `boxed` when it contains the enclosing message.
-    Message { path: TypePath, boxed: bool },
+    Message {
+        path: TypePath,
+        boxed: bool,
+    },
 }
 
 /// The numeric protobuf types.

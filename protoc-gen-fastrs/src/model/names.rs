@@ -8,10 +8,10 @@ use quote::quote;
 
 /// Rust keywords that can be used as raw identifiers (`r#type`).
 const RAW_KEYWORDS: &[&str] = &[
-    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else",
-    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match",
-    "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true",
-    "try", "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "do", "dyn", "else", "enum",
+    "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move",
+    "mut", "override", "priv", "pub", "ref", "return", "static", "struct", "trait", "true", "try", "type", "typeof",
+    "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// Keywords that cannot be raw identifiers; they get a `_` suffix instead.
@@ -87,7 +87,10 @@ pub fn variant_names(enum_name: &str, values: &[&str]) -> Vec<String> {
         _ => values.iter().map(|v| camel(v)).collect(),
     };
     // `Self` is not a usable variant name.
-    names.into_iter().map(|n| if n == "Self" { "Self_".to_string() } else { n }).collect()
+    names
+        .into_iter()
+        .map(|n| if n == "Self" { "Self_".to_string() } else { n })
+        .collect()
 }
 
 fn all_distinct(names: &[String]) -> bool {
@@ -121,7 +124,7 @@ pub enum TypePath {
 impl TypePath {
     /// The path to this type as written in module `from`.
     #[must_use]
-    pub fn from_scope(&self, from: &[String]) -> TokenStream {
+    pub fn relative_to(&self, from: &[String]) -> TokenStream {
         match self {
             TypePath::Absolute(path) => path.parse().expect("extern paths are validated in options"),
             TypePath::Local { modules, name } => {
@@ -172,8 +175,14 @@ mod tests {
 
     #[test]
     fn enum_prefixes_are_stripped_when_safe() {
-        assert_eq!(variant_names("Type", &["TYPE_UNSPECIFIED", "TYPE_R"]), ["Unspecified", "R"]);
-        assert_eq!(variant_names("PhoneType", &["PHONE_TYPE_MOBILE", "PHONE_TYPE_HOME"]), ["Mobile", "Home"]);
+        assert_eq!(
+            variant_names("Type", &["TYPE_UNSPECIFIED", "TYPE_R"]),
+            ["Unspecified", "R"]
+        );
+        assert_eq!(
+            variant_names("PhoneType", &["PHONE_TYPE_MOBILE", "PHONE_TYPE_HOME"]),
+            ["Mobile", "Home"]
+        );
         // Stripping would leave a leading digit: nothing is stripped.
         assert_eq!(variant_names("Level", &["LEVEL_1", "LEVEL_2"]), ["Level1", "Level2"]);
         // Not every value has the prefix: nothing is stripped.
@@ -184,12 +193,27 @@ mod tests {
     #[test]
     fn relative_paths() {
         let here = vec!["acme".to_string(), "shop".to_string()];
-        let local = |m: &[&str], n: &str| TypePath::Local { modules: m.iter().map(|s| s.to_string()).collect(), name: n.into() };
-        assert_eq!(s(local(&["acme", "shop"], "Order").from_scope(&here)), "Order");
-        assert_eq!(s(local(&["acme", "shop", "order"], "Line").from_scope(&here)), "order::Line");
-        assert_eq!(s(local(&["acme", "common"], "Money").from_scope(&here)), "super::common::Money");
-        assert_eq!(s(local(&[], "Root").from_scope(&here)), "super::super::Root");
-        assert_eq!(s(local(&["acme", "shop"], "Order").from_scope(&[here.clone(), vec!["order".into()]].concat())), "super::Order");
-        assert_eq!(s(TypePath::Absolute("::fastrs::well_known::Timestamp".into()).from_scope(&here)), "::fastrs::well_known::Timestamp");
+        let local = |m: &[&str], n: &str| TypePath::Local {
+            modules: m.iter().map(|s| s.to_string()).collect(),
+            name: n.into(),
+        };
+        assert_eq!(s(local(&["acme", "shop"], "Order").relative_to(&here)), "Order");
+        assert_eq!(
+            s(local(&["acme", "shop", "order"], "Line").relative_to(&here)),
+            "order::Line"
+        );
+        assert_eq!(
+            s(local(&["acme", "common"], "Money").relative_to(&here)),
+            "super::common::Money"
+        );
+        assert_eq!(s(local(&[], "Root").relative_to(&here)), "super::super::Root");
+        assert_eq!(
+            s(local(&["acme", "shop"], "Order").relative_to(&[here.clone(), vec!["order".into()]].concat())),
+            "super::Order"
+        );
+        assert_eq!(
+            s(TypePath::Absolute("::fastrs::well_known::Timestamp".into()).relative_to(&here)),
+            "::fastrs::well_known::Timestamp"
+        );
     }
 }
