@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test lint fmt bless clean
+.PHONY: all demo test lint fmt bless wkt clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -29,6 +29,9 @@ fmt:
 	$(CARGO) fmt --all
 
 # Rewrites the golden files after an intended generator change.
+wkt:
+	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test well_known
+
 bless:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test golden
 

@@ -19,6 +19,9 @@
 /// paths that work with and without `std`.
 pub extern crate alloc;
 
+// Lets the generated well-known types name this crate `::fastrs` like user code does.
+extern crate self as fastrs;
+
 pub mod encoding;
 mod enumeration;
 mod error;
@@ -26,6 +29,8 @@ mod message;
 mod reader;
 mod unknown;
 pub mod varint;
+#[cfg(feature = "std")]
+pub mod well_known;
 pub mod wire;
 mod writer;
 

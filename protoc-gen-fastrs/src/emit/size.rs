@@ -7,6 +7,10 @@ use super::{codec, codec_call, is_set, key_len};
 use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
+    let unknown = &msg.unknown_fields;
+    if msg.fields.is_empty() && msg.oneofs.is_empty() {
+        return quote!(self.#unknown.len());
+    }
     let fields = msg.fields.iter().map(|f| field(f, &msg.scope));
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
@@ -27,7 +31,6 @@ pub fn body(msg: &Message) -> TokenStream {
             }
         }
     });
-    let unknown = &msg.unknown_fields;
     quote! {
         let mut n = self.#unknown.len();
         #(#fields)*
