@@ -8,6 +8,7 @@ const PROTOS: &[&str] = &[
     "../proto/test/types.proto",
     "../proto/test/other.proto",
     "../proto/test/rootless.proto",
+    "../proto/test/proto2.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -16,6 +16,7 @@ use crate::enumeration::{Enum, EnumValue};
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::message::Message;
 use crate::reader::Reader;
+use crate::unknown::UnknownFields;
 use crate::varint;
 use crate::wire;
 use crate::writer::Writer;
@@ -472,4 +473,141 @@ pub fn read_map_entry<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Res
         }
     }
     Ok((key, value))
+}
+
+/// A closed (proto2) enum held as the Rust enum `E`. Values the enum does not
+/// name never reach the field: the decoder keeps them as unknown fields (see
+/// [`read_closed_enum`]).
+#[derive(Debug)]
+pub struct ClosedEnum<E>(PhantomData<E>);
+
+impl<E: Enum> Scalar for ClosedEnum<E> {
+    const FIXED_WIDTH: usize = 0;
+    #[inline(always)]
+    fn to_wire(v: E) -> u64 {
+        i64::from(v.to_i32()) as u64
+    }
+    /// Unnamed numbers read as the default; generated code routes them to the
+    /// unknown fields before this is reached.
+    #[inline(always)]
+    #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
+    fn from_wire(w: u64) -> E {
+        E::from_i32(w as i32).unwrap_or_default()
+    }
+}
+
+impl<E: Enum> Codec for ClosedEnum<E> {
+    type Value = E;
+    const WIRE_TYPE: u8 = wire::VARINT;
+
+    #[inline(always)]
+    fn is_default(v: &E) -> bool {
+        v.to_i32() == 0
+    }
+    #[inline(always)]
+    fn size(v: &E) -> usize {
+        scalar_size::<Self>(*v)
+    }
+    #[inline(always)]
+    fn write(v: &E, w: &mut Writer<'_>) {
+        write_scalar::<Self>(*v, w);
+    }
+    #[inline(always)]
+    fn merge(v: &mut E, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        *v = read_scalar::<Self>(r)?;
+        Ok(())
+    }
+}
+
+/// Reads a closed enum value whose tag `tag` was read. A number `E` does not
+/// name is appended to `unknown` (tag and value as read) and gives `None`.
+#[inline]
+pub fn read_closed_enum<E: Enum>(
+    r: &mut Reader<'_>,
+    tag: u32,
+    unknown: &mut UnknownFields,
+) -> Result<Option<E>, DecodeError> {
+    let start = r.rest();
+    let wire = r.read_varint()?;
+    #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
+    let known = E::from_i32(wire as i32);
+    if known.is_none() {
+        unknown.push_field(tag, &start[..start.len() - r.rest().len()]);
+    }
+    Ok(known)
+}
+
+/// Reads a packed run of a closed enum: named values are appended to `values`,
+/// others to `unknown` as unpacked fields of `number`, as protobuf specifies.
+pub fn merge_packed_closed<E: Enum>(
+    r: &mut Reader<'_>,
+    values: &mut Vec<E>,
+    number: u32,
+    unknown: &mut UnknownFields,
+) -> Result<(), DecodeError> {
+    let mut inner = r.read_nested()?;
+    let tag = wire::tag(number, wire::VARINT);
+    while !inner.is_empty() {
+        if let Some(v) = read_closed_enum(&mut inner, tag, unknown)? {
+            values.push(v);
+        }
+    }
+    Ok(())
+}
+
+/// Reads a map entry whose value is a closed enum. An entry whose value `E`
+/// does not name is kept whole in `unknown` (its tag is `tag`) and gives `None`.
+pub fn read_map_entry_closed<K: Codec, E: Enum>(
+    r: &mut Reader<'_>,
+    depth: u32,
+    tag: u32,
+    unknown: &mut UnknownFields,
+) -> Result<Option<(K::Value, E)>, DecodeError> {
+    let start = r.rest();
+    let (key, value) = read_map_entry::<K, Int32>(r, depth)?;
+    match E::from_i32(value) {
+        Some(e) => Ok(Some((key, e))),
+        None => {
+            unknown.push_field(tag, &start[..start.len() - r.rest().len()]);
+            Ok(None)
+        }
+    }
+}
+
+/// A message encoded as a group of field `NUMBER`: START_GROUP tag, the fields,
+/// END_GROUP tag (proto2 groups, and editions' DELIMITED encoding).
+#[derive(Debug)]
+pub struct Group<M, const NUMBER: u32>(PhantomData<M>);
+
+impl<M: Message, const NUMBER: u32> Group<M, NUMBER> {
+    const END_TAG: u64 = wire::tag(NUMBER, wire::END_GROUP) as u64;
+}
+
+impl<M: Message, const NUMBER: u32> Codec for Group<M, NUMBER> {
+    type Value = M;
+    const WIRE_TYPE: u8 = wire::START_GROUP;
+
+    #[inline(always)]
+    fn is_default(_: &M) -> bool {
+        false
+    }
+    /// The fields and the END_GROUP tag (the START_GROUP tag is the field's tag).
+    #[inline]
+    fn size(v: &M) -> usize {
+        v.size() + varint::len(Self::END_TAG)
+    }
+    #[inline]
+    fn write(v: &M, w: &mut Writer<'_>) {
+        w.put_varint(Self::END_TAG);
+        v.write_backward(w);
+    }
+    #[inline]
+    fn merge(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        let Some(depth) = depth.checked_sub(1) else {
+            return Err(r.error(DecodeErrorKind::RecursionLimit));
+        };
+        let mut inner = r.read_group(NUMBER, depth)?;
+        v.merge_from(&mut inner, depth)
+            .map_err(|e| e.within(M::FULL_NAME, inner.field()))
+    }
 }

@@ -28,6 +28,9 @@ pub enum DecodeErrorKind {
     UnterminatedGroup,
     /// Messages or groups nested deeper than the recursion limit.
     RecursionLimit,
+    /// A proto2 `required` field is not set; [`DecodeError::message_name`] is
+    /// the field's full name.
+    MissingRequired,
 }
 
 impl DecodeErrorKind {
@@ -44,6 +47,7 @@ impl DecodeErrorKind {
             Self::EndGroupMismatch => "END_GROUP tag does not match the open group",
             Self::UnterminatedGroup => "group not closed before the end of its message",
             Self::RecursionLimit => "nesting deeper than the recursion limit",
+            Self::MissingRequired => "missing required field",
         }
     }
 }
@@ -93,6 +97,18 @@ impl DecodeError {
         (!self.message.is_empty()).then_some(self.message)
     }
 
+    /// A required field, named by its full name (`pkg.Msg.field`), is not set.
+    #[cold]
+    #[must_use]
+    pub fn missing_required(field_full_name: &'static str, number: u32) -> Self {
+        Self {
+            kind: DecodeErrorKind::MissingRequired,
+            field: number,
+            offset: 0,
+            message: field_full_name,
+        }
+    }
+
     /// Records the innermost message and field, unless an inner level already did.
     #[cold]
     #[must_use]
@@ -109,6 +125,9 @@ impl DecodeError {
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.kind.describe())?;
+        if self.kind == DecodeErrorKind::MissingRequired {
+            return write!(f, " {}", self.message);
+        }
         if let DecodeErrorKind::InvalidWireType(w) = self.kind {
             write!(f, " {w}")?;
         }

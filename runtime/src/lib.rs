@@ -25,6 +25,7 @@ extern crate self as fastrs;
 pub mod encoding;
 mod enumeration;
 mod error;
+mod extension;
 mod message;
 mod reader;
 mod unknown;
@@ -36,6 +37,7 @@ mod writer;
 
 pub use enumeration::{Enum, EnumValue};
 pub use error::{DecodeError, DecodeErrorKind};
+pub use extension::{Extension, RepeatedExtension};
 pub use message::Message;
 pub use reader::Reader;
 pub use unknown::UnknownFields;

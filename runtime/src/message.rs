@@ -4,6 +4,7 @@ use alloc::vec::Vec;
 
 use crate::error::DecodeError;
 use crate::reader::Reader;
+use crate::unknown::UnknownFields;
 use crate::wire::DEFAULT_RECURSION_LIMIT;
 use crate::writer::Writer;
 
@@ -35,6 +36,22 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// Resets every field to its default, keeping allocated capacity where the
     /// field owns a buffer (strings, bytes, vectors, maps, unknown fields).
     fn clear(&mut self);
+
+    /// The fields this message's schema does not know (and extensions).
+    fn unknown_fields(&self) -> &UnknownFields;
+
+    /// Mutable access to the unknown fields (and extensions).
+    fn unknown_fields_mut(&mut self) -> &mut UnknownFields;
+
+    /// Checks that every proto2 `required` field is set, in this message and in
+    /// every message it holds. Generated only where the schema has such fields.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::MissingRequired`](crate::DecodeErrorKind::MissingRequired),
+    /// naming the first missing field.
+    fn check_required(&self) -> Result<(), DecodeError> {
+        Ok(())
+    }
 
     /// Encodes into the front of `buf` and returns the number of bytes written,
     /// which is `self.size()`. Allocates nothing.
@@ -86,6 +103,16 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// # Errors
     /// As [`Message::fast_read`].
     fn fast_read_with_limit(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
+        self.fast_read_partial(buf, recursion_limit)?;
+        self.check_required()
+    }
+
+    /// Merges `buf` into `self` without checking `required` fields (for callers
+    /// that accept partial messages).
+    ///
+    /// # Errors
+    /// Malformed input, or nesting deeper than `recursion_limit`.
+    fn fast_read_partial(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
         let mut r = Reader::new(buf);
         self.merge_from(&mut r, recursion_limit)
             .map_err(|e| e.within(Self::FULL_NAME, r.field()))
@@ -99,6 +126,15 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
         let mut m = Self::default();
         m.fast_read(buf)?;
         Ok(m)
+    }
+
+    /// [`Message::encode_to_vec`] after checking that every `required` field is set.
+    ///
+    /// # Errors
+    /// A missing required field, as [`Message::check_required`].
+    fn encode_to_vec_checked(&self) -> Result<Vec<u8>, DecodeError> {
+        self.check_required()?;
+        Ok(self.encode_to_vec())
     }
 
     /// Encodes into a new vector of exactly `self.size()` bytes.
@@ -135,5 +171,14 @@ impl<M: Message> Message for alloc::boxed::Box<M> {
     #[inline]
     fn clear(&mut self) {
         (**self).clear();
+    }
+    fn unknown_fields(&self) -> &UnknownFields {
+        (**self).unknown_fields()
+    }
+    fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
+        (**self).unknown_fields_mut()
+    }
+    fn check_required(&self) -> Result<(), DecodeError> {
+        (**self).check_required()
     }
 }

@@ -188,16 +188,41 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Reads the body of a group whose START_GROUP tag (field `number`) has been
+    /// read: returns a reader over the fields before the matching END_GROUP, and
+    /// moves `self` past that tag. `depth` is the depth allowed inside the group.
+    pub fn read_group(&mut self, number: u32, depth: u32) -> Result<Reader<'a>, DecodeError> {
+        let body = self.buf;
+        let start = self.offset();
+        let mut end_tag_len = 0;
+        self.skip_group_tracking(number, depth, &mut end_tag_len)?;
+        let body_len = body.len() - self.buf.len() - end_tag_len;
+        Ok(Reader {
+            buf: &body[..body_len],
+            end: start + body_len,
+            field: 0,
+        })
+    }
+
     /// Skips the fields of a group up to and including its END_GROUP tag.
     fn skip_group(&mut self, number: u32, depth: u32) -> Result<(), DecodeError> {
         let Some(depth) = depth.checked_sub(1) else {
             return Err(self.error(DecodeErrorKind::RecursionLimit));
         };
+        let mut end_tag_len = 0;
+        self.skip_group_tracking(number, depth, &mut end_tag_len)
+    }
+
+    /// Skips group fields up to and including the END_GROUP for `number`, and
+    /// reports how many bytes that tag took.
+    fn skip_group_tracking(&mut self, number: u32, depth: u32, end_tag_len: &mut usize) -> Result<(), DecodeError> {
         loop {
             if self.is_empty() {
                 return Err(self.error(DecodeErrorKind::UnterminatedGroup));
             }
+            let before = self.buf.len();
             let tag = self.read_tag()?;
+            *end_tag_len = before - self.buf.len();
             if wire::wire_type(tag) == wire::END_GROUP {
                 return if wire::field_number(tag) == number {
                     Ok(())

@@ -2,7 +2,9 @@
 
 use alloc::vec::Vec;
 
+use crate::reader::Reader;
 use crate::varint;
+use crate::wire::DEFAULT_RECURSION_LIMIT;
 use crate::writer::Writer;
 
 /// Fields a message did not recognise, in the order they were read, as their
@@ -52,6 +54,32 @@ impl UnknownFields {
         self.bytes.resize(start + tag_len, 0);
         varint::encode_exact(tag, &mut self.bytes[start..]);
         self.bytes.extend_from_slice(value);
+    }
+
+    /// Each field as `(tag, value bytes)`, in order. The bytes were validated when
+    /// they were read; iteration stops at anything malformed added by hand.
+    pub fn fields(&self) -> impl Iterator<Item = (u32, &[u8])> {
+        let mut r = Reader::new(&self.bytes);
+        core::iter::from_fn(move || {
+            if r.is_empty() {
+                return None;
+            }
+            let tag = r.read_tag().ok()?;
+            let start = r.rest();
+            r.skip_value(tag, DEFAULT_RECURSION_LIMIT).ok()?;
+            Some((tag, &start[..start.len() - r.rest().len()]))
+        })
+    }
+
+    /// Keeps only the fields whose tag satisfies `keep`.
+    pub fn retain(&mut self, mut keep: impl FnMut(u32) -> bool) {
+        let mut kept = UnknownFields::new();
+        for (tag, value) in self.fields() {
+            if keep(tag) {
+                kept.push_field(tag, value);
+            }
+        }
+        *self = kept;
     }
 
     /// Writes the fields back (backwards writer: call before the known fields, so

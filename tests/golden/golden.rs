@@ -179,6 +179,19 @@ impl ::fastrs::Message for User {
         self.contact = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
+#[allow(deprecated)]
+impl User {
+    /// `active` if set, else its default.
+    pub fn active(&self) -> bool {
+        self.active.unwrap_or_default()
+    }
 }
 /// Types nested in [`User`].
 pub mod user {
@@ -227,6 +240,12 @@ impl ::fastrs::Message for Address {
     fn clear(&mut self) {
         self.city.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -61,7 +61,10 @@ impl Rng {
 /// The test schemas' messages and enums by full name (leading dot).
 pub struct Schema {
     messages: HashMap<String, DescriptorProto>,
-    enums: HashMap<String, Vec<i32>>,
+    /// Enum values, and whether the enum is closed (proto2): closed enums only
+    /// get named values, since prost keeps unnamed ones in the field where
+    /// protobuf (and fastrs) moves them to the unknown fields.
+    enums: HashMap<String, (Vec<i32>, bool)>,
 }
 
 impl Schema {
@@ -77,29 +80,26 @@ impl Schema {
             } else {
                 format!(".{}", file.package())
             };
+            let closed = file.syntax() != "proto3";
             for e in &file.enum_type {
-                schema.enums.insert(
-                    format!("{prefix}.{}", e.name()),
-                    e.value.iter().map(|v| v.number()).collect(),
-                );
+                let values = e.value.iter().map(|v| v.number()).collect();
+                schema.enums.insert(format!("{prefix}.{}", e.name()), (values, closed));
             }
             for m in &file.message_type {
-                schema.add(&prefix, m);
+                schema.add(&prefix, m, closed);
             }
         }
         schema
     }
 
-    fn add(&mut self, prefix: &str, m: &DescriptorProto) {
+    fn add(&mut self, prefix: &str, m: &DescriptorProto, closed: bool) {
         let full = format!("{prefix}.{}", m.name());
         for e in &m.enum_type {
-            self.enums.insert(
-                format!("{full}.{}", e.name()),
-                e.value.iter().map(|v| v.number()).collect(),
-            );
+            let values = e.value.iter().map(|v| v.number()).collect();
+            self.enums.insert(format!("{full}.{}", e.name()), (values, closed));
         }
         for nested in &m.nested_type {
-            self.add(&full, nested);
+            self.add(&full, nested, closed);
         }
         self.messages.insert(full, m.clone());
     }
@@ -110,7 +110,7 @@ impl Schema {
         let m = &self.messages[name];
         let mut out = Vec::new();
         for f in &m.field {
-            if !rng.chance(3) {
+            if f.label() != Label::Required && !rng.chance(3) {
                 continue;
             }
             let times = if rng.chance(8) { 2 } else { 1 };
@@ -123,7 +123,7 @@ impl Schema {
 
     fn field(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
         let number = f.number() as u32;
-        if f.r#type() == Type::Message && depth == 0 {
+        if matches!(f.r#type(), Type::Message | Type::Group) && depth == 0 && f.label() != Label::Required {
             return;
         }
         if f.label() != Label::Repeated {
@@ -135,7 +135,7 @@ impl Schema {
                 *has_map = true;
                 let mut body = Vec::new();
                 for ef in &entry.field {
-                    if !rng.chance(6) {
+                    if ef.r#type() == Type::Message || !rng.chance(6) {
                         self.tagged_value(ef, ef.number() as u32, rng, depth.saturating_sub(1), has_map, &mut body);
                     }
                 }
@@ -178,8 +178,8 @@ impl Schema {
     fn value(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
         let v = rng.edgy();
         match f.r#type() {
-            Type::Int32 | Type::Enum if f.r#type() == Type::Enum && !rng.chance(4) => {
-                let values = &self.enums[f.type_name()];
+            Type::Int32 | Type::Enum if f.r#type() == Type::Enum && (self.enums[f.type_name()].1 || !rng.chance(4)) => {
+                let values = &self.enums[f.type_name()].0;
                 let e = values[rng.below(values.len() as u64) as usize];
                 put_varint(out, i64::from(e) as u64);
             }
@@ -211,7 +211,12 @@ impl Schema {
                 put_varint(out, body.len() as u64);
                 out.extend_from_slice(&body);
             }
-            Type::Group => unreachable!("no groups in the proto3 test schemas"),
+            Type::Group => {
+                if let Some(depth) = depth.checked_sub(1) {
+                    out.extend(self.encode(f.type_name(), rng, depth, has_map));
+                }
+                put_varint(out, u64::from((f.number() as u32) << 3 | 4));
+            }
         }
     }
 }

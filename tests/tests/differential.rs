@@ -67,4 +67,10 @@ differential! {
     everything: ".fastrs.test.Everything" => fast::fastrs::test::Everything, pb::fastrs::test::Everything;
     remote: ".fastrs.test.other.Remote" => fast::fastrs::test::other::Remote, pb::fastrs::test::other::Remote;
     rootless: ".Rootless" => fast::Rootless, pb::Rootless;
+    p2_defaults: ".fastrs.test2.Defaults" => fast::fastrs::test2::Defaults, pb::fastrs::test2::Defaults;
+    p2_required: ".fastrs.test2.HasRequired" => fast::fastrs::test2::HasRequired, pb::fastrs::test2::HasRequired;
+    p2_closed: ".fastrs.test2.Closed" => fast::fastrs::test2::Closed, pb::fastrs::test2::Closed;
+    p2_groups: ".fastrs.test2.Groups" => fast::fastrs::test2::Groups, pb::fastrs::test2::Groups;
+    p2_packed: ".fastrs.test2.Packed" => fast::fastrs::test2::Packed, pb::fastrs::test2::Packed;
+    p2_extendable: ".fastrs.test2.Extendable" => fast::fastrs::test2::Extendable, pb::fastrs::test2::Extendable;
 }

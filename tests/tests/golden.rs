@@ -51,4 +51,6 @@ fn golden_code_round_trips() {
         ..Default::default()
     };
     assert_eq!(golden::User::decode(&user.encode_to_vec()).unwrap(), user);
+    assert!(!user.active(), "the getter returns the set value");
+    assert!(!golden::User::default().active(), "and the default when unset");
 }

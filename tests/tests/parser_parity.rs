@@ -20,12 +20,27 @@ fn protos(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Drops what the two legitimately spell differently: source locations (spans
 /// and comment attachment of detached comments), which the generator reads only
 /// for leading and trailing comments, compared separately below.
+/// Float defaults are spelled differently (`9e+09` by protoc, `9000000000` by
+/// protox); compare their values.
+fn canonical_float_defaults(m: &mut prost_types::DescriptorProto) {
+    use prost_types::field_descriptor_proto::Type;
+    for f in &mut m.field {
+        if matches!(f.r#type(), Type::Float | Type::Double) {
+            if let Some(v) = f.default_value.as_mut().and_then(|d| d.parse::<f64>().ok()) {
+                f.default_value = Some(format!("{v:?}"));
+            }
+        }
+    }
+    m.nested_type.iter_mut().for_each(canonical_float_defaults);
+}
+
 type Comments = Vec<(String, Vec<i32>, Option<String>, Option<String>)>;
 
 fn normalise(mut set: FileDescriptorSet) -> (FileDescriptorSet, Comments) {
     let mut comments = Vec::new();
     set.file.sort_by(|a, b| a.name().cmp(b.name()));
     for file in &mut set.file {
+        file.message_type.iter_mut().for_each(canonical_float_defaults);
         if let Some(info) = file.source_code_info.take() {
             for loc in info.location {
                 if loc.leading_comments.is_some() || loc.trailing_comments.is_some() {
@@ -57,7 +72,14 @@ fn pure_parser_matches_protoc() {
         assert_eq!(pure.inputs, real.inputs, "{}", file.display());
         let (pure_set, pure_comments) = normalise(pure.set);
         let (real_set, real_comments) = normalise(real.set);
-        assert_eq!(pure_set, real_set, "descriptors of {}", file.display());
+        if pure_set != real_set {
+            let (a, b) = (format!("{pure_set:#?}"), format!("{real_set:#?}"));
+            let diff = a.lines().zip(b.lines()).enumerate().find(|(_, (x, y))| x != y);
+            panic!(
+                "descriptors of {} differ (pure, protoc) at line {diff:?}",
+                file.display()
+            );
+        }
         assert_eq!(pure_comments, real_comments, "comments of {}", file.display());
     }
 }

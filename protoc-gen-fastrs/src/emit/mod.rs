@@ -16,11 +16,13 @@ pub fn package(package: &Package) -> TokenStream {
     let messages = package.messages.iter().map(types::message);
     let enums = package.enums.iter().map(types::enumeration);
     let uses = codec_import(!package.messages.is_empty());
+    let extensions = types::extensions(&package.extensions, &package.scope);
     quote! {
         const _: () = ::fastrs::GENERATED_CODE_V1;
         #uses
         #(#messages)*
         #(#enums)*
+        #extensions
     }
 }
 
@@ -49,13 +51,9 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
         }),
         Kind::String => scalar("Str"),
         Kind::Bytes => scalar("Bytes"),
-        Kind::Enum(path) => {
-            let path = path.relative_to(scope);
-            quote!(::fastrs::encoding::OpenEnum<#path>)
-        }
-        Kind::Message { .. } => {
-            let ty = rust_type(kind, scope);
-            quote!(::fastrs::encoding::Msg<#ty>)
+        _ => {
+            let (name, args) = codec_parts(kind, scope);
+            quote!(::fastrs::encoding::#name<#args>)
         }
     }
 }
@@ -63,15 +61,30 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
 /// The codec as a path in expression position (`::fastrs::encoding::Msg::<T>`).
 fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
     match kind {
-        Kind::Enum(path) => {
-            let path = path.relative_to(scope);
-            quote!(::fastrs::encoding::OpenEnum::<#path>)
-        }
-        Kind::Message { .. } => {
-            let ty = rust_type(kind, scope);
-            quote!(::fastrs::encoding::Msg::<#ty>)
+        Kind::Enum { .. } | Kind::Message { .. } => {
+            let (name, args) = codec_parts(kind, scope);
+            quote!(::fastrs::encoding::#name::<#args>)
         }
         _ => codec(kind, scope),
+    }
+}
+
+/// The generic codec of an enum or message kind, and its type arguments.
+fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStream) {
+    let ident = |name: &str| proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+    match kind {
+        Kind::Enum { path, closed } => {
+            let path = path.relative_to(scope);
+            (ident(if *closed { "ClosedEnum" } else { "OpenEnum" }), path)
+        }
+        Kind::Message {
+            group: Some(number), ..
+        } => {
+            let ty = rust_type(kind, scope);
+            let number = proc_macro2::Literal::u32_unsuffixed(*number);
+            (ident("Group"), quote!(#ty, #number))
+        }
+        _ => (ident("Msg"), rust_type(kind, scope)),
     }
 }
 
@@ -93,7 +106,8 @@ fn is_set(kind: &Kind, value: &TokenStream) -> TokenStream {
         Kind::Scalar(Scalar::Float | Scalar::Double) => quote!(#value.to_bits() != 0),
         Kind::Scalar(_) => quote!(#value != 0),
         Kind::String | Kind::Bytes => quote!(!#value.is_empty()),
-        Kind::Enum(_) => quote!(#value.to_i32() != 0),
+        Kind::Enum { closed: false, .. } => quote!(#value.to_i32() != 0),
+        Kind::Enum { closed: true, .. } => quote!(#value as i32 != 0),
         Kind::Message { .. } => quote!(true),
     }
 }
@@ -112,11 +126,12 @@ fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
         },
         Kind::String => quote!(::fastrs::alloc::string::String),
         Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
-        Kind::Enum(path) => {
+        Kind::Enum { path, closed: false } => {
             let path = path.relative_to(scope);
             quote!(::fastrs::EnumValue<#path>)
         }
-        Kind::Message { path, boxed } => {
+        Kind::Enum { path, closed: true } => path.relative_to(scope),
+        Kind::Message { path, boxed, .. } => {
             let path = path.relative_to(scope);
             if *boxed {
                 quote!(::fastrs::alloc::boxed::Box<#path>)

@@ -1,15 +1,16 @@
 //! `merge_from()`: one `match` on the tag per field read; tags are constants.
 //! Packable repeated fields accept both encodings; anything else (unknown field
-//! numbers, or a known number with another wire type) is kept as unknown.
+//! numbers, or a known number with another wire type) is kept as unknown, and so
+//! are numbers a closed enum does not name.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{codec, codec_call, tag_value};
-use crate::model::{Field, Kind, Message, Oneof, Shape};
+use crate::model::{Field, Kind, Message, Oneof, Shape, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
-    let fields = msg.fields.iter().map(|f| field(f, &msg.scope));
+    let fields = msg.fields.iter().map(|f| field(msg, f));
     let oneofs = msg.oneofs.iter().map(|o| oneof(msg, o));
     let unknown = &msg.unknown_fields;
     quote! {
@@ -24,10 +25,38 @@ pub fn body(msg: &Message) -> TokenStream {
     }
 }
 
-fn field(f: &Field, scope: &[String]) -> TokenStream {
-    let ident = &f.ident;
+/// `read_closed_enum::<E>(r, TAG, &mut self.unknown_fields)?`: `Some(v)` for a named
+/// value, `None` after keeping an unnamed one as unknown.
+fn closed_enum(msg: &Message, kind: &Kind, tag: &Tag) -> TokenStream {
+    let Kind::Enum { path, .. } = kind else {
+        unreachable!("only enums are closed")
+    };
+    let (path, tag, unknown) = (path.relative_to(&msg.scope), tag_value(tag), &msg.unknown_fields);
+    quote!(::fastrs::encoding::read_closed_enum::<#path>(r, #tag, &mut self.#unknown)?)
+}
+
+fn is_closed(kind: &Kind) -> bool {
+    matches!(kind, Kind::Enum { closed: true, .. })
+}
+
+fn field(msg: &Message, f: &Field) -> TokenStream {
+    let (scope, ident) = (&msg.scope, &f.ident);
     let tag = tag_value(&f.tag);
     match &f.shape {
+        Shape::Implicit(kind) | Shape::Optional(kind) if is_closed(kind) => {
+            let read = closed_enum(msg, kind, &f.tag);
+            let set = match &f.shape {
+                Shape::Optional(_) => quote!(::core::option::Option::Some(v)),
+                _ => quote!(v),
+            };
+            quote! {
+                #tag => {
+                    if let ::core::option::Option::Some(v) = #read {
+                        self.#ident = #set;
+                    }
+                }
+            }
+        }
         Shape::Implicit(kind) => {
             let codec = codec_call(kind, scope);
             quote!(#tag => #codec::merge(&mut self.#ident, r, depth)?,)
@@ -42,22 +71,21 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
                 )?,
             }
         }
-        Shape::Repeated { kind, packed, alt_tag } => {
-            let (codec, call) = (codec(kind, scope), codec_call(kind, scope));
-            let packed_arm = quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?);
-            let unpacked_arm = quote!(self.#ident.push(#call::read(r, depth)?));
-            let (main, alt) = if *packed {
-                (packed_arm, unpacked_arm)
-            } else {
-                (unpacked_arm, packed_arm)
+        Shape::Repeated { kind, packed, alt_tag } => repeated(msg, f, kind, *packed, alt_tag.as_ref()),
+        Shape::Map { key, value } if is_closed(value) => {
+            let (k, unknown) = (codec(key, scope), &msg.unknown_fields);
+            let Kind::Enum { path, .. } = value else {
+                unreachable!("only enums are closed")
             };
-            let alt = alt_tag.as_ref().map(|t| {
-                let t = tag_value(t);
-                quote!(#t => #alt,)
-            });
+            let e = path.relative_to(scope);
             quote! {
-                #tag => #main,
-                #alt
+                #tag => {
+                    if let ::core::option::Option::Some((k, v)) =
+                        ::fastrs::encoding::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
+                    {
+                        self.#ident.insert(k, v);
+                    }
+                }
             }
         }
         Shape::Map { key, value } => {
@@ -71,6 +99,44 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
         }
         Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
     }
+}
+
+/// Both encodings of a repeated field: the main tag and, for packable types,
+/// the other one.
+fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option<&Tag>) -> TokenStream {
+    let (scope, ident) = (&msg.scope, &f.ident);
+    let (packed_tag, unpacked_tag) = match (packed, alt_tag) {
+        (true, alt) => (Some(&f.tag), alt),
+        (false, alt) => (alt, Some(&f.tag)),
+    };
+    let packed_arm = packed_tag.map(|t| {
+        let tag = tag_value(t);
+        if is_closed(kind) {
+            let Kind::Enum { path, .. } = kind else { unreachable!("only enums are closed") };
+            let (path, unknown, number) = (path.relative_to(scope), &msg.unknown_fields, Literal::u32_unsuffixed(f.number));
+            quote!(#tag => ::fastrs::encoding::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?,)
+        } else {
+            let codec = codec(kind, scope);
+            quote!(#tag => ::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?,)
+        }
+    });
+    let unpacked_arm = unpacked_tag.map(|t| {
+        let tag = tag_value(t);
+        if is_closed(kind) {
+            let read = closed_enum(msg, kind, t);
+            quote! {
+                #tag => {
+                    if let ::core::option::Option::Some(v) = #read {
+                        self.#ident.push(v);
+                    }
+                }
+            }
+        } else {
+            let call = codec_call(kind, scope);
+            quote!(#tag => self.#ident.push(#call::read(r, depth)?),)
+        }
+    });
+    quote!(#packed_arm #unpacked_arm)
 }
 
 /// Last member wins; a message member read again while set merges into it.
@@ -95,6 +161,16 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
                     _ => #set,
                 },
             },
+            Kind::Enum { closed: true, .. } => {
+                let read = closed_enum(msg, kind, &m.tag);
+                quote! {
+                    #tag => {
+                        if let ::core::option::Option::Some(v) = #read {
+                            self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
+                        }
+                    }
+                }
+            }
             _ => quote!(#tag => #set,),
         }
     });

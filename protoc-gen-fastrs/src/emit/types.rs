@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec_import, doc_attrs, int, read, rust_type, size, write};
-use crate::model::{Enum, Field, Kind, Message, Oneof, Shape, Slot};
+use super::{codec, codec_import, doc_attrs, int, read, rust_type, size, write};
+use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 
 /// A message: its struct, its `Message` impl and its module of nested types.
 pub fn message(msg: &Message) -> TokenStream {
@@ -20,6 +20,8 @@ pub fn message(msg: &Message) -> TokenStream {
     let read = read::body(msg);
     let clear = clear_body(msg);
     let module = nested_module(msg);
+    let check_required = check_required(msg);
+    let getters = getters(msg);
     quote! {
         #doc
         #deprecated
@@ -53,10 +55,171 @@ pub fn message(msg: &Message) -> TokenStream {
             fn clear(&mut self) {
                 #clear
             }
+
+            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+                &self.#unknown
+            }
+
+            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+                &mut self.#unknown
+            }
+
+            #check_required
         }
+
+        #getters
 
         #module
     }
+}
+
+/// `check_required`, for messages that can hold `required` fields: each such
+/// field is set, and every held message passes the same check.
+fn check_required(msg: &Message) -> TokenStream {
+    if !msg.checks_required {
+        return TokenStream::new();
+    }
+    let needs_check = |kind: &Kind| {
+        matches!(
+            kind,
+            Kind::Message {
+                checks_required: true,
+                ..
+            }
+        )
+    };
+    let fields = msg.fields.iter().map(|f| {
+        let ident = &f.ident;
+        let missing = f.required.then(|| {
+            let (name, number) = (&f.full_name, f.number);
+            quote! {
+                if self.#ident.is_none() {
+                    return ::core::result::Result::Err(::fastrs::DecodeError::missing_required(#name, #number));
+                }
+            }
+        });
+        let nested = match &f.shape {
+            Shape::Optional(kind) if needs_check(kind) => quote! {
+                if let ::core::option::Option::Some(v) = &self.#ident {
+                    ::fastrs::Message::check_required(v)?;
+                }
+            },
+            Shape::Repeated { kind, .. } if needs_check(kind) => quote! {
+                for v in &self.#ident {
+                    ::fastrs::Message::check_required(v)?;
+                }
+            },
+            Shape::Map { value, .. } if needs_check(value) => quote! {
+                for v in self.#ident.values() {
+                    ::fastrs::Message::check_required(v)?;
+                }
+            },
+            _ => TokenStream::new(),
+        };
+        quote!(#missing #nested)
+    });
+    let oneofs = msg.oneofs.iter().flat_map(|o| {
+        o.members
+            .iter()
+            .filter(|m| matches!(&m.shape, Shape::OneofMember(k) if needs_check(k)))
+            .map(move |m| {
+                let (ident, module, enum_ident, variant) = (&o.field, &msg.module, &o.enum_ident, &m.ident);
+                quote! {
+                    if let ::core::option::Option::Some(#module::#enum_ident::#variant(v)) = &self.#ident {
+                        ::fastrs::Message::check_required(v)?;
+                    }
+                }
+            })
+    });
+    quote! {
+        fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            #(#fields)*
+            #(#oneofs)*
+            ::core::result::Result::Ok(())
+        }
+    }
+}
+
+/// Getters for explicit-presence scalar, string, bytes and enum fields: the value
+/// if set, else the declared default (or the type's default).
+fn getters(msg: &Message) -> TokenStream {
+    let getters: Vec<TokenStream> = msg.fields.iter().filter_map(|f| getter(f, &msg.scope)).collect();
+    if getters.is_empty() {
+        return TokenStream::new();
+    }
+    let ident = &msg.ident;
+    quote! {
+        #[allow(deprecated)]
+        impl #ident {
+            #(#getters)*
+        }
+    }
+}
+
+fn getter(f: &Field, scope: &[String]) -> Option<TokenStream> {
+    let Shape::Optional(kind) = &f.shape else { return None };
+    let ident = &f.ident;
+    let doc = format!(
+        " `{}` if set, else its default.",
+        f.ident.to_string().trim_start_matches("r#")
+    );
+    let default = f.default.as_ref();
+    // `value.unwrap_or(default)`, or `unwrap_or_default()` when none is declared.
+    let or_default = |value: TokenStream, d: Option<TokenStream>| match d {
+        Some(d) => quote!(#value.unwrap_or(#d)),
+        None => quote!(#value.unwrap_or_default()),
+    };
+    let literal = match default {
+        Some(DefaultValue::Literal(v)) => Some(v.clone()),
+        _ => None,
+    };
+    let (ty, body) = match kind {
+        Kind::Scalar(_) => (rust_type(kind, scope), or_default(quote!(self.#ident), literal)),
+        Kind::String => (quote!(&str), or_default(quote!(self.#ident.as_deref()), literal)),
+        Kind::Bytes => (quote!(&[u8]), or_default(quote!(self.#ident.as_deref()), literal)),
+        Kind::Enum { path, closed } => {
+            let path = path.relative_to(scope);
+            let d = match default {
+                Some(DefaultValue::Enum(variant)) => Some(quote!(#path::#variant)),
+                _ => None,
+            };
+            if *closed {
+                (path, or_default(quote!(self.#ident), d))
+            } else {
+                let d = d.map(|d| quote!(::fastrs::EnumValue::from(#d)));
+                (quote!(::fastrs::EnumValue<#path>), or_default(quote!(self.#ident), d))
+            }
+        }
+        Kind::Message { .. } => return None,
+    };
+    Some(quote! {
+        #[doc = #doc]
+        pub fn #ident(&self) -> #ty {
+            #body
+        }
+    })
+}
+
+/// `pub const NAME: ::fastrs::Extension<Extendee, Codec> = ...;` for each `extend` field.
+pub fn extensions(extensions: &[Extension], scope: &[String]) -> TokenStream {
+    let items = extensions.iter().map(|e| {
+        let (ident, doc, number) = (
+            &e.ident,
+            doc_attrs(&e.doc),
+            proc_macro2::Literal::u32_unsuffixed(e.number),
+        );
+        let (extendee, codec) = (e.extendee.relative_to(scope), codec(&e.kind, scope));
+        let ty = if e.repeated {
+            quote!(RepeatedExtension)
+        } else {
+            quote!(Extension)
+        };
+        quote! {
+            #doc
+            pub const #ident: ::fastrs::#ty<#extendee, #codec> = ::fastrs::#ty::new(#number);
+        }
+    });
+    quote!(#(#items)*)
 }
 
 /// The struct field for a slot: a plain field, or a oneof at its first member.
@@ -109,7 +272,7 @@ fn oneof_field(msg: &Message, oneof: &Oneof) -> TokenStream {
 
 /// `pub mod name { ... }` with oneof enums and nested types, if there are any.
 fn nested_module(msg: &Message) -> TokenStream {
-    if msg.oneofs.is_empty() && msg.messages.is_empty() && msg.enums.is_empty() {
+    if msg.oneofs.is_empty() && msg.messages.is_empty() && msg.enums.is_empty() && msg.extensions.is_empty() {
         return TokenStream::new();
     }
     let module = &msg.module;
@@ -119,6 +282,7 @@ fn nested_module(msg: &Message) -> TokenStream {
     let messages = msg.messages.iter().map(message);
     let enums = msg.enums.iter().map(enumeration);
     let uses = codec_import(!msg.messages.is_empty());
+    let extensions = extensions(&msg.extensions, &inner_scope);
     quote! {
         #[doc = #doc]
         pub mod #module {
@@ -126,6 +290,7 @@ fn nested_module(msg: &Message) -> TokenStream {
             #(#oneofs)*
             #(#messages)*
             #(#enums)*
+            #extensions
         }
     }
 }

@@ -4,12 +4,14 @@
 
 use std::collections::{HashMap, HashSet};
 
+use heck::ToShoutySnakeCase;
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
+use quote::{quote, ToTokens};
 
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
-use super::{Alias, Enum, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, Variant};
+use super::{Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, Variant};
 use crate::options::Options;
 
 /// Well-known types ship in the runtime and are never regenerated.
@@ -52,6 +54,7 @@ pub fn lower(
             .enumerate()
             .map(|(i, e)| ctx.enumeration(e, file.package(), vec![5, i as i32]))
             .collect();
+        let extensions = ctx.extensions(&file.extension, file.package(), &scope, &[7]);
         let package = match packages.iter_mut().find(|p| p.name == file.package()) {
             Some(p) => p,
             None => {
@@ -65,12 +68,14 @@ pub fn lower(
                     scope,
                     messages: Vec::new(),
                     enums: Vec::new(),
+                    extensions: Vec::new(),
                 });
                 packages.last_mut().expect("just pushed")
             }
         };
         package.messages.extend(messages);
         package.enums.extend(enums);
+        package.extensions.extend(extensions);
     }
     if errors.is_empty() {
         Ok(packages)
@@ -91,7 +96,8 @@ struct TypeInfo<'a> {
 
 enum Def<'a> {
     Message(&'a DescriptorProto),
-    Enum,
+    /// An enum, and whether it is closed (declared in a proto2 file).
+    Enum(&'a EnumDescriptorProto, bool),
 }
 
 impl<'a> Index<'a> {
@@ -108,15 +114,16 @@ impl<'a> Index<'a> {
                 format!(".{}", file.package())
             };
             let modules = names::package_modules(file.package());
+            let closed = file.syntax() != "proto3" && file.syntax() != "editions";
             for m in &file.message_type {
-                index.add_message(m, &prefix, &modules, &externs);
+                index.add_message(m, &prefix, &modules, &externs, closed);
             }
             for e in &file.enum_type {
                 index.add_type(
                     format!("{prefix}.{}", e.name()),
                     &modules,
                     e.name(),
-                    Def::Enum,
+                    Def::Enum(e, closed),
                     &externs,
                 );
             }
@@ -124,14 +131,27 @@ impl<'a> Index<'a> {
         index
     }
 
-    fn add_message(&mut self, m: &'a DescriptorProto, prefix: &str, modules: &[String], externs: &[(String, String)]) {
+    fn add_message(
+        &mut self,
+        m: &'a DescriptorProto,
+        prefix: &str,
+        modules: &[String],
+        externs: &[(String, String)],
+        closed: bool,
+    ) {
         let full = format!("{prefix}.{}", m.name());
         let inner: Vec<String> = modules.iter().cloned().chain([names::snake(m.name())]).collect();
         for nested in &m.nested_type {
-            self.add_message(nested, &full, &inner, externs);
+            self.add_message(nested, &full, &inner, externs, closed);
         }
         for e in &m.enum_type {
-            self.add_type(format!("{full}.{}", e.name()), &inner, e.name(), Def::Enum, externs);
+            self.add_type(
+                format!("{full}.{}", e.name()),
+                &inner,
+                e.name(),
+                Def::Enum(e, closed),
+                externs,
+            );
         }
         self.add_type(full, modules, m.name(), Def::Message(m), externs);
     }
@@ -147,8 +167,30 @@ impl<'a> Index<'a> {
     fn message(&self, full: &str) -> Option<&'a DescriptorProto> {
         match self.types.get(full)?.def {
             Def::Message(m) => Some(m),
-            Def::Enum => None,
+            Def::Enum(..) => None,
         }
+    }
+
+    /// True if a value of message `full` can hold a `required` field, itself or
+    /// in any message reachable through its fields.
+    fn checks_required(&self, full: &str) -> bool {
+        let mut seen = HashSet::new();
+        let mut stack = vec![full.to_string()];
+        while let Some(name) = stack.pop() {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            let Some(m) = self.message(&name) else { continue };
+            for f in &m.field {
+                if f.label() == Label::Required {
+                    return true;
+                }
+                if matches!(f.r#type(), Type::Message | Type::Group) {
+                    stack.push(f.type_name().to_string());
+                }
+            }
+        }
+        false
     }
 
     /// True if a value of message `from` contains (not through a `Vec` or map) a
@@ -254,6 +296,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .enumerate()
             .map(|(i, e)| self.enumeration(e, &full_name, [&loc[..], &[4, i as i32]].concat()))
             .collect();
+        let extensions = self.extensions(&desc.extension, &full_name, &inner_scope, &[&loc[..], &[6]].concat());
 
         let mut fields = Vec::new();
         let mut oneofs: Vec<Oneof> = desc
@@ -295,7 +338,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         } else {
             names::ident("unknown_fields")
         };
+        let checks_required = self.index.checks_required(&format!(".{full_name}"));
         Message {
+            checks_required,
+            extensions,
             full_name,
             ident: names::type_ident(desc.name()),
             module: names::module_ident(desc.name()),
@@ -355,6 +401,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         } else {
             names::field_ident(f.name())
         };
+        let default = match &shape {
+            Shape::Optional(kind) if f.default_value.is_some() => self.default_value(f, kind, element),
+            _ => None,
+        };
         Some(Field {
             number,
             ident,
@@ -362,6 +412,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             deprecated: f.options.as_ref().is_some_and(|o| o.deprecated()),
             shape,
             tag,
+            full_name: element.to_string(),
+            required: f.label() == Label::Required,
+            default,
         })
     }
 
@@ -410,19 +463,107 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 };
                 let path = info.path.clone();
                 Some(match info.def {
-                    Def::Enum => Kind::Enum(path),
-                    Def::Message(_) => {
-                        let inline = f.label() != Label::Repeated;
-                        let boxed = inline && self.index.contains(f.type_name(), &format!(".{message}"));
-                        Kind::Message { path, boxed }
-                    }
+                    Def::Enum(_, closed) => Kind::Enum { path, closed },
+                    Def::Message(_) => self.message_kind(f, path, message, None),
                 })
             }
             Type::Group => {
-                self.error(element, "groups are not supported yet");
-                None
+                let Some(info) = self.index.types.get(f.type_name()) else {
+                    self.error(element, format!("unknown type `{}`", f.type_name()));
+                    return None;
+                };
+                let number = u32::try_from(f.number()).unwrap_or_default();
+                Some(self.message_kind(f, info.path.clone(), message, Some(number)))
             }
         }
+    }
+
+    fn message_kind(&self, f: &FieldDescriptorProto, path: TypePath, message: &str, group: Option<u32>) -> Kind {
+        let inline = f.label() != Label::Repeated;
+        let boxed = inline && self.index.contains(f.type_name(), &format!(".{message}"));
+        let checks_required = self.index.checks_required(f.type_name());
+        Kind::Message {
+            path,
+            boxed,
+            group,
+            checks_required,
+        }
+    }
+
+    /// The `[default = ...]` of an explicit-presence field, as protoc spells it
+    /// in the descriptor (decimal numbers, `inf`/`nan`, C-escaped bytes, enum
+    /// value names).
+    fn default_value(&mut self, f: &FieldDescriptorProto, kind: &Kind, element: &str) -> Option<DefaultValue> {
+        let text = f.default_value();
+        let literal = match kind {
+            Kind::Scalar(s) => scalar_default(*s, text),
+            Kind::String => Some(proc_macro2::Literal::string(text).into_token_stream()),
+            Kind::Bytes => c_unescape(text).map(|b| proc_macro2::Literal::byte_string(&b).into_token_stream()),
+            Kind::Enum { .. } => {
+                return match self.index.types.get(f.type_name()).map(|t| &t.def) {
+                    Some(Def::Enum(e, _)) => {
+                        let values: Vec<&str> = e.value.iter().map(|v| v.name()).collect();
+                        let rust = names::variant_names(e.name(), &values);
+                        let position = values.iter().position(|v| *v == text);
+                        match position {
+                            // An alias default names the variant of its number.
+                            Some(i) => {
+                                let number = e.value[i].number();
+                                let first = e.value.iter().position(|v| v.number() == number).unwrap_or(i);
+                                Some(DefaultValue::Enum(names::ident(&rust[first])))
+                            }
+                            None => {
+                                self.error(element, format!("default `{text}` is not a value of the enum"));
+                                None
+                            }
+                        }
+                    }
+                    _ => None,
+                };
+            }
+            Kind::Message { .. } => None,
+        };
+        if literal.is_none() {
+            self.error(element, format!("cannot read default value `{text}`"));
+        }
+        literal.map(DefaultValue::Literal)
+    }
+
+    /// The `extend` fields declared in one scope, whose constants live in module `scope`.
+    fn extensions(
+        &mut self,
+        fields: &[FieldDescriptorProto],
+        parent: &str,
+        _scope: &[String],
+        loc: &[i32],
+    ) -> Vec<Extension> {
+        let mut out = Vec::new();
+        for (i, f) in fields.iter().enumerate() {
+            let element = if parent.is_empty() {
+                f.name().to_string()
+            } else {
+                format!("{parent}.{}", f.name())
+            };
+            let Some(extendee) = self.index.types.get(f.extendee()).map(|t| t.path.clone()) else {
+                self.error(&element, format!("unknown extendee `{}`", f.extendee()));
+                continue;
+            };
+            let Some(kind) = self.kind(f, "", &element) else {
+                continue;
+            };
+            let Ok(number) = u32::try_from(f.number()) else {
+                continue;
+            };
+            out.push(Extension {
+                ident: names::ident(&f.name().to_shouty_snake_case()),
+                doc: self.doc(&[loc, &[i as i32]].concat()),
+                number,
+                extendee,
+                kind,
+                repeated: f.label() == Label::Repeated,
+            });
+        }
+        out
     }
 
     fn enumeration(&mut self, desc: &EnumDescriptorProto, parent: &str, loc: Vec<i32>) -> Enum {
@@ -464,6 +605,107 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             aliases,
         }
     }
+}
+
+/// A numeric or bool default as a typed literal.
+fn scalar_default(s: Scalar, text: &str) -> Option<proc_macro2::TokenStream> {
+    use proc_macro2::Literal;
+    let float = |ty: &str| -> Option<proc_macro2::TokenStream> {
+        let ty = proc_macro2::Ident::new(ty, proc_macro2::Span::call_site());
+        Some(match text {
+            "inf" => quote!(#ty::INFINITY),
+            "-inf" => quote!(#ty::NEG_INFINITY),
+            "nan" | "-nan" => quote!(#ty::NAN),
+            _ => {
+                let v: f64 = text.parse().ok()?;
+                let lit = if ty == "f32" {
+                    Literal::f32_suffixed(v as f32)
+                } else {
+                    Literal::f64_suffixed(v)
+                };
+                if v.is_sign_negative() {
+                    let lit = if ty == "f32" {
+                        Literal::f32_suffixed(-v as f32)
+                    } else {
+                        Literal::f64_suffixed(-v)
+                    };
+                    quote!(-#lit)
+                } else {
+                    quote!(#lit)
+                }
+            }
+        })
+    };
+    let int = |text: &str| -> Option<proc_macro2::TokenStream> {
+        text.parse::<i128>().ok()?;
+        text.parse().ok()
+    };
+    match s {
+        Scalar::Bool => match text {
+            "true" => Some(quote!(true)),
+            "false" => Some(quote!(false)),
+            _ => None,
+        },
+        Scalar::Float => float("f32"),
+        Scalar::Double => float("f64"),
+        _ => int(text),
+    }
+}
+
+/// Undoes the C escaping protoc applies to `bytes` defaults.
+fn c_unescape(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            out.push(bytes[i]);
+            i += 1;
+            continue;
+        }
+        let c = *bytes.get(i + 1)?;
+        i += 2;
+        match c {
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'a' => out.push(0x07),
+            b'b' => out.push(0x08),
+            b'f' => out.push(0x0c),
+            b'v' => out.push(0x0b),
+            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                for _ in 0..2 {
+                    match bytes.get(i) {
+                        Some(d @ b'0'..=b'7') => {
+                            v = v * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                out.push(u8::try_from(v).ok()?);
+            }
+            b'x' => {
+                let mut v = 0u32;
+                let start = i;
+                while let Some(d) = bytes.get(i).and_then(|b| (*b as char).to_digit(16)) {
+                    v = v * 16 + d;
+                    i += 1;
+                    if i - start == 2 {
+                        break;
+                    }
+                }
+                if i == start {
+                    return None;
+                }
+                out.push(u8::try_from(v).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Fields and oneof runs in ascending field-number order.
@@ -532,6 +774,25 @@ mod tests {
         );
         assert_eq!(extern_path(".ab.Msg", &externs), None);
         assert_eq!(extern_path(".a.b", &externs), Some(TypePath::Absolute("::y".into())));
+    }
+
+    #[test]
+    fn bytes_defaults_are_unescaped() {
+        assert_eq!(c_unescape("joshua").unwrap(), b"joshua");
+        assert_eq!(c_unescape(r#"a\\b\n\001\377\x41\""#).unwrap(), b"a\\b\n\x01\xffA\"");
+        assert!(c_unescape("bad\\").is_none());
+    }
+
+    #[test]
+    fn scalar_defaults() {
+        let s = |t: Scalar, v: &str| scalar_default(t, v).unwrap().to_string();
+        assert_eq!(s(Scalar::Int64, "-9123456789123456789"), "- 9123456789123456789");
+        assert_eq!(s(Scalar::Float, "inf"), "f32 :: INFINITY");
+        assert_eq!(s(Scalar::Double, "-inf"), "f64 :: NEG_INFINITY");
+        assert_eq!(s(Scalar::Double, "7e22"), "70000000000000000000000f64");
+        assert_eq!(s(Scalar::Float, "-1.5"), "- 1.5f32");
+        assert_eq!(s(Scalar::Bool, "true"), "true");
+        assert!(scalar_default(Scalar::Int32, "x").is_none());
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct Package {
     pub scope: Vec<String>,
     pub messages: Vec<Message>,
     pub enums: Vec<Enum>,
+    /// Extensions declared at file level.
+    pub extensions: Vec<Extension>,
 }
 
 /// A message type and everything declared inside it.
@@ -43,8 +45,25 @@ pub struct Message {
     pub order: Vec<Slot>,
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
+    /// True if this message or one it can hold has a `required` field, so
+    /// `check_required` is generated.
+    pub checks_required: bool,
     pub messages: Vec<Message>,
     pub enums: Vec<Enum>,
+    /// Extensions declared inside this message (they live in its module).
+    pub extensions: Vec<Extension>,
+}
+
+/// An `extend` field: a typed accessor constant.
+#[derive(Debug)]
+pub struct Extension {
+    /// `SCREAMING_SNAKE_CASE` constant name.
+    pub ident: Ident,
+    pub doc: Vec<String>,
+    pub number: u32,
+    pub extendee: TypePath,
+    pub kind: Kind,
+    pub repeated: bool,
 }
 
 /// One step of the field-number order: a plain field, or a run of consecutive
@@ -68,6 +87,21 @@ pub struct Field {
     pub shape: Shape,
     /// The tag of the field's main encoding.
     pub tag: Tag,
+    /// Full protobuf name (`pkg.Msg.field`), for error messages.
+    pub full_name: String,
+    /// proto2 `required`: decode and `check_required` fail without it.
+    pub required: bool,
+    /// The value a getter returns when an explicit-presence field is unset.
+    pub default: Option<DefaultValue>,
+}
+
+/// A declared `[default = ...]`.
+#[derive(Debug, Clone)]
+pub enum DefaultValue {
+    /// An expression of the field's Rust type (a number, `true`, `"text"`, `b"bytes"`).
+    Literal(proc_macro2::TokenStream),
+    /// A variant of the field's enum type.
+    Enum(Ident),
 }
 
 /// How a field is stored and encoded.
@@ -96,12 +130,20 @@ pub enum Kind {
     Scalar(Scalar),
     String,
     Bytes,
-    /// An open enum, held as `EnumValue<E>`.
-    Enum(TypePath),
-    /// A message; `boxed` when it contains the enclosing message.
+    /// An enum: open ones are held as `EnumValue<E>` and keep any number; closed
+    /// ones as `E`, with unknown numbers routed to the unknown fields.
+    Enum {
+        path: TypePath,
+        closed: bool,
+    },
+    /// A message; `boxed` when it contains the enclosing message; `group` is the
+    /// field number when it is encoded as a group (delimited); `checks_required`
+    /// when it (or what it holds) has `required` fields.
     Message {
         path: TypePath,
         boxed: bool,
+        group: Option<u32>,
+        checks_required: bool,
     },
 }
 
@@ -168,6 +210,6 @@ impl Kind {
     /// True for types that may be packed.
     #[must_use]
     pub fn is_packable(&self) -> bool {
-        matches!(self, Kind::Scalar(_) | Kind::Enum(_))
+        matches!(self, Kind::Scalar(_) | Kind::Enum { .. })
     }
 }

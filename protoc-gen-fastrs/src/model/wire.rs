@@ -7,6 +7,7 @@ use super::{Kind, Scalar};
 pub const VARINT: u8 = 0;
 pub const FIXED64: u8 = 1;
 pub const LEN: u8 = 2;
+pub const START_GROUP: u8 = 3;
 pub const FIXED32: u8 = 5;
 
 /// A field's tag: the varint value the decoder matches, and its bytes the
@@ -47,7 +48,8 @@ pub fn wire_type(kind: &Kind) -> u8 {
             Scalar::Fixed32 | Scalar::Sfixed32 | Scalar::Float => FIXED32,
             _ => VARINT,
         },
-        Kind::Enum(_) => VARINT,
+        Kind::Enum { .. } => VARINT,
+        Kind::Message { group: Some(_), .. } => START_GROUP,
         Kind::String | Kind::Bytes | Kind::Message { .. } => LEN,
     }
 }

@@ -113,6 +113,12 @@ impl ::fastrs::Message for Any {
         self.value.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// `SourceContext` represents information about the source of a
 /// protobuf element, like the file in which it is defined.
@@ -157,6 +163,12 @@ impl ::fastrs::Message for SourceContext {
     fn clear(&mut self) {
         self.file_name.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// A protocol buffer message type.
@@ -289,6 +301,12 @@ impl ::fastrs::Message for Type {
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// A single field of a message type.
@@ -458,6 +476,12 @@ impl ::fastrs::Message for Field {
         self.json_name.clear();
         self.default_value.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Types nested in [`Field`].
@@ -718,6 +742,12 @@ impl ::fastrs::Message for Enum {
         self.edition.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Enum value definition.
 ///
@@ -789,6 +819,12 @@ impl ::fastrs::Message for EnumValue {
         self.number = ::core::default::Default::default();
         self.options.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// A protocol buffer option, which can be attached to a message, field,
@@ -862,6 +898,12 @@ impl ::fastrs::Message for Option {
         self.name.clear();
         self.value = ::core::option::Option::None;
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Api is a light-weight descriptor for an API Interface.
@@ -1036,6 +1078,12 @@ impl ::fastrs::Message for Api {
         self.edition.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Method represents a method of an API interface.
 ///
@@ -1195,6 +1243,12 @@ impl ::fastrs::Message for Method {
         self.edition.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Declares an API Interface to be included in this interface. The including
 /// interface must redeclare all the methods from the included interface, but
@@ -1327,6 +1381,12 @@ impl ::fastrs::Message for Mixin {
         self.root.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// A Duration represents a signed, fixed-length span of time represented
 /// as a count of seconds and fractions of seconds at nanosecond
@@ -1445,6 +1505,12 @@ impl ::fastrs::Message for Duration {
         self.nanos = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// A generic empty message that you can re-use to avoid defining duplicated
 /// empty messages in your APIs. A typical example is to use it as the request
@@ -1481,6 +1547,12 @@ impl ::fastrs::Message for Empty {
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// `FieldMask` represents a set of symbolic field paths, for example:
@@ -1721,6 +1793,12 @@ impl ::fastrs::Message for FieldMask {
         self.paths.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Represents a JSON object.
 ///
@@ -1786,6 +1864,12 @@ impl ::fastrs::Message for Struct {
     fn clear(&mut self) {
         self.fields.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Represents a JSON value.
@@ -1927,6 +2011,12 @@ impl ::fastrs::Message for Value {
         self.kind = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Types nested in [`Value`].
 pub mod value {
@@ -1993,6 +2083,12 @@ impl ::fastrs::Message for ListValue {
     fn clear(&mut self) {
         self.values.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// A Timestamp represents a point in time independent of any time zone or local
@@ -2142,6 +2238,12 @@ impl ::fastrs::Message for Timestamp {
         self.nanos = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Wrapper message for `double`.
 ///
@@ -2189,6 +2291,12 @@ impl ::fastrs::Message for DoubleValue {
     fn clear(&mut self) {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Wrapper message for `float`.
@@ -2238,6 +2346,12 @@ impl ::fastrs::Message for FloatValue {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Wrapper message for `int64`.
 ///
@@ -2285,6 +2399,12 @@ impl ::fastrs::Message for Int64Value {
     fn clear(&mut self) {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Wrapper message for `uint64`.
@@ -2334,6 +2454,12 @@ impl ::fastrs::Message for UInt64Value {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Wrapper message for `int32`.
 ///
@@ -2381,6 +2507,12 @@ impl ::fastrs::Message for Int32Value {
     fn clear(&mut self) {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Wrapper message for `uint32`.
@@ -2430,6 +2562,12 @@ impl ::fastrs::Message for UInt32Value {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Wrapper message for `bool`.
 ///
@@ -2477,6 +2615,12 @@ impl ::fastrs::Message for BoolValue {
     fn clear(&mut self) {
         self.value = ::core::default::Default::default();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// Wrapper message for `string`.
@@ -2526,6 +2670,12 @@ impl ::fastrs::Message for StringValue {
         self.value.clear();
         self.unknown_fields.clear();
     }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
 }
 /// Wrapper message for `bytes`.
 ///
@@ -2573,6 +2723,12 @@ impl ::fastrs::Message for BytesValue {
     fn clear(&mut self) {
         self.value.clear();
         self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
     }
 }
 /// The syntax in which a protocol buffer element is defined.

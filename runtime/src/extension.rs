@@ -1,0 +1,128 @@
+//! Extensions: typed access to fields declared with `extend`. Their data lives
+//! in the extended message's unknown fields, so it round-trips byte for byte
+//! whether or not the reader knows the extension.
+
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use crate::encoding::Codec;
+use crate::error::DecodeError;
+use crate::message::Message;
+use crate::reader::Reader;
+use crate::unknown::UnknownFields;
+use crate::wire::{self, DEFAULT_RECURSION_LIMIT};
+use crate::writer::Writer;
+
+/// A singular extension of message `M` with values of codec `C`, generated as a
+/// constant per `extend` field: `EXTENSION_INT32.get(&msg)`.
+pub struct Extension<M, C> {
+    number: u32,
+    _types: PhantomData<fn() -> (M, C)>,
+}
+
+/// A repeated extension (elements written unpacked; packed input is not read).
+pub struct RepeatedExtension<M, C> {
+    number: u32,
+    _types: PhantomData<fn() -> (M, C)>,
+}
+
+impl<M: Message, C: Codec> Extension<M, C> {
+    /// The extension with field `number`.
+    #[must_use]
+    pub const fn new(number: u32) -> Self {
+        Self {
+            number,
+            _types: PhantomData,
+        }
+    }
+
+    /// The field number.
+    #[must_use]
+    pub const fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// True if `m` holds this extension.
+    pub fn has(&self, m: &M) -> bool {
+        occurrences::<C>(m.unknown_fields(), self.number).next().is_some()
+    }
+
+    /// The value, if set: the last occurrence wins (messages merge), as for
+    /// ordinary fields.
+    ///
+    /// # Errors
+    /// The stored bytes do not decode as `C`.
+    pub fn get(&self, m: &M) -> Result<Option<C::Value>, DecodeError> {
+        let mut value = None;
+        for bytes in occurrences::<C>(m.unknown_fields(), self.number) {
+            C::merge(
+                value.get_or_insert_with(C::Value::default),
+                &mut Reader::new(bytes),
+                DEFAULT_RECURSION_LIMIT,
+            )?;
+        }
+        Ok(value)
+    }
+
+    /// Sets the value, replacing any stored occurrences.
+    pub fn set(&self, m: &mut M, value: &C::Value) {
+        self.clear(m);
+        append::<C>(m.unknown_fields_mut(), self.number, value);
+    }
+
+    /// Removes the extension.
+    pub fn clear(&self, m: &mut M) {
+        m.unknown_fields_mut()
+            .retain(|tag| !matches_extension::<C>(tag, self.number));
+    }
+}
+
+impl<M: Message, C: Codec> RepeatedExtension<M, C> {
+    /// The extension with field `number`.
+    #[must_use]
+    pub const fn new(number: u32) -> Self {
+        Self {
+            number,
+            _types: PhantomData,
+        }
+    }
+
+    /// All elements, in order.
+    ///
+    /// # Errors
+    /// An element does not decode as `C`.
+    pub fn get(&self, m: &M) -> Result<Vec<C::Value>, DecodeError> {
+        occurrences::<C>(m.unknown_fields(), self.number)
+            .map(|bytes| C::read(&mut Reader::new(bytes), DEFAULT_RECURSION_LIMIT))
+            .collect()
+    }
+
+    /// Appends one element.
+    pub fn push(&self, m: &mut M, value: &C::Value) {
+        append::<C>(m.unknown_fields_mut(), self.number, value);
+    }
+
+    /// Removes every element.
+    pub fn clear(&self, m: &mut M) {
+        m.unknown_fields_mut()
+            .retain(|tag| !matches_extension::<C>(tag, self.number));
+    }
+}
+
+fn matches_extension<C: Codec>(tag: u32, number: u32) -> bool {
+    tag == wire::tag(number, C::WIRE_TYPE)
+}
+
+/// The value bytes (after the tag) of each occurrence of `number` with `C`'s wire type.
+fn occurrences<C: Codec>(unknown: &UnknownFields, number: u32) -> impl Iterator<Item = &[u8]> {
+    unknown
+        .fields()
+        .filter(move |(tag, _)| matches_extension::<C>(*tag, number))
+        .map(|(_, value)| value)
+}
+
+fn append<C: Codec>(unknown: &mut UnknownFields, number: u32, value: &C::Value) {
+    let mut bytes = alloc::vec![0; C::size(value)];
+    C::write(value, &mut Writer::new(&mut bytes));
+    unknown.push_field(wire::tag(number, C::WIRE_TYPE), &bytes);
+}
