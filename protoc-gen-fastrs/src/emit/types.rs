@@ -371,9 +371,16 @@ pub fn enumeration(e: &Enum) -> TokenStream {
         let (vident, name) = (&v.ident, &v.proto_name);
         quote!(Self::#vident => #name,)
     });
+    // Variants keep a value's own spelling when case conversion would merge two.
+    let odd_names = e.variants.iter().any(|v| {
+        let name = v.ident.to_string();
+        name.contains('_') || name.starts_with(|c: char| c.is_ascii_lowercase())
+    });
+    let allow_names = odd_names.then(|| quote!(#[allow(non_camel_case_types)]));
     quote! {
         #doc
         #deprecated
+        #allow_names
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         #[repr(i32)]
         pub enum #ident {

@@ -86,10 +86,24 @@ pub fn variant_names(enum_name: &str, values: &[&str]) -> Vec<String> {
         Some(names) if all_distinct(&names) => names,
         _ => values.iter().map(|v| camel(v)).collect(),
     };
-    // `Self` is not a usable variant name.
+    // `Self` is not a usable variant name; names that case conversion made equal
+    // (`MOO` and `moo` both give `Moo`) fall back to the value's own spelling.
+    let mut used = std::collections::HashSet::new();
     names
         .into_iter()
-        .map(|n| if n == "Self" { "Self_".to_string() } else { n })
+        .zip(values)
+        .enumerate()
+        .map(|(i, (name, value))| {
+            let name = if name == "Self" { "Self_".to_string() } else { name };
+            let name = if used.contains(&name) { value.to_string() } else { name };
+            let name = if used.contains(&name) {
+                format!("{name}_{i}")
+            } else {
+                name
+            };
+            used.insert(name.clone());
+            name
+        })
         .collect()
 }
 
@@ -188,6 +202,8 @@ mod tests {
         // Not every value has the prefix: nothing is stripped.
         assert_eq!(variant_names("Color", &["COLOR_RED", "BLUE"]), ["ColorRed", "Blue"]);
         assert_eq!(variant_names("E", &["ZERO", "ONE"]), ["Zero", "One"]);
+        // Case conversion must not merge distinct values.
+        assert_eq!(variant_names("E", &["MOO", "moo", "Moo"]), ["Moo", "moo", "Moo_2"]);
     }
 
     #[test]
