@@ -1,0 +1,243 @@
+//! The workloads' data, seeded so every run measures the same bytes. Built as
+//! fastrs messages and encoded; the peers decode the same payload.
+
+use fastrs::Message;
+
+use crate::fast::bench::{go, ints, nested, wide};
+use crate::fast::benchmark;
+
+/// SplitMix64: small, fast, deterministic.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    pub fn u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.u64() % n
+    }
+
+    fn text(&mut self, len: usize) -> String {
+        (0..len).map(|_| char::from(b'a' + self.below(26) as u8)).collect()
+    }
+}
+
+/// Workload 1's value distributions.
+#[derive(Clone, Copy, Debug)]
+pub enum Dist {
+    /// 0..99: one-byte varints.
+    Small,
+    /// 2^50 .. 2^50+999: eight-byte varints.
+    Large,
+    /// -100..-1: ten-byte varints (signed types only).
+    Negative,
+}
+
+impl Dist {
+    pub fn name(self) -> &'static str {
+        match self {
+            Dist::Small => "small",
+            Dist::Large => "large",
+            Dist::Negative => "negative",
+        }
+    }
+
+    fn values(self, rng: &mut Rng) -> Vec<i64> {
+        (0..1000)
+            .map(|_| match self {
+                Dist::Small => rng.below(100) as i64,
+                Dist::Large => (1i64 << 50) + rng.below(1000) as i64,
+                Dist::Negative => -1 - rng.below(100) as i64,
+            })
+            .collect()
+    }
+}
+
+/// The payload of a `repeated <kind> values = 1` list of 1000 values.
+pub fn int_list(kind: &str, dist: Dist) -> Vec<u8> {
+    let v = dist.values(&mut Rng::new(1));
+    match kind {
+        "int64" => ints::Int64List { values: v, ..Default::default() }.encode_to_vec(),
+        "uint64" => ints::Uint64List { values: v.iter().map(|&x| x as u64).collect(), ..Default::default() }.encode_to_vec(),
+        "sint64" => ints::Sint64List { values: v, ..Default::default() }.encode_to_vec(),
+        "fixed64" => ints::Fixed64List { values: v.iter().map(|&x| x as u64).collect(), ..Default::default() }.encode_to_vec(),
+        "sfixed64" => ints::Sfixed64List { values: v, ..Default::default() }.encode_to_vec(),
+        _ => unreachable!("known list kinds"),
+    }
+}
+
+/// Workload 2: the Go-suite message with random values.
+pub fn go_message() -> Vec<u8> {
+    let mut rng = Rng::new(2);
+    go::Go {
+        name: rng.text(16),
+        birth_day: rng.u64() as i64 >> 20,
+        phone: rng.text(10),
+        siblings: rng.below(10) as i32,
+        spouse: true,
+        money: rng.u64() as f64 / 1e12,
+        r#type: go::Type::R.into(),
+        values: Some(go::go::Values::ValueS(rng.text(12))),
+        ..Default::default()
+    }
+    .encode_to_vec()
+}
+
+const MOCK_LEN: u64 = 1024;
+const MOCK_CAP: usize = 16;
+
+fn zeros(rng: &mut Rng) -> Vec<u8> {
+    vec![0; rng.below(MOCK_LEN) as usize]
+}
+
+fn zero_string(rng: &mut Rng) -> String {
+    String::from_utf8(zeros(rng)).expect("zero bytes are UTF-8")
+}
+
+/// Workload 3: fastpb's four messages, filled as fastpb's benchmark does.
+pub fn fastpb(which: &str) -> Vec<u8> {
+    let mut rng = Rng::new(3);
+    let r = &mut rng;
+    match which {
+        "Number" => benchmark::Number {
+            field1: r.u64() as i32,
+            field2: r.u64() as i64,
+            field3: r.u64() as u32,
+            field4: r.u64(),
+            field5: r.u64() as i32,
+            field6: r.u64() as i64,
+            field7: true,
+            field8: r.u64() as f32,
+            field9: r.u64() as f64,
+            field10: r.u64() as u32,
+            field11: r.u64(),
+            field12: r.u64() as i32,
+            field13: r.u64() as i64,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "String" => benchmark::String {
+            field1: "\0".repeat(MOCK_LEN as usize),
+            field2: vec![0; MOCK_LEN as usize],
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "List" => {
+            let n = MOCK_CAP;
+            benchmark::List {
+                field1: (0..n).map(|_| r.u64() as i32).collect(),
+                field2: (0..n).map(|_| r.u64() as i64).collect(),
+                field3: (0..n).map(|_| r.u64() as u32).collect(),
+                field4: (0..n).map(|_| r.u64()).collect(),
+                field5: (0..n).map(|_| r.u64() as i32).collect(),
+                field6: (0..n).map(|_| r.u64() as i64).collect(),
+                field7: vec![true; n],
+                field8: (0..n).map(|_| r.u64() as f32).collect(),
+                field9: (0..n).map(|_| r.u64() as f64).collect(),
+                field10: (0..n).map(|_| r.u64() as u32).collect(),
+                field11: (0..n).map(|_| r.u64()).collect(),
+                field12: (0..n).map(|_| r.u64() as i32).collect(),
+                field13: (0..n).map(|_| r.u64() as i64).collect(),
+                field14: (0..n).map(|_| zero_string(r)).collect(),
+                field15: (0..n).map(|_| zeros(r)).collect(),
+                ..Default::default()
+            }
+            .encode_to_vec()
+        }
+        "Map" => {
+            let n = MOCK_CAP;
+            benchmark::Map {
+                field1: (0..n).map(|_| (r.u64() as i32, r.u64() as i64)).collect(),
+                field2: (0..n).map(|_| (r.u64() as u32, r.u64())).collect(),
+                field3: (0..n).map(|_| (r.u64() as i32, r.u64() as i64)).collect(),
+                field4: (0..n).map(|_| (r.u64() as u32, r.u64())).collect(),
+                field5: (0..n).map(|_| (r.u64() as i32, r.u64() as i64)).collect(),
+                field6: (0..n).map(|_| (zero_string(r), zeros(r))).collect(),
+                ..Default::default()
+            }
+            .encode_to_vec()
+        }
+        _ => unreachable!("fastpb has four messages"),
+    }
+}
+
+/// Workload 4: a chain of `depth` nodes.
+pub fn nested_message(depth: usize) -> nested::Node {
+    let mut node = nested::Node { v: 1, s: "leaf".into(), ..Default::default() };
+    for i in 1..depth {
+        node = nested::Node { child: Some(Box::new(node)), v: i as i64, s: "n".into(), ..Default::default() };
+    }
+    node
+}
+
+/// Workload 4 as a prost message.
+pub fn prost_nested(depth: usize) -> crate::pb::bench::nested::Node {
+    use crate::pb::bench::nested::Node;
+    let mut node = Node { v: 1, s: "leaf".into(), ..Default::default() };
+    for i in 1..depth {
+        node = Node { child: Some(Box::new(node)), v: i as i64, s: "n".into() };
+    }
+    node
+}
+
+/// Workload 4 as a buffa message.
+pub fn buffa_nested(depth: usize) -> crate::bf::bench::nested::Node {
+    use crate::bf::bench::nested::Node;
+    let mut node = Node { v: 1, s: "leaf".into(), ..Default::default() };
+    for i in 1..depth {
+        node = Node { child: buffa::MessageField::some(node), v: i as i64, s: "n".into(), ..Default::default() };
+    }
+    node
+}
+
+/// Workload 5: the wide service payload.
+pub fn wide_message() -> Vec<u8> {
+    let mut rng = Rng::new(5);
+    let r = &mut rng;
+    wide::Wide {
+        id: r.u64() as i64 >> 1,
+        created_at: 1_700_000_000_000 + r.below(1_000_000) as i64,
+        updated_at: 1_700_000_000_000 + r.below(1_000_000) as i64,
+        version: 7,
+        shard: r.below(64) as i32,
+        flags: r.u64() as u32,
+        owner_id: r.u64() >> 20,
+        tenant_id: r.below(10_000),
+        delta: -(r.below(100_000) as i64),
+        offset: -(r.below(1000) as i32),
+        active: true,
+        deleted: false,
+        verified: true,
+        score: 0.75,
+        latitude: 52.52,
+        longitude: 13.405,
+        ratio: 0.5,
+        weight: 72.5,
+        checksum: r.u64(),
+        crc: r.u64() as u32,
+        name: r.text(14),
+        email: format!("{}@example.com", r.text(8)),
+        country: "DE".into(),
+        city: r.text(9),
+        locale: "de-DE".into(),
+        user_agent: r.text(60),
+        token: (0..32).map(|_| r.u64() as u8).collect(),
+        quota: 1 << 30,
+        retries: 3,
+        priority: 2,
+        tags: (0..20).map(|_| r.text(8)).collect(),
+        counters: (0..20).map(|i| (format!("counter_{i}"), r.below(1 << 40) as i64)).collect(),
+        address: Some(wide::Address { street: r.text(18), zip: "10115".into(), number: 42, ..Default::default() }),
+        ..Default::default()
+    }
+    .encode_to_vec()
+}

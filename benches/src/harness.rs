@@ -1,0 +1,139 @@
+//! A small benchmark harness: peers run interleaved in the same process, each
+//! sample is timed over enough iterations to last about a millisecond, and the
+//! median of the rounds is reported. A counting global allocator gives
+//! allocations per operation.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+static ALLOCS: AtomicU64 = AtomicU64::new(0);
+static ALLOC_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts allocations (and reallocations) and their bytes, then defers to the
+/// system allocator.
+pub struct Counting;
+
+// SAFETY: every method forwards to `System` with the caller's arguments; the
+// counters are plain atomics.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        ALLOC_BYTES.fetch_add(layout.size() as u64, Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        ALLOC_BYTES.fetch_add(layout.size() as u64, Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Relaxed);
+        ALLOC_BYTES.fetch_add(new_size as u64, Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// One library's operation, ready to run repeatedly.
+pub struct Op {
+    pub lib: &'static str,
+    pub run: Box<dyn FnMut()>,
+}
+
+impl Op {
+    pub fn new(lib: &'static str, run: impl FnMut() + 'static) -> Self {
+        Op { lib, run: Box::new(run) }
+    }
+
+    /// A placeholder for an operation a library cannot do here; not measured.
+    pub fn skipped() -> Self {
+        Op { lib: "", run: Box::new(|| {}) }
+    }
+}
+
+/// The result for one library on one (workload, operation).
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub lib: &'static str,
+    /// Median nanoseconds per operation.
+    pub ns: f64,
+    pub allocs: u64,
+    pub alloc_bytes: u64,
+}
+
+/// How long to measure: `quick` runs each body a few times only (smoke test).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    pub rounds: usize,
+    pub sample: Duration,
+}
+
+impl Settings {
+    pub const FULL: Settings = Settings { rounds: 21, sample: Duration::from_micros(800) };
+    pub const QUICK: Settings = Settings { rounds: 1, sample: Duration::from_nanos(1) };
+}
+
+/// Measures every op: allocations of one steady-state call, then `rounds`
+/// interleaved samples, rotating the order each round.
+pub fn measure(ops: &mut [Op], settings: Settings) -> Vec<Measured> {
+    let mut iters = Vec::with_capacity(ops.len());
+    let mut allocs = Vec::with_capacity(ops.len());
+    for op in ops.iter_mut() {
+        for _ in 0..3 {
+            (op.run)();
+        }
+        let (a, b) = (ALLOCS.load(Relaxed), ALLOC_BYTES.load(Relaxed));
+        (op.run)();
+        allocs.push((ALLOCS.load(Relaxed) - a, ALLOC_BYTES.load(Relaxed) - b));
+        iters.push(calibrate(&mut op.run, settings.sample));
+    }
+    let mut samples = vec![Vec::with_capacity(settings.rounds); ops.len()];
+    for round in 0..settings.rounds {
+        for k in 0..ops.len() {
+            let i = (k + round) % ops.len();
+            let start = Instant::now();
+            for _ in 0..iters[i] {
+                (ops[i].run)();
+            }
+            samples[i].push(start.elapsed().as_nanos() as f64 / iters[i] as f64);
+        }
+    }
+    ops.iter()
+        .zip(samples)
+        .zip(allocs)
+        .map(|((op, mut s), (allocs, alloc_bytes))| {
+            s.sort_by(f64::total_cmp);
+            Measured { lib: op.lib, ns: s[s.len() / 2], allocs, alloc_bytes }
+        })
+        .collect()
+}
+
+/// Iterations that make one sample last about `target`.
+fn calibrate(run: &mut dyn FnMut(), target: Duration) -> u64 {
+    let mut n = 1u64;
+    loop {
+        let start = Instant::now();
+        for _ in 0..n {
+            run();
+        }
+        let t = start.elapsed();
+        if t >= target / 4 || n >= 1 << 24 {
+            let per = t.as_nanos().max(1) as f64 / n as f64;
+            return ((target.as_nanos() as f64 / per) as u64).max(1);
+        }
+        n *= 2;
+    }
+}
+
+/// Keeps a value alive and opaque to the optimiser.
+pub fn sink<T>(v: T) {
+    black_box(v);
+}

@@ -1,0 +1,24 @@
+//! Generated code for the benchmark schemas, from fastrs and its peers.
+
+/// fastrs.
+#[allow(clippy::all, dead_code, missing_docs)]
+pub mod fast {
+    include!(concat!(env!("OUT_DIR"), "/fastrs/mod.rs"));
+}
+
+/// prost.
+#[allow(clippy::all, dead_code, missing_docs)]
+pub mod pb {
+    include!(concat!(env!("OUT_DIR"), "/prost/mod.rs"));
+}
+
+/// buffa.
+#[allow(clippy::all, dead_code, missing_docs, unused)]
+pub mod bf {
+    include!(concat!(env!("OUT_DIR"), "/buffa/mod.rs"));
+}
+
+pub mod data;
+pub mod harness;
+pub mod peers;
+pub mod suite;

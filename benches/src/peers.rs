@@ -1,0 +1,218 @@
+//! The three operations of each library on one payload: encode into a reused
+//! buffer, decode into a fresh message, and decode into a reused, cleared one.
+//! Every library starts from the same encoded payload.
+
+use std::hint::black_box;
+
+use crate::harness::{sink, Op};
+
+/// fastrs.
+pub fn fastrs<M: fastrs::Message + 'static>(payload: &[u8]) -> [Op; 3] {
+    let m = M::decode(payload).expect("fastrs decodes the payload");
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+    let mut reused = M::default();
+    [
+        Op::new("fastrs", move || {
+            buf.clear();
+            black_box(&m).encode_append(&mut buf);
+            sink(&buf);
+        }),
+        Op::new("fastrs", move || sink(M::decode(black_box(&p1)).unwrap())),
+        Op::new("fastrs", move || {
+            reused.clear();
+            reused.fast_read(black_box(&p2)).unwrap();
+            sink(&reused);
+        }),
+    ]
+}
+
+/// prost.
+pub fn prost<M: prost::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
+    let m = M::decode(payload).expect("prost decodes the payload");
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+    let mut reused = M::default();
+    [
+        Op::new("prost", move || {
+            buf.clear();
+            black_box(&m).encode(&mut buf).unwrap();
+            sink(&buf);
+        }),
+        Op::new("prost", move || sink(M::decode(black_box(p1.as_slice())).unwrap())),
+        Op::new("prost", move || {
+            reused.clear();
+            reused.merge(black_box(p2.as_slice())).unwrap();
+            sink(&reused);
+        }),
+    ]
+}
+
+/// buffa (owned messages).
+pub fn buffa<M: buffa::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
+    let m = M::decode_from_slice(payload).expect("buffa decodes the payload");
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+    let mut reused = M::default();
+    [
+        Op::new("buffa", move || {
+            buf.clear();
+            black_box(&m).encode(&mut buf);
+            sink(&buf);
+        }),
+        Op::new("buffa", move || sink(M::decode_from_slice(black_box(&p1)).unwrap())),
+        Op::new("buffa", move || {
+            reused.clear();
+            reused.merge_from_slice(black_box(&p2)).unwrap();
+            sink(&reused);
+        }),
+    ]
+}
+
+/// The memcpy floor: copying the payload, for every operation.
+pub fn memcpy(payload: &[u8]) -> [Op; 3] {
+    let copy = |payload: &[u8]| {
+        let p = payload.to_vec();
+        let mut buf = Vec::with_capacity(p.len());
+        Op::new("memcpy", move || {
+            buf.clear();
+            buf.extend_from_slice(black_box(&p));
+            sink(&buf);
+        })
+    };
+    [copy(payload), copy(payload), copy(payload)]
+}
+
+/// The hand-written floor for workload 1's varint lists: a minimal loop over
+/// the packed varints, into and out of preallocated buffers.
+pub fn hand_varints(payload: &[u8]) -> [Op; 3] {
+    let mut values = Vec::new();
+    hand_decode(payload, &mut values);
+    let mut out = Vec::with_capacity(payload.len());
+    let decode = |payload: &[u8]| {
+        let p = payload.to_vec();
+        let mut values = Vec::with_capacity(1000);
+        Op::new("hand", move || {
+            values.clear();
+            hand_decode(black_box(&p), &mut values);
+            sink(&values);
+        })
+    };
+    [
+        Op::new("hand", move || {
+            out.clear();
+            hand_encode(black_box(&values), &mut out);
+            sink(&out);
+        }),
+        decode(payload),
+        decode(payload),
+    ]
+}
+
+fn hand_decode(payload: &[u8], values: &mut Vec<u64>) {
+    // Tag (1 byte), length (varint), then the run.
+    let mut i = 1;
+    let mut len = 0usize;
+    let mut shift = 0;
+    loop {
+        let b = payload[i];
+        i += 1;
+        len |= usize::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            break;
+        }
+    }
+    let run = &payload[i..i + len];
+    let mut v = 0u64;
+    let mut shift = 0;
+    for &b in run {
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            values.push(v);
+            v = 0;
+            shift = 0;
+        } else {
+            shift += 7;
+        }
+    }
+}
+
+fn hand_encode(values: &[u64], out: &mut Vec<u8>) {
+    let len: usize = values.iter().map(|&v| fastrs::varint::len(v)).sum();
+    out.push(0x0a);
+    let mut l = len as u64;
+    while l >= 0x80 {
+        out.push(l as u8 | 0x80);
+        l >>= 7;
+    }
+    out.push(l as u8);
+    for &v in values {
+        let mut v = v;
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+}
+
+/// fastrs on a deep chain: decoding raises the recursion limit to `depth`.
+pub fn fastrs_deep<M: fastrs::Message + 'static>(payload: &[u8], depth: usize) -> [Op; 3] {
+    let limit = depth as u32 + 1;
+    let mut m = M::default();
+    m.fast_read_with_limit(payload, limit).expect("fastrs decodes the chain");
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+    let mut reused = M::default();
+    [
+        Op::new("fastrs", move || {
+            buf.clear();
+            black_box(&m).encode_append(&mut buf);
+            sink(&buf);
+        }),
+        Op::new("fastrs", move || {
+            let mut fresh = M::default();
+            fresh.fast_read_with_limit(black_box(&p1), limit).unwrap();
+            sink(fresh);
+        }),
+        Op::new("fastrs", move || {
+            reused.clear();
+            reused.fast_read_with_limit(black_box(&p2), limit).unwrap();
+            sink(&reused);
+        }),
+    ]
+}
+
+/// prost on a deep chain built natively (its decoder stops at depth 100, so
+/// past that only encoding is measured).
+pub fn prost_deep<M: prost::Message + Default + 'static>(m: M, payload: &[u8], depth: usize) -> [Op; 3] {
+    let [_, decode, reused] = prost::<M>(if depth <= 100 { payload } else { &[] });
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let encode = Op::new("prost", move || {
+        buf.clear();
+        black_box(&m).encode(&mut buf).unwrap();
+        sink(&buf);
+    });
+    if depth <= 100 {
+        [encode, decode, reused]
+    } else {
+        [encode, Op::skipped(), Op::skipped()]
+    }
+}
+
+/// buffa on a deep chain built natively (decoding stops at depth 100 too).
+pub fn buffa_deep<M: buffa::Message + Default + 'static>(m: M, payload: &[u8], depth: usize) -> [Op; 3] {
+    let [_, decode, reused] = buffa::<M>(if depth <= 100 { payload } else { &[] });
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let encode = Op::new("buffa", move || {
+        buf.clear();
+        black_box(&m).encode(&mut buf);
+        sink(&buf);
+    });
+    if depth <= 100 {
+        [encode, decode, reused]
+    } else {
+        [encode, Op::skipped(), Op::skipped()]
+    }
+}

@@ -1,0 +1,166 @@
+//! The benchmark suite: every workload, every operation, every peer, and the
+//! table it prints.
+
+use std::fmt::Write as _;
+
+use crate::data::{self, Dist};
+use crate::harness::{measure, Measured, Op, Settings};
+use crate::{bf, fast, pb, peers};
+
+/// One row of the table: a workload and operation, and each library's result.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub workload: String,
+    pub op: &'static str,
+    pub wire_bytes: usize,
+    pub results: Vec<Measured>,
+    /// For nesting rows: the depth, to report ns per level.
+    pub depth: Option<usize>,
+}
+
+pub const OPS: [&str; 3] = ["encode", "decode", "decode (reused)"];
+
+/// Measures one payload: per operation, all libraries interleaved.
+fn run_payload(
+    rows: &mut Vec<Row>,
+    workload: &str,
+    payload: &[u8],
+    libs: Vec<[Op; 3]>,
+    settings: Settings,
+    depth: Option<usize>,
+) {
+    let mut by_op: [Vec<Op>; 3] = Default::default();
+    for lib in libs {
+        for (i, op) in lib.into_iter().enumerate() {
+            by_op[i].push(op);
+        }
+    }
+    for (i, mut ops) in by_op.into_iter().enumerate() {
+        ops.retain(|op| !op.lib.is_empty());
+        let results = measure(&mut ops, settings);
+        rows.push(Row { workload: workload.to_string(), op: OPS[i], wire_bytes: payload.len(), results, depth });
+    }
+}
+
+macro_rules! peers {
+    ($payload:expr, $($path:ident)::+) => {
+        vec![
+            peers::fastrs::<fast::$($path)::+>($payload),
+            peers::prost::<pb::$($path)::+>($payload),
+            peers::buffa::<bf::$($path)::+>($payload),
+            peers::memcpy($payload),
+        ]
+    };
+}
+
+/// Runs the whole suite.
+pub fn run(settings: Settings, mut progress: impl FnMut(&str)) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let lists: [(&str, &[Dist]); 5] = [
+        ("int64", &[Dist::Small, Dist::Large, Dist::Negative]),
+        ("uint64", &[Dist::Small, Dist::Large]),
+        ("sint64", &[Dist::Small, Dist::Large, Dist::Negative]),
+        ("fixed64", &[Dist::Small, Dist::Large]),
+        ("sfixed64", &[Dist::Small, Dist::Negative]),
+    ];
+    for (kind, dists) in lists {
+        for &dist in dists {
+            let name = format!("{kind} {}", dist.name());
+            progress(&name);
+            let p = data::int_list(kind, dist);
+            let mut libs = match kind {
+                "int64" => peers!(&p, bench::ints::Int64List),
+                "uint64" => peers!(&p, bench::ints::Uint64List),
+                "sint64" => peers!(&p, bench::ints::Sint64List),
+                "fixed64" => peers!(&p, bench::ints::Fixed64List),
+                _ => peers!(&p, bench::ints::Sfixed64List),
+            };
+            if matches!(kind, "int64" | "uint64") {
+                libs.push(peers::hand_varints(&p));
+            }
+            run_payload(&mut rows, &name, &p, libs, settings, None);
+        }
+    }
+    progress("Go");
+    let p = data::go_message();
+    run_payload(&mut rows, "Go message", &p, peers!(&p, bench::go::Go), settings, None);
+    for which in ["Number", "String", "List", "Map"] {
+        progress(which);
+        let p = data::fastpb(which);
+        let libs = match which {
+            "Number" => peers!(&p, benchmark::Number),
+            "String" => peers!(&p, benchmark::String),
+            "List" => peers!(&p, benchmark::List),
+            _ => peers!(&p, benchmark::Map),
+        };
+        run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
+    }
+    progress("wide");
+    let p = data::wide_message();
+    run_payload(&mut rows, "wide payload", &p, peers!(&p, bench::wide::Wide), settings, None);
+    for depth in [16, 64, 256] {
+        progress(&format!("nested {depth}"));
+        let p = fastrs::Message::encode_to_vec(&data::nested_message(depth));
+        let libs = vec![
+            peers::fastrs_deep::<fast::bench::nested::Node>(&p, depth),
+            peers::prost_deep(data::prost_nested(depth), &p, depth),
+            peers::buffa_deep(data::buffa_nested(depth), &p, depth),
+        ];
+        run_payload(&mut rows, &format!("nested depth {depth}"), &p, libs, settings, Some(depth));
+    }
+    rows
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns >= 100.0 {
+        format!("{ns:.0}")
+    } else {
+        format!("{ns:.1}")
+    }
+}
+
+/// The table: one row per workload and operation; times are medians in ns/op,
+/// ratios are fastrs ÷ prost (below 1 is faster), allocations per operation.
+pub fn table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    out.push_str("| workload | op | bytes | fastrs ns | prost ns | buffa ns | floor ns | fastrs ÷ prost | buffa ÷ prost | allocs/op fastrs · prost · buffa | alloc bytes/op fastrs · prost · buffa |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    for row in rows {
+        let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
+        let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
+        let floor = row
+            .results
+            .iter()
+            .filter(|m| m.lib == "memcpy" || m.lib == "hand")
+            .map(|m| format!("{} {}", fmt_ns(m.ns), m.lib))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let ratio = |lib: &str| match (get(lib), get("prost")) {
+            (Some(a), Some(p)) => format!("{:.2}", a.ns / p.ns),
+            _ => "—".into(),
+        };
+        let allocs = |f: fn(&Measured) -> u64| {
+            ["fastrs", "prost", "buffa"].map(|l| get(l).map_or("—".into(), |m| f(m).to_string())).join(" · ")
+        };
+        let mut fastrs_ns = ns("fastrs");
+        if let (Some(depth), Some(m)) = (row.depth, get("fastrs")) {
+            let _ = write!(fastrs_ns, " ({:.1}/level)", m.ns / depth as f64);
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.workload,
+            row.op,
+            row.wire_bytes,
+            fastrs_ns,
+            ns("prost"),
+            ns("buffa"),
+            if floor.is_empty() { "—".into() } else { floor },
+            ratio("fastrs"),
+            ratio("buffa"),
+            allocs(|m| m.allocs),
+            allocs(|m| m.alloc_bytes),
+        );
+    }
+    out
+}
