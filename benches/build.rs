@@ -12,7 +12,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     files.push(shared_dir.join("fastpb_testcase.proto"));
     let includes = [own_dir, shared_dir];
 
-    protoc_gen_fastrs::Builder::new().include_file("mod.rs").out_dir(out.join("fastrs")).compile(&files, &includes)?;
+    protoc_gen_fastrs::Builder::new()
+        .include_file("mod.rs")
+        .out_dir(out.join("fastrs"))
+        .compile(&files, &includes)?;
 
     let protoc = protoc_bin_vendored::protoc_bin_path()?;
     std::fs::create_dir_all(out.join("prost"))?;

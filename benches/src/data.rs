@@ -66,11 +66,31 @@ impl Dist {
 pub fn int_list(kind: &str, dist: Dist) -> Vec<u8> {
     let v = dist.values(&mut Rng::new(1));
     match kind {
-        "int64" => ints::Int64List { values: v, ..Default::default() }.encode_to_vec(),
-        "uint64" => ints::Uint64List { values: v.iter().map(|&x| x as u64).collect(), ..Default::default() }.encode_to_vec(),
-        "sint64" => ints::Sint64List { values: v, ..Default::default() }.encode_to_vec(),
-        "fixed64" => ints::Fixed64List { values: v.iter().map(|&x| x as u64).collect(), ..Default::default() }.encode_to_vec(),
-        "sfixed64" => ints::Sfixed64List { values: v, ..Default::default() }.encode_to_vec(),
+        "int64" => ints::Int64List {
+            values: v,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "uint64" => ints::Uint64List {
+            values: v.iter().map(|&x| x as u64).collect(),
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "sint64" => ints::Sint64List {
+            values: v,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "fixed64" => ints::Fixed64List {
+            values: v.iter().map(|&x| x as u64).collect(),
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "sfixed64" => ints::Sfixed64List {
+            values: v,
+            ..Default::default()
+        }
+        .encode_to_vec(),
         _ => unreachable!("known list kinds"),
     }
 }
@@ -172,9 +192,18 @@ pub fn fastpb(which: &str) -> Vec<u8> {
 
 /// Workload 4: a chain of `depth` nodes.
 pub fn nested_message(depth: usize) -> nested::Node {
-    let mut node = nested::Node { v: 1, s: "leaf".into(), ..Default::default() };
+    let mut node = nested::Node {
+        v: 1,
+        s: "leaf".into(),
+        ..Default::default()
+    };
     for i in 1..depth {
-        node = nested::Node { child: Some(Box::new(node)), v: i as i64, s: "n".into(), ..Default::default() };
+        node = nested::Node {
+            child: Some(Box::new(node)),
+            v: i as i64,
+            s: "n".into(),
+            ..Default::default()
+        };
     }
     node
 }
@@ -182,9 +211,17 @@ pub fn nested_message(depth: usize) -> nested::Node {
 /// Workload 4 as a prost message.
 pub fn prost_nested(depth: usize) -> crate::pb::bench::nested::Node {
     use crate::pb::bench::nested::Node;
-    let mut node = Node { v: 1, s: "leaf".into(), ..Default::default() };
+    let mut node = Node {
+        v: 1,
+        s: "leaf".into(),
+        ..Default::default()
+    };
     for i in 1..depth {
-        node = Node { child: Some(Box::new(node)), v: i as i64, s: "n".into() };
+        node = Node {
+            child: Some(Box::new(node)),
+            v: i as i64,
+            s: "n".into(),
+        };
     }
     node
 }
@@ -192,9 +229,18 @@ pub fn prost_nested(depth: usize) -> crate::pb::bench::nested::Node {
 /// Workload 4 as a buffa message.
 pub fn buffa_nested(depth: usize) -> crate::bf::bench::nested::Node {
     use crate::bf::bench::nested::Node;
-    let mut node = Node { v: 1, s: "leaf".into(), ..Default::default() };
+    let mut node = Node {
+        v: 1,
+        s: "leaf".into(),
+        ..Default::default()
+    };
     for i in 1..depth {
-        node = Node { child: buffa::MessageField::some(node), v: i as i64, s: "n".into(), ..Default::default() };
+        node = Node {
+            child: buffa::MessageField::some(node),
+            v: i as i64,
+            s: "n".into(),
+            ..Default::default()
+        };
     }
     node
 }
@@ -235,8 +281,15 @@ pub fn wide_message() -> Vec<u8> {
         retries: 3,
         priority: 2,
         tags: (0..20).map(|_| r.text(8)).collect(),
-        counters: (0..20).map(|i| (format!("counter_{i}"), r.below(1 << 40) as i64)).collect(),
-        address: Some(wide::Address { street: r.text(18), zip: "10115".into(), number: 42, ..Default::default() }),
+        counters: (0..20)
+            .map(|i| (format!("counter_{i}"), r.below(1 << 40) as i64))
+            .collect(),
+        address: Some(wide::Address {
+            street: r.text(18),
+            zip: "10115".into(),
+            number: 42,
+            ..Default::default()
+        }),
         ..Default::default()
     }
     .encode_to_vec()

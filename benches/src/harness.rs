@@ -50,12 +50,18 @@ pub struct Op {
 
 impl Op {
     pub fn new(lib: &'static str, run: impl FnMut() + 'static) -> Self {
-        Op { lib, run: Box::new(run) }
+        Op {
+            lib,
+            run: Box::new(run),
+        }
     }
 
     /// A placeholder for an operation a library cannot do here; not measured.
     pub fn skipped() -> Self {
-        Op { lib: "", run: Box::new(|| {}) }
+        Op {
+            lib: "",
+            run: Box::new(|| {}),
+        }
     }
 }
 
@@ -77,8 +83,14 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub const FULL: Settings = Settings { rounds: 21, sample: Duration::from_micros(800) };
-    pub const QUICK: Settings = Settings { rounds: 1, sample: Duration::from_nanos(1) };
+    pub const FULL: Settings = Settings {
+        rounds: 21,
+        sample: Duration::from_micros(800),
+    };
+    pub const QUICK: Settings = Settings {
+        rounds: 1,
+        sample: Duration::from_nanos(1),
+    };
 }
 
 /// Measures every op: allocations of one steady-state call, then `rounds`
@@ -111,7 +123,12 @@ pub fn measure(ops: &mut [Op], settings: Settings) -> Vec<Measured> {
         .zip(allocs)
         .map(|((op, mut s), (allocs, alloc_bytes))| {
             s.sort_by(f64::total_cmp);
-            Measured { lib: op.lib, ns: s[s.len() / 2], allocs, alloc_bytes }
+            Measured {
+                lib: op.lib,
+                ns: s[s.len() / 2],
+                allocs,
+                alloc_bytes,
+            }
         })
         .collect()
 }

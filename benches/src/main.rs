@@ -19,7 +19,22 @@ fn main() -> std::io::Result<()> {
     }
     let quick = args.iter().any(|a| a == "--quick");
     let settings = if quick { Settings::QUICK } else { Settings::FULL };
-    let rows = suite::run(settings, |w| eprintln!("measuring {w}"));
+    // `--filter NAME` measures only the workload of that name; `--filter ~TEXT`
+    // the workloads whose names contain TEXT.
+    let filter = args
+        .iter()
+        .position(|a| a == "--filter")
+        .and_then(|i| args.get(i + 1))
+        .cloned();
+    let rows = suite::run(settings, |w| {
+        let selected = filter
+            .as_deref()
+            .is_none_or(|f| f.strip_prefix('~').map_or(w == f, |t| w.contains(t)));
+        if selected {
+            eprintln!("measuring {w}");
+        }
+        selected
+    });
     let table = suite::table(&rows);
     println!("{table}");
     if let Some(i) = args.iter().position(|a| a == "--out") {
@@ -60,7 +75,11 @@ fn date() -> String {
 fn machine() -> String {
     std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|c| c.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .and_then(|c| {
+            c.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
@@ -69,7 +88,7 @@ mod tests {
     /// Every benchmark body runs once (no timing): the harness cannot rot.
     #[test]
     fn every_benchmark_body_runs() {
-        let rows = fastrs_bench::suite::run(fastrs_bench::harness::Settings::QUICK, |_| {});
+        let rows = fastrs_bench::suite::run(fastrs_bench::harness::Settings::QUICK, |_| true);
         assert!(rows.len() > 40);
         assert!(fastrs_bench::suite::table(&rows).contains("Go message"));
     }

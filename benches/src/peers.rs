@@ -161,7 +161,8 @@ fn hand_encode(values: &[u64], out: &mut Vec<u8>) {
 pub fn fastrs_deep<M: fastrs::Message + 'static>(payload: &[u8], depth: usize) -> [Op; 3] {
     let limit = depth as u32 + 1;
     let mut m = M::default();
-    m.fast_read_with_limit(payload, limit).expect("fastrs decodes the chain");
+    m.fast_read_with_limit(payload, limit)
+        .expect("fastrs decodes the chain");
     let mut buf = Vec::with_capacity(payload.len() * 2);
     let (p1, p2) = (payload.to_vec(), payload.to_vec());
     let mut reused = M::default();

@@ -20,7 +20,9 @@ pub struct Row {
 
 pub const OPS: [&str; 3] = ["encode", "decode", "decode (reused)"];
 
-/// Measures one payload: per operation, all libraries interleaved.
+/// Measures one payload: per operation, all libraries interleaved. With
+/// `PROFILE` set (`op index:library:iterations`), runs just that operation that
+/// many times instead, for `valgrind --tool=callgrind`.
 fn run_payload(
     rows: &mut Vec<Row>,
     workload: &str,
@@ -29,6 +31,22 @@ fn run_payload(
     settings: Settings,
     depth: Option<usize>,
 ) {
+    if let Ok(spec) = std::env::var("PROFILE") {
+        let mut parts = spec.split(':');
+        let (op, lib, n) = (parts.next(), parts.next(), parts.next());
+        let op: usize = op.and_then(|o| o.parse().ok()).expect("PROFILE=op:lib:iterations");
+        let n: u64 = n.and_then(|n| n.parse().ok()).expect("PROFILE=op:lib:iterations");
+        for lib_ops in libs {
+            let [a, b, c] = lib_ops;
+            let mut chosen = [a, b, c].into_iter().nth(op).expect("op is 0, 1 or 2");
+            if Some(chosen.lib) == lib {
+                for _ in 0..n {
+                    (chosen.run)();
+                }
+            }
+        }
+        return;
+    }
     let mut by_op: [Vec<Op>; 3] = Default::default();
     for lib in libs {
         for (i, op) in lib.into_iter().enumerate() {
@@ -38,7 +56,13 @@ fn run_payload(
     for (i, mut ops) in by_op.into_iter().enumerate() {
         ops.retain(|op| !op.lib.is_empty());
         let results = measure(&mut ops, settings);
-        rows.push(Row { workload: workload.to_string(), op: OPS[i], wire_bytes: payload.len(), results, depth });
+        rows.push(Row {
+            workload: workload.to_string(),
+            op: OPS[i],
+            wire_bytes: payload.len(),
+            results,
+            depth,
+        });
     }
 }
 
@@ -53,8 +77,8 @@ macro_rules! peers {
     };
 }
 
-/// Runs the whole suite.
-pub fn run(settings: Settings, mut progress: impl FnMut(&str)) -> Vec<Row> {
+/// Runs the suite: every workload for which `select(name)` is true.
+pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row> {
     let mut rows = Vec::new();
     let lists: [(&str, &[Dist]); 5] = [
         ("int64", &[Dist::Small, Dist::Large, Dist::Negative]),
@@ -66,7 +90,9 @@ pub fn run(settings: Settings, mut progress: impl FnMut(&str)) -> Vec<Row> {
     for (kind, dists) in lists {
         for &dist in dists {
             let name = format!("{kind} {}", dist.name());
-            progress(&name);
+            if !select(&name) {
+                continue;
+            }
             let p = data::int_list(kind, dist);
             let mut libs = match kind {
                 "int64" => peers!(&p, bench::ints::Int64List),
@@ -81,11 +107,14 @@ pub fn run(settings: Settings, mut progress: impl FnMut(&str)) -> Vec<Row> {
             run_payload(&mut rows, &name, &p, libs, settings, None);
         }
     }
-    progress("Go");
-    let p = data::go_message();
-    run_payload(&mut rows, "Go message", &p, peers!(&p, bench::go::Go), settings, None);
+    if select("Go message") {
+        let p = data::go_message();
+        run_payload(&mut rows, "Go message", &p, peers!(&p, bench::go::Go), settings, None);
+    }
     for which in ["Number", "String", "List", "Map"] {
-        progress(which);
+        if !select(&format!("fastpb {which}")) {
+            continue;
+        }
         let p = data::fastpb(which);
         let libs = match which {
             "Number" => peers!(&p, benchmark::Number),
@@ -95,18 +124,35 @@ pub fn run(settings: Settings, mut progress: impl FnMut(&str)) -> Vec<Row> {
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
-    progress("wide");
-    let p = data::wide_message();
-    run_payload(&mut rows, "wide payload", &p, peers!(&p, bench::wide::Wide), settings, None);
+    if select("wide payload") {
+        let p = data::wide_message();
+        run_payload(
+            &mut rows,
+            "wide payload",
+            &p,
+            peers!(&p, bench::wide::Wide),
+            settings,
+            None,
+        );
+    }
     for depth in [16, 64, 256] {
-        progress(&format!("nested {depth}"));
+        if !select(&format!("nested depth {depth}")) {
+            continue;
+        }
         let p = fastrs::Message::encode_to_vec(&data::nested_message(depth));
         let libs = vec![
             peers::fastrs_deep::<fast::bench::nested::Node>(&p, depth),
             peers::prost_deep(data::prost_nested(depth), &p, depth),
             peers::buffa_deep(data::buffa_nested(depth), &p, depth),
         ];
-        run_payload(&mut rows, &format!("nested depth {depth}"), &p, libs, settings, Some(depth));
+        run_payload(
+            &mut rows,
+            &format!("nested depth {depth}"),
+            &p,
+            libs,
+            settings,
+            Some(depth),
+        );
     }
     rows
 }
@@ -140,7 +186,9 @@ pub fn table(rows: &[Row]) -> String {
             _ => "—".into(),
         };
         let allocs = |f: fn(&Measured) -> u64| {
-            ["fastrs", "prost", "buffa"].map(|l| get(l).map_or("—".into(), |m| f(m).to_string())).join(" · ")
+            ["fastrs", "prost", "buffa"]
+                .map(|l| get(l).map_or("—".into(), |m| f(m).to_string()))
+                .join(" · ")
         };
         let mut fastrs_ns = ns("fastrs");
         if let (Some(depth), Some(m)) = (row.depth, get("fastrs")) {

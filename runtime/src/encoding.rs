@@ -349,9 +349,19 @@ pub fn write_repeated<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<
 #[inline]
 fn packed_payload_size<C: Scalar>(values: &[C::Value]) -> usize {
     match C::FIXED_WIDTH {
-        0 => values.iter().map(|&v| varint::len(C::to_wire(v))).sum(),
+        0 => varint_run_len::<C>(values),
         width => width * values.len(),
     }
+}
+
+/// Total varint length of a run. An OR over the run (which vectorises) first
+/// detects the common all-one-byte case, where the length is the count.
+#[inline]
+fn varint_run_len<C: Scalar>(values: &[C::Value]) -> usize {
+    if values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) < 0x80 {
+        return values.len();
+    }
+    values.iter().map(|&v| varint::len(C::to_wire(v))).sum()
 }
 
 /// Size of a packed field with its tag and length; 0 when empty (nothing is written).
@@ -371,11 +381,7 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
     }
     let end = w.remaining();
     match C::FIXED_WIDTH {
-        0 => {
-            for &v in values.iter().rev() {
-                w.put_varint(C::to_wire(v));
-            }
-        }
+        0 => write_varint_run::<C>(values, w),
         width => {
             // One claim for the whole run; each element is copied in little-endian order.
             let dst = w.claim(width * values.len());
@@ -388,35 +394,78 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
     w.put_slice(tag);
 }
 
+/// The number of bytes below 0x80: the number of varints in a valid run. Summed
+/// in 255-byte blocks of `u8` counters so the compiler vectorises it.
+#[inline]
+fn terminators(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b < 0x80))))
+        .sum()
+}
+
+/// Writes the varints of a packed run backwards. An OR over the run (which
+/// vectorises) detects the all-one-byte case, written as one narrowing copy.
+#[inline]
+fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
+    if values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) < 0x80 {
+        #[allow(clippy::cast_possible_truncation)] // every value is below 0x80
+        for (d, &v) in w.claim(values.len()).iter_mut().zip(values) {
+            *d = C::to_wire(v) as u8;
+        }
+        return;
+    }
+    for &v in values.iter().rev() {
+        w.put_varint(C::to_wire(v));
+    }
+}
+
 /// Reads a packed run and appends its elements to `values`, reserving the exact
 /// element count once.
 pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
-    let mut inner = r.read_nested()?;
+    let inner = r.read_nested()?;
     let bytes = inner.rest();
     match C::FIXED_WIDTH {
         0 => {
             // Every varint ends in exactly one byte below 0x80.
-            let count = bytes.iter().filter(|&&b| b < 0x80).count();
+            let count = terminators(bytes);
             values.reserve(count);
             if count == bytes.len() {
                 // All one-byte varints: a straight map the compiler vectorises.
                 values.extend(bytes.iter().map(|&b| C::from_wire(u64::from(b))));
                 return Ok(());
             }
-            while !inner.is_empty() {
-                values.push(C::from_wire(inner.read_varint()?));
+            let mut rest = bytes;
+            // Ten bytes ahead: the loop-free decoder, no end-of-input checks.
+            while let Some(head) = rest.first_chunk::<10>() {
+                let (v, n) = match (head[0], head[1]) {
+                    (b0, _) if b0 < 0x80 => (u64::from(b0), 1),
+                    (b0, b1) if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
+                    _ => varint::decode_ten(head).map_err(|_| inner.error(DecodeErrorKind::VarintOverflow))?,
+                };
+                values.push(C::from_wire(v));
+                rest = &rest[n..];
+            }
+            let mut tail = Reader::new(rest);
+            while !tail.is_empty() {
+                values.push(C::from_wire(tail.read_varint().map_err(|e| {
+                    DecodeError::new(e.kind(), inner.offset() + bytes.len() - rest.len() + e.offset())
+                })?));
             }
         }
         width => {
             if bytes.len() % width != 0 {
                 return Err(inner.error(DecodeErrorKind::PackedLengthMismatch));
             }
-            values.reserve(bytes.len() / width);
-            values.extend(bytes.chunks_exact(width).map(|chunk| {
-                let mut le = [0u8; 8];
-                le[..width].copy_from_slice(chunk);
-                C::from_wire(u64::from_le_bytes(le))
-            }));
+            // Array chunks give an exact-size iterator: `extend` reserves once and
+            // copies in one pass without per-element capacity checks.
+            if width == 4 {
+                let (chunks, _) = bytes.as_chunks::<4>();
+                values.extend(chunks.iter().map(|c| C::from_wire(u64::from(u32::from_le_bytes(*c)))));
+            } else {
+                let (chunks, _) = bytes.as_chunks::<8>();
+                values.extend(chunks.iter().map(|c| C::from_wire(u64::from_le_bytes(*c))));
+            }
         }
     }
     Ok(())

@@ -62,9 +62,20 @@ impl<'a> Writer<'a> {
         if v < 0x80 {
             #[allow(clippy::cast_possible_truncation)] // v < 0x80
             self.put_u8(v as u8);
-        } else {
-            let n = varint::len(v);
-            varint::encode_exact(v, self.claim(n));
+            return;
+        }
+        let n = varint::len(v);
+        match self.pos.checked_sub(8).map(|start| &mut self.buf[start..]) {
+            // One eight-byte store that ends where the varint ends: the bytes
+            // before the varint are free space, so overwriting them is harmless.
+            Some(room) if v >> 56 == 0 && n <= 8 => {
+                let word = varint::encode_word(v) << (64 - 8 * n);
+                if let Some(room) = room.first_chunk_mut::<8>() {
+                    *room = word.to_le_bytes();
+                }
+                self.pos -= n;
+            }
+            _ => varint::encode_exact(v, self.claim(n)),
         }
     }
 
@@ -122,6 +133,35 @@ mod tests {
         w.put_slice(b"abc");
         w.put_len_since(before);
         assert_eq!(&buf, b"\x03abc");
+    }
+
+    #[test]
+    fn varints_of_every_length_near_the_start_and_end() {
+        for v in [
+            0u64,
+            1,
+            127,
+            128,
+            300,
+            1 << 20,
+            (1 << 49) + 5,
+            (1 << 56) - 1,
+            1 << 56,
+            u64::MAX,
+        ] {
+            let n = varint::len(v);
+            let mut expected = vec![0u8; n];
+            varint::encode_exact(v, &mut expected);
+            for spare in [0usize, 1, 7, 8, 12] {
+                let mut buf = vec![0xeeu8; spare + n + 1];
+                let mut w = Writer::new(&mut buf);
+                w.put_u8(0x42);
+                w.put_varint(v);
+                assert_eq!(w.remaining(), spare, "{v}");
+                assert_eq!(&buf[spare..spare + n], expected.as_slice(), "{v} with {spare} spare");
+                assert_eq!(buf[spare + n], 0x42, "the byte after the varint is intact");
+            }
+        }
     }
 
     #[test]
