@@ -19,7 +19,7 @@ use crate::reader::Reader;
 use crate::unknown::UnknownFields;
 use crate::varint;
 use crate::wire;
-use crate::writer::Writer;
+use crate::writer::{fill, Writer};
 
 /// How one protobuf type is sized, written and read.
 pub trait Codec {
@@ -210,6 +210,13 @@ impl Str {
     #[inline]
     fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
         let bytes = r.read_bytes()?;
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is valid UTF-8. `is_ascii` checks a word at a time;
+            // `from_utf8` costs ~10 instructions a byte on short strings
+            // (callgrind, the Go message: 385 of its 1175 instructions).
+            #[allow(unsafe_code)]
+            return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
+        }
         core::str::from_utf8(bytes)
             .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, r.offset() - bytes.len() + e.valid_up_to()))
     }
@@ -386,7 +393,7 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
             // One claim for the whole run; each element is copied in little-endian order.
             let dst = w.claim(width * values.len());
             for (chunk, &v) in dst.chunks_exact_mut(width).zip(values) {
-                chunk.copy_from_slice(&C::to_wire(v).to_le_bytes()[..width]);
+                fill(chunk, &C::to_wire(v).to_le_bytes()[..width]);
             }
         }
     }
@@ -411,7 +418,7 @@ fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
     if values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) < 0x80 {
         #[allow(clippy::cast_possible_truncation)] // every value is below 0x80
         for (d, &v) in w.claim(values.len()).iter_mut().zip(values) {
-            *d = C::to_wire(v) as u8;
+            d.write(C::to_wire(v) as u8);
         }
         return;
     }

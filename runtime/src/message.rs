@@ -145,11 +145,24 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     }
 
     /// Appends the encoding to `out`; allocates only if `out` lacks the capacity.
+    /// The bytes are written straight into the spare capacity, never zeroed first.
     fn encode_append(&self, out: &mut Vec<u8>) {
         let size = self.size();
-        let start = out.len();
-        out.resize(start + size, 0);
-        self.fast_write_sized(&mut out[start..], size);
+        out.reserve(size);
+        let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..size]);
+        self.write_backward(&mut w);
+        assert!(
+            w.remaining() == 0,
+            "fastrs: {} wrote less than its size()",
+            Self::FULL_NAME
+        );
+        // SAFETY: the writer initialised all `size` spare bytes (it initialises
+        // everything it claims and nothing is left unclaimed), and `reserve`
+        // made room for them.
+        #[allow(unsafe_code)]
+        unsafe {
+            out.set_len(out.len() + size);
+        }
     }
 }
 

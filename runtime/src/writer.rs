@@ -6,12 +6,19 @@
 //! method writes its bytes in their normal order at the end of the free space, so
 //! callers emit fields, elements and tags in reverse.
 
+use core::mem::MaybeUninit;
+
 use crate::varint;
 
 /// Backward writer over a caller's buffer. Allocates nothing.
+///
+/// The buffer may be uninitialised memory (the spare capacity of a `Vec`, so
+/// encoding need not zero it first). Invariant: every byte from `pos` to the
+/// end has been written; only methods of this crate claim space, and each one
+/// initialises all of what it claims.
 #[derive(Debug)]
 pub struct Writer<'a> {
-    buf: &'a mut [u8],
+    buf: &'a mut [MaybeUninit<u8>],
     /// Everything before `pos` is free; everything from `pos` on is written.
     pos: usize,
 }
@@ -20,6 +27,17 @@ impl<'a> Writer<'a> {
     /// A writer that fills `buf` from its end towards its start.
     #[must_use]
     pub fn new(buf: &'a mut [u8]) -> Self {
+        // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the
+        // writer only ever stores initialised bytes, so `buf` stays initialised.
+        #[allow(unsafe_code)]
+        let buf = unsafe { &mut *(core::ptr::from_mut::<[u8]>(buf) as *mut [MaybeUninit<u8>]) };
+        Self::new_uninit(buf)
+    }
+
+    /// A writer over possibly uninitialised memory; once
+    /// [`Writer::remaining`] is 0, all of `buf` has been initialised.
+    #[must_use]
+    pub fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
         let pos = buf.len();
         Self { buf, pos }
     }
@@ -31,11 +49,12 @@ impl<'a> Writer<'a> {
         self.pos
     }
 
-    /// Claims the `n` bytes just before what has been written.
+    /// Claims the `n` bytes just before what has been written. The caller must
+    /// initialise all of them (the type's invariant).
     ///
     /// Panics if fewer than `n` bytes are free: the caller sized the buffer wrong.
     #[inline(always)]
-    pub fn claim(&mut self, n: usize) -> &mut [u8] {
+    pub(crate) fn claim(&mut self, n: usize) -> &mut [MaybeUninit<u8>] {
         let Some(start) = self.pos.checked_sub(n) else {
             buffer_too_short(n, self.pos)
         };
@@ -47,13 +66,13 @@ impl<'a> Writer<'a> {
     /// Writes one byte.
     #[inline(always)]
     pub fn put_u8(&mut self, b: u8) {
-        self.claim(1)[0] = b;
+        self.claim(1)[0].write(b);
     }
 
     /// Writes `bytes` unchanged.
     #[inline(always)]
     pub fn put_slice(&mut self, bytes: &[u8]) {
-        self.claim(bytes.len()).copy_from_slice(bytes);
+        fill(self.claim(bytes.len()), bytes);
     }
 
     /// Writes a varint.
@@ -71,11 +90,15 @@ impl<'a> Writer<'a> {
             Some(room) if v >> 56 == 0 && n <= 8 => {
                 let word = varint::encode_word(v) << (64 - 8 * n);
                 if let Some(room) = room.first_chunk_mut::<8>() {
-                    *room = word.to_le_bytes();
+                    fill(room, &word.to_le_bytes());
                 }
                 self.pos -= n;
             }
-            _ => varint::encode_exact(v, self.claim(n)),
+            _ => {
+                let mut bytes = [0u8; 10];
+                varint::encode_exact(v, &mut bytes[..n]);
+                fill(self.claim(n), &bytes[..n]);
+            }
         }
     }
 
@@ -98,6 +121,12 @@ impl<'a> Writer<'a> {
         let len = remaining_before - self.pos;
         self.put_varint(len as u64);
     }
+}
+
+/// Initialises `dst` with `src` (same length); compiles to a plain copy.
+#[inline(always)]
+pub(crate) fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    dst.write_copy_of_slice(src);
 }
 
 #[cold]
