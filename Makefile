@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test lint fmt bless wkt clean
+.PHONY: all demo test lint fmt bless wkt bench stats profile clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -27,6 +27,20 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+# Side-by-side benchmarks (release build, a few minutes): prints the table and
+# writes benches/results.md. `make stats` copies it into the README.
+bench:
+	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
+
+stats:
+	$(CARGO) run --release -p fastrs-bench -- splice benches/results.md README.md
+
+# Instructions per operation under callgrind (stable on a noisy machine):
+# make profile W="int64 large" OP=1 LIB=fastrs
+profile:
+	$(CARGO) build --release -p fastrs-bench
+	benches/profile.sh "$(W)" $(OP) $(LIB)
 
 # Rewrites the golden files after an intended generator change.
 wkt:

@@ -130,17 +130,18 @@ pub const fn encode_word(v: u64) -> u64 {
     spread_groups(v) | continuation
 }
 
-/// Decodes a varint from a buffer shorter than ten bytes.
-#[cold]
+/// Decodes a varint from a buffer shorter than ten bytes (the end of a nested
+/// message, say): copied into a zero-padded block for the loop-free decoder;
+/// a varint that would end in the padding is truncated.
+#[inline]
 fn decode_short(buf: &[u8]) -> Result<(u64, usize), VarintError> {
-    let mut value = 0u64;
-    for (i, &byte) in buf.iter().enumerate() {
-        value |= u64::from(byte & 0x7f) << (7 * i);
-        if byte < 0x80 {
-            return Ok((value, i + 1));
-        }
+    let mut block = [0u8; 10];
+    let n = buf.len().min(10);
+    block[..n].copy_from_slice(&buf[..n]);
+    match decode_ten(&block) {
+        Ok((v, len)) if len <= n => Ok((v, len)),
+        _ => Err(VarintError::Truncated),
     }
-    Err(VarintError::Truncated)
 }
 
 #[cfg(test)]
