@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test lint fmt bless wkt bench stats profile clean
+.PHONY: all demo test lint fmt bless wkt bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -17,7 +17,7 @@ demo:
 test:
 	$(CARGO) test --workspace
 	$(CARGO) run -q -p fastrs-example
-	$(CARGO) build -p fastrs --no-default-features
+	$(CARGO) build -p fastrs-no-std
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
@@ -41,6 +41,19 @@ stats:
 profile:
 	$(CARGO) build --release -p fastrs-bench
 	benches/profile.sh "$(W)" $(OP) $(LIB)
+
+# The runtime's tests under Miri (nightly; the Miri component is installed if
+# missing). Checks the few unsafe blocks for undefined behaviour.
+miri:
+	rustup component add --toolchain nightly miri rust-src
+	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs
+
+# Each fuzz target for FUZZ_SECONDS (default 60) with cargo-fuzz (nightly).
+FUZZ_SECONDS ?= 60
+fuzz:
+	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	cd fuzz && for t in $$($(CARGO) +nightly fuzz list); do \
+		$(CARGO) +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
 # Rewrites the golden files after an intended generator change.
 wkt:

@@ -58,6 +58,14 @@ impl Builder {
         self
     }
 
+    /// Generates maps as `BTreeMap`: deterministic encoding (entries in key
+    /// order) and no need for `std`.
+    #[must_use]
+    pub fn btree_maps(mut self) -> Self {
+        self.options.btree_maps = true;
+        self
+    }
+
     /// Parses with `protoc` instead of the built-in parser: the one in `$PROTOC`,
     /// else `protoc` on `PATH`.
     #[must_use]

@@ -11,6 +11,10 @@ pub struct Options {
     /// If set, also write a file of this name that declares the module tree of all
     /// generated packages (`pub mod acme { pub mod shop { include!("acme.shop.rs"); } }`).
     pub include_file: Option<String>,
+    /// Generate maps as `BTreeMap` instead of `HashMap`: entries encode in key
+    /// order (the same message always gives the same bytes) and the code
+    /// needs no `std`.
+    pub btree_maps: bool,
 }
 
 /// A plugin parameter that could not be understood.
@@ -30,6 +34,7 @@ impl Options {
     ///
     /// - `extern_path=.proto.prefix=::rust::path` (repeatable)
     /// - `include_file=mod.rs`
+    /// - `map_type=hash` (default) or `map_type=btree`
     ///
     /// # Errors
     /// An unknown key, a missing value, or a malformed extern path.
@@ -49,9 +54,16 @@ impl Options {
                     options.add_extern_path(proto, rust)?;
                 }
                 "include_file" => options.include_file = Some(value.to_string()),
+                "map_type" => {
+                    options.btree_maps = match value {
+                        "hash" => false,
+                        "btree" => true,
+                        _ => return Err(OptionsError(format!("map_type is `hash` or `btree`, not `{value}`"))),
+                    }
+                }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type)"
                     )))
                 }
             }

@@ -325,9 +325,11 @@ pub fn merge_message<M: Message>(m: &mut M, r: &mut Reader<'_>, depth: u32) -> R
     let Some(depth) = depth.checked_sub(1) else {
         return Err(r.error(DecodeErrorKind::RecursionLimit));
     };
+    r.charge(M::FOOTPRINT)?;
     let mut inner = r.read_nested()?;
-    m.merge_from(&mut inner, depth)
-        .map_err(|e| e.within(M::FULL_NAME, inner.field()))
+    let merged = m.merge_from(&mut inner, depth);
+    r.absorb(&inner);
+    merged.map_err(|e| e.within(M::FULL_NAME, inner.field()))
 }
 
 /// Size of a length prefix plus `len` bytes.
@@ -516,6 +518,7 @@ pub fn read_map_entry<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Res
     let Some(depth) = depth.checked_sub(1) else {
         return Err(r.error(DecodeErrorKind::RecursionLimit));
     };
+    r.charge(core::mem::size_of::<(K::Value, V::Value)>())?;
     let mut inner = r.read_nested()?;
     let (mut key, mut value) = (K::Value::default(), V::Value::default());
     while !inner.is_empty() {
@@ -528,6 +531,7 @@ pub fn read_map_entry<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Res
             inner.skip_value(tag, depth)?;
         }
     }
+    r.absorb(&inner);
     Ok((key, value))
 }
 
@@ -662,8 +666,10 @@ impl<M: Message, const NUMBER: u32> Codec for Group<M, NUMBER> {
         let Some(depth) = depth.checked_sub(1) else {
             return Err(r.error(DecodeErrorKind::RecursionLimit));
         };
+        r.charge(M::FOOTPRINT)?;
         let mut inner = r.read_group(NUMBER, depth)?;
-        v.merge_from(&mut inner, depth)
-            .map_err(|e| e.within(M::FULL_NAME, inner.field()))
+        let merged = v.merge_from(&mut inner, depth);
+        r.absorb(&inner);
+        merged.map_err(|e| e.within(M::FULL_NAME, inner.field()))
     }
 }

@@ -28,6 +28,11 @@ pub enum DecodeErrorKind {
     UnterminatedGroup,
     /// Messages or groups nested deeper than the recursion limit.
     RecursionLimit,
+    /// The input is longer than [`DecodeOptions::max_input_bytes`](crate::DecodeOptions).
+    InputTooLarge,
+    /// Decoding would allocate more than the budget of
+    /// [`DecodeOptions`](crate::DecodeOptions) allows for this input.
+    AllocationLimit,
     /// A proto2 `required` field is not set; [`DecodeError::message_name`] is
     /// the field's full name.
     MissingRequired,
@@ -48,6 +53,8 @@ impl DecodeErrorKind {
             Self::UnterminatedGroup => "group not closed before the end of its message",
             Self::RecursionLimit => "nesting deeper than the recursion limit",
             Self::MissingRequired => "missing required field",
+            Self::InputTooLarge => "input larger than the configured maximum",
+            Self::AllocationLimit => "decoding would allocate more than the configured budget",
         }
     }
 }

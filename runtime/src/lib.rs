@@ -38,7 +38,7 @@ mod writer;
 pub use enumeration::{Enum, EnumValue};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use extension::{Extension, RepeatedExtension};
-pub use message::Message;
+pub use message::{DecodeOptions, Message};
 pub use reader::Reader;
 pub use unknown::UnknownFields;
 pub use writer::Writer;

@@ -6,6 +6,48 @@ use crate::error::DecodeError;
 use crate::reader::Reader;
 use crate::unknown::UnknownFields;
 use crate::wire::DEFAULT_RECURSION_LIMIT;
+
+/// Limits for decoding untrusted input. The defaults are safe for bytes from
+/// strangers; raise them for trusted data that needs more.
+///
+/// ```
+/// let deep = fastrs::DecodeOptions { recursion_limit: 1000, ..Default::default() };
+/// # let _ = deep;
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// Messages and groups nested deeper than this fail (default 100).
+    pub recursion_limit: u32,
+    /// Inputs longer than this fail before any work (default 2 GiB - 1, the
+    /// protobuf limit).
+    pub max_input_bytes: usize,
+    /// Message values and map entries a decode creates may take at most this
+    /// many bytes per input byte, plus [`DecodeOptions::allocation_slack`]:
+    /// a 2-byte empty element cannot expand into an unbounded struct (default 64).
+    pub allocation_ratio: usize,
+    /// Bytes of message values allowed whatever the input size (default 1 MiB).
+    pub allocation_slack: usize,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            recursion_limit: DEFAULT_RECURSION_LIMIT,
+            max_input_bytes: i32::MAX as usize,
+            allocation_ratio: 64,
+            allocation_slack: 1024 * 1024,
+        }
+    }
+}
+
+impl DecodeOptions {
+    /// The allocation budget for an input of `len` bytes.
+    #[must_use]
+    pub fn allocation_budget(&self, len: usize) -> usize {
+        len.saturating_mul(self.allocation_ratio)
+            .saturating_add(self.allocation_slack)
+    }
+}
 use crate::writer::Writer;
 
 /// A protobuf message: exact sizing, encoding into a caller's buffer, and
@@ -18,6 +60,10 @@ use crate::writer::Writer;
 pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// The full protobuf name, such as `acme.shop.v2.Order`.
     const FULL_NAME: &'static str;
+
+    /// Bytes a new value of this type allocates, charged against the
+    /// allocation budget of [`DecodeOptions`] when decoding creates one.
+    const FOOTPRINT: usize = core::mem::size_of::<Self>();
 
     /// The exact number of bytes [`Message::fast_write`] writes.
     fn size(&self) -> usize;
@@ -95,15 +141,30 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// [`DEFAULT_RECURSION_LIMIT`](crate::wire::DEFAULT_RECURSION_LIMIT).
     /// `self` then holds the fields merged before the error.
     fn fast_read(&mut self, buf: &[u8]) -> Result<(), DecodeError> {
-        self.fast_read_with_limit(buf, DEFAULT_RECURSION_LIMIT)
+        self.fast_read_with(buf, &DecodeOptions::default())
     }
 
-    /// [`Message::fast_read`] with a recursion limit of the caller's choosing.
+    /// [`Message::fast_read`] with a recursion limit of the caller's choosing
+    /// (and the other [`DecodeOptions`] at their defaults).
     ///
     /// # Errors
     /// As [`Message::fast_read`].
     fn fast_read_with_limit(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
-        self.fast_read_partial(buf, recursion_limit)?;
+        self.fast_read_with(
+            buf,
+            &DecodeOptions {
+                recursion_limit,
+                ..DecodeOptions::default()
+            },
+        )
+    }
+
+    /// [`Message::fast_read`] under the given limits.
+    ///
+    /// # Errors
+    /// As [`Message::fast_read`], and the limits of `options`.
+    fn fast_read_with(&mut self, buf: &[u8], options: &DecodeOptions) -> Result<(), DecodeError> {
+        self.fast_read_partial(buf, options)?;
         self.check_required()
     }
 
@@ -111,10 +172,14 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// that accept partial messages).
     ///
     /// # Errors
-    /// Malformed input, or nesting deeper than `recursion_limit`.
-    fn fast_read_partial(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
-        let mut r = Reader::new(buf);
-        self.merge_from(&mut r, recursion_limit)
+    /// Malformed input, or input beyond the limits of `options`.
+    fn fast_read_partial(&mut self, buf: &[u8], options: &DecodeOptions) -> Result<(), DecodeError> {
+        if buf.len() > options.max_input_bytes {
+            let e = DecodeError::new(crate::DecodeErrorKind::InputTooLarge, options.max_input_bytes);
+            return Err(e.within(Self::FULL_NAME, 0));
+        }
+        let mut r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
+        self.merge_from(&mut r, options.recursion_limit)
             .map_err(|e| e.within(Self::FULL_NAME, r.field()))
     }
 
@@ -168,6 +233,7 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
 
 impl<M: Message> Message for alloc::boxed::Box<M> {
     const FULL_NAME: &'static str = M::FULL_NAME;
+    const FOOTPRINT: usize = M::FOOTPRINT + core::mem::size_of::<Self>();
 
     #[inline]
     fn size(&self) -> usize {

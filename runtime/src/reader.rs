@@ -17,17 +17,51 @@ pub struct Reader<'a> {
     end: usize,
     /// Field number of the last tag read, for error context.
     field: u32,
+    /// Bytes of message values this decode may still allocate (see
+    /// [`DecodeOptions`](crate::DecodeOptions)); nested readers take it and give
+    /// back what is left.
+    budget: usize,
 }
 
 impl<'a> Reader<'a> {
     /// A reader over a whole input.
     #[must_use]
     pub fn new(buf: &'a [u8]) -> Self {
+        Self::with_budget(buf, usize::MAX)
+    }
+
+    /// A reader over a whole input that may allocate `budget` bytes of message
+    /// values and map entries.
+    #[must_use]
+    pub fn with_budget(buf: &'a [u8], budget: usize) -> Self {
         Self {
             buf,
             end: buf.len(),
             field: 0,
+            budget,
         }
+    }
+
+    /// Charges an allocation of `bytes` (a new message value or map entry)
+    /// against the budget.
+    ///
+    /// # Errors
+    /// [`DecodeErrorKind::AllocationLimit`] once the budget is spent.
+    #[inline]
+    pub fn charge(&mut self, bytes: usize) -> Result<(), DecodeError> {
+        match self.budget.checked_sub(bytes) {
+            Some(left) => {
+                self.budget = left;
+                Ok(())
+            }
+            None => Err(self.error(DecodeErrorKind::AllocationLimit)),
+        }
+    }
+
+    /// Takes back the budget a finished nested reader has left.
+    #[inline]
+    pub fn absorb(&mut self, inner: &Reader<'_>) {
+        self.budget = inner.budget;
     }
 
     /// The absolute offset of the next byte to read.
@@ -156,6 +190,7 @@ impl<'a> Reader<'a> {
             buf: value,
             end: self.offset(),
             field: 0,
+            budget: self.budget,
         })
     }
 
@@ -201,6 +236,7 @@ impl<'a> Reader<'a> {
             buf: &body[..body_len],
             end: start + body_len,
             field: 0,
+            budget: self.budget,
         })
     }
 

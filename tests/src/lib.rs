@@ -17,3 +17,17 @@ pub mod pb {
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
 
 pub mod random;
+
+/// The round-trip invariant every test, property test and fuzz target checks
+/// on arbitrary input: decoding either fails cleanly, or gives a message whose
+/// encoding is `size()` bytes long, decodes again, and re-encodes to the same
+/// bytes (the encoding is stable). Byte stability needs a deterministic map
+/// order: use it with `BTreeMap` types (`fastrs_no_std::protos`) when the
+/// message has maps.
+pub fn check_round_trip<M: fastrs::Message>(input: &[u8]) {
+    let Ok(message) = M::decode(input) else { return };
+    let encoded = message.encode_to_vec();
+    assert_eq!(encoded.len(), message.size(), "size() matches the bytes written");
+    let again = M::decode(&encoded).expect("fastrs reads its own encoding");
+    assert_eq!(again.encode_to_vec(), encoded, "re-encoding is stable");
+}

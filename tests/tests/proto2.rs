@@ -89,7 +89,7 @@ fn partial_decode_and_checked_encode() {
     };
     let bytes = partial.encode_to_vec();
     let mut m = Required::default();
-    m.fast_read_partial(&bytes, 100).unwrap();
+    m.fast_read_partial(&bytes, &fastrs::DecodeOptions::default()).unwrap();
     assert_eq!(m, partial);
     assert_eq!(
         m.encode_to_vec_checked().unwrap_err().kind(),

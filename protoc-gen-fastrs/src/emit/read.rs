@@ -72,7 +72,7 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
             }
         }
         Shape::Repeated { kind, packed, alt_tag } => repeated(msg, f, kind, *packed, alt_tag.as_ref()),
-        Shape::Map { key, value } if is_closed(value) => {
+        Shape::Map { key, value, .. } if is_closed(value) => {
             let (k, unknown) = (codec(key, scope), &msg.unknown_fields);
             let Kind::Enum { path, .. } = value else {
                 unreachable!("only enums are closed")
@@ -88,7 +88,7 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                 }
             }
         }
-        Shape::Map { key, value } => {
+        Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
             quote! {
                 #tag => {

@@ -70,7 +70,7 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(n += ::fastrs::encoding::size_repeated::<#codec>(&self.#ident, #key_len);)
         }
-        Shape::Map { key, value } => {
+        Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
             quote!(n += ::fastrs::encoding::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
         }

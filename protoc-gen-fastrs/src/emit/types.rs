@@ -248,9 +248,13 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let t = rust_type(kind, scope);
             quote!(::fastrs::alloc::vec::Vec<#t>)
         }
-        Shape::Map { key, value } => {
+        Shape::Map { key, value, sorted } => {
             let (k, v) = (rust_type(key, scope), rust_type(value, scope));
-            quote!(::std::collections::HashMap<#k, #v>)
+            if *sorted {
+                quote!(::fastrs::alloc::collections::BTreeMap<#k, #v>)
+            } else {
+                quote!(::std::collections::HashMap<#k, #v>)
+            }
         }
     };
     quote! {

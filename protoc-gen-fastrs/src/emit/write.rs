@@ -52,9 +52,16 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
-        Shape::Map { key, value } => {
+        Shape::Map { key, value, sorted } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
-            quote!(::fastrs::encoding::write_map::<#k, #v>(self.#ident.iter(), #tag, w);)
+            // Written backwards: a sorted map iterates in reverse to come out in
+            // ascending key order.
+            let iter = if *sorted {
+                quote!(self.#ident.iter().rev())
+            } else {
+                quote!(self.#ident.iter())
+            };
+            quote!(::fastrs::encoding::write_map::<#k, #v>(#iter, #tag, w);)
         }
         Shape::OneofMember(_) => unreachable!("oneof members are written with their oneof"),
     }

@@ -41,6 +41,7 @@ pub fn lower(
             continue;
         };
         let mut ctx = FileCtx::new(file, &index, &mut errors);
+        ctx.btree_maps = options.btree_maps;
         let scope = names::package_modules(file.package());
         let messages: Vec<Message> = file
             .message_type
@@ -243,6 +244,8 @@ struct FileCtx<'a, 'e> {
     index: &'a Index<'a>,
     comments: HashMap<Vec<i32>, Vec<String>>,
     errors: &'e mut Vec<String>,
+    /// Maps are `BTreeMap`s (sorted, deterministic encoding).
+    btree_maps: bool,
 }
 
 impl<'a, 'e> FileCtx<'a, 'e> {
@@ -261,6 +264,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             index,
             comments,
             errors,
+            btree_maps: false,
         }
     }
 
@@ -381,7 +385,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let main_wire = wire::wire_type(&kind);
         let (shape, tag) = if f.label() == Label::Repeated {
             if let Some((key, value)) = self.map_entry(f, message, element) {
-                (Shape::Map { key, value }, Tag::new(number, wire::LEN))
+                let sorted = self.btree_maps;
+                (Shape::Map { key, value, sorted }, Tag::new(number, wire::LEN))
             } else {
                 let packable = kind.is_packable();
                 let packed = packable && self.is_packed(f);

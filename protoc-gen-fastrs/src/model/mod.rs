@@ -118,8 +118,9 @@ pub enum Shape {
         packed: bool,
         alt_tag: Option<Tag>,
     },
-    /// `HashMap<K, V>`.
-    Map { key: Kind, value: Kind },
+    /// `HashMap<K, V>`, or `BTreeMap<K, V>` when `sorted` (entries then encode
+    /// in key order, deterministically).
+    Map { key: Kind, value: Kind, sorted: bool },
     /// A member of a oneof: one variant of its enum.
     OneofMember(Kind),
 }

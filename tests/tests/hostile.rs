@@ -1,0 +1,258 @@
+//! Hostile input: every case ends in a specific error, without a panic, a
+//! stack overflow, or an allocation out of proportion to the input.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+use fastrs::{DecodeErrorKind, DecodeOptions, Message};
+use fastrs_tests::fast::fastrs::test::{Everything, Lists, Tree};
+use fastrs_tests::fast::fastrs::test2::Nest;
+use proptest::prelude::*;
+
+/// The same schema with `BTreeMap` maps, whose encoding is byte-stable.
+type SortedEverything = fastrs_no_std::protos::fastrs::test::Everything;
+
+/// Records the largest single allocation, to check lengths are never trusted.
+struct Largest;
+
+static LARGEST: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to `System` unchanged; the counter is an atomic.
+unsafe impl GlobalAlloc for Largest {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LARGEST.fetch_max(layout.size(), Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LARGEST.fetch_max(new_size, Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Largest = Largest;
+
+fn kind<M: Message>(bytes: &[u8]) -> DecodeErrorKind {
+    M::decode(bytes).expect_err("hostile input must fail").kind()
+}
+
+fn varint(mut v: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+    out
+}
+
+#[test]
+fn huge_length_prefixes_fail_without_allocating() {
+    for claimed in [1u64 << 31, u64::MAX >> 1, u64::MAX] {
+        // Lists.f_string (14), Lists.f_message (17) and a packed field (3).
+        for tag in [&[0x72u8][..], &[0x8a, 0x01], &[0x1a]] {
+            let input = [tag, &varint(claimed), b"abc"].concat();
+            LARGEST.store(0, Relaxed);
+            assert_eq!(
+                kind::<Lists>(&input),
+                DecodeErrorKind::LengthOutOfBounds,
+                "{claimed} {tag:02x?}"
+            );
+            assert!(
+                LARGEST.load(Relaxed) < 1024,
+                "an allocation of {} bytes",
+                LARGEST.load(Relaxed)
+            );
+        }
+    }
+}
+
+/// `depth` levels of Tree.left, innermost empty: sizes inside out, then the
+/// bytes outside in, in linear time.
+fn deep_tree(depth: usize) -> Vec<u8> {
+    let mut sizes = vec![0u64];
+    for _ in 0..depth {
+        let inner = *sizes.last().unwrap();
+        sizes.push(1 + varint(inner).len() as u64 + inner);
+    }
+    let mut out = Vec::with_capacity(*sizes.last().unwrap() as usize);
+    for &inner in sizes[..depth].iter().rev() {
+        out.push(0x12);
+        out.extend(varint(inner));
+    }
+    out
+}
+
+#[test]
+fn a_million_nested_messages_stop_at_the_limit() {
+    let input = deep_tree(1_000_000);
+    assert_eq!(kind::<Tree>(&input), DecodeErrorKind::RecursionLimit);
+}
+
+#[test]
+fn a_million_nested_groups_stop_at_the_limit() {
+    // Nest.Inner (group 1) holds Nest.Inner.nest (2), which holds a group ...
+    // Sizes inside out, then the bytes: START_GROUP, nest tag and length on the
+    // way in, END_GROUP on the way out.
+    // G(0) is an empty group; G(k) = START, nest tag, |G(k-1)|, G(k-1), END.
+    let depth = 1_000_000;
+    let mut sizes = vec![2u64];
+    for _ in 0..depth {
+        let inner = *sizes.last().unwrap();
+        sizes.push(3 + varint(inner).len() as u64 + inner);
+    }
+    let mut input = Vec::new();
+    for &inner in sizes[..depth].iter().rev() {
+        input.extend([0x0b, 0x12]);
+        input.extend(varint(inner));
+    }
+    input.extend([0x0b, 0x0c]);
+    input.extend(std::iter::repeat_n(0x0c, depth));
+    assert_eq!(kind::<Nest>(&input), DecodeErrorKind::RecursionLimit);
+    // Unknown groups nested a million deep.
+    let unknown = [0xa3u8, 0x06].repeat(1_000_000);
+    assert_eq!(kind::<Tree>(&unknown), DecodeErrorKind::RecursionLimit);
+}
+
+#[test]
+fn deep_input_on_a_small_stack() {
+    let worker = std::thread::Builder::new()
+        // Debug builds use far larger frames than release ones; 512 KiB holds
+        // the default 100 levels in both.
+        .stack_size(512 * 1024)
+        .spawn(|| {
+            assert_eq!(kind::<Tree>(&deep_tree(100_000)), DecodeErrorKind::RecursionLimit);
+            let unknown = [0xa3u8, 0x06].repeat(100_000);
+            assert_eq!(kind::<Everything>(&unknown), DecodeErrorKind::RecursionLimit);
+            // The deepest input the default limit accepts also fits.
+            assert!(Tree::decode(&deep_tree(100)).is_ok());
+        })
+        .unwrap();
+    worker.join().expect("no stack overflow");
+}
+
+#[test]
+fn raising_the_limit_decodes_deep_messages() {
+    let input = deep_tree(300);
+    let mut tree = Tree::default();
+    let options = DecodeOptions {
+        recursion_limit: 300,
+        ..Default::default()
+    };
+    tree.fast_read_with(&input, &options).unwrap();
+    assert_eq!(tree.encode_to_vec(), input);
+}
+
+#[test]
+fn packed_runs_that_do_not_divide_or_end_mid_varint() {
+    // Lists.f_fixed32 (9) with 5 bytes; Lists.f_int64 (4) ending inside a varint.
+    assert_eq!(
+        kind::<Lists>(&[0x4a, 0x05, 1, 2, 3, 4, 5]),
+        DecodeErrorKind::PackedLengthMismatch
+    );
+    assert_eq!(
+        kind::<Lists>(&[0x52, 0x07, 1, 2, 3, 4, 5, 6, 7]),
+        DecodeErrorKind::PackedLengthMismatch
+    );
+    assert_eq!(
+        kind::<Lists>(&[0x22, 0x03, 0x01, 0x80, 0x80]),
+        DecodeErrorKind::Truncated
+    );
+    assert_eq!(
+        kind::<Lists>(&[0x22, 0x0c, 1, 2, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]),
+        DecodeErrorKind::VarintOverflow
+    );
+}
+
+#[test]
+fn bad_tags_in_generated_messages() {
+    assert_eq!(kind::<Tree>(&[0x00, 0x01]), DecodeErrorKind::InvalidFieldNumber);
+    assert_eq!(
+        kind::<Tree>(&[0x80, 0x80, 0x80, 0x80, 0x10, 0x00]),
+        DecodeErrorKind::InvalidFieldNumber
+    );
+    assert_eq!(kind::<Tree>(&[0x0e, 0x00]), DecodeErrorKind::InvalidWireType(6));
+    assert_eq!(kind::<Tree>(&[0x0f, 0x00]), DecodeErrorKind::InvalidWireType(7));
+    assert_eq!(kind::<Tree>(&[0x0c]), DecodeErrorKind::UnexpectedEndGroup);
+    assert_eq!(kind::<Tree>(&[0x0b, 0x14]), DecodeErrorKind::EndGroupMismatch);
+    assert_eq!(kind::<Tree>(&[0x0b]), DecodeErrorKind::UnterminatedGroup);
+}
+
+#[test]
+fn empty_elements_cannot_expand_without_bound() {
+    // Everything.more (13): each 2-byte empty element is a whole Everything.
+    let footprint = std::mem::size_of::<Everything>();
+    let input = [0x6a, 0x00].repeat(100_000);
+    let strict = DecodeOptions {
+        allocation_ratio: 4,
+        allocation_slack: 0,
+        ..Default::default()
+    };
+    let err = Everything::default().fast_read_with(&input, &strict).unwrap_err();
+    assert!(footprint > 8, "an Everything is {footprint} bytes");
+    assert_eq!(err.kind(), DecodeErrorKind::AllocationLimit);
+    // The same holds for map entries and nested message values.
+    let maps = [0x2a, 0x04, 0x0a, 0x02, 0x0a, 0x00].repeat(100_000); // maps { int32_int32 {} }
+    assert_eq!(
+        Everything::default().fast_read_with(&maps, &strict).unwrap_err().kind(),
+        DecodeErrorKind::AllocationLimit
+    );
+    // Defaults allow ordinary data of the same shape.
+    assert!(Everything::decode(&[0x6a, 0x00].repeat(100)).is_ok());
+}
+
+#[test]
+fn oversized_input_is_refused_up_front() {
+    let options = DecodeOptions {
+        max_input_bytes: 10,
+        ..Default::default()
+    };
+    let err = Tree::default()
+        .fast_read_with(&[0x08, 0x01].repeat(6), &options)
+        .unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::InputTooLarge);
+}
+
+#[test]
+#[should_panic(expected = "encode buffer too short")]
+fn writing_into_a_buffer_one_byte_short_panics_clearly() {
+    let m = Everything {
+        lists: Some(Lists {
+            f_int32: vec![1, 2, 3],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let mut buf = vec![0u8; m.size() - 1];
+    m.fast_write(&mut buf);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Random bytes: an error, or a message whose encoding decodes to itself
+    /// and re-encodes to the same bytes.
+    #[test]
+    fn random_bytes_decode_or_fail_cleanly(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        fastrs_tests::check_round_trip::<SortedEverything>(&bytes);
+        fastrs_tests::check_round_trip::<fastrs_tests::fast::fastrs::test2::Groups>(&bytes);
+        fastrs_tests::check_round_trip::<fastrs_tests::fast::fastrs::test2::Closed>(&bytes);
+    }
+
+    /// Truncating a valid encoding anywhere never panics.
+    #[test]
+    fn truncations_never_panic(seed in any::<u64>(), cut in any::<prop::sample::Index>()) {
+        thread_local!(static SCHEMA: fastrs_tests::random::Schema = fastrs_tests::random::Schema::load(fastrs_tests::DESCRIPTORS));
+        let mut has_map = false;
+        let mut rng = fastrs_tests::random::Rng::new(seed);
+        let full = SCHEMA.with(|s| s.encode(".fastrs.test.Everything", &mut rng, 4, &mut has_map));
+        let cut = cut.index(full.len() + 1);
+        fastrs_tests::check_round_trip::<SortedEverything>(&full[..cut]);
+    }
+}
