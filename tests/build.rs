@@ -28,5 +28,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .include_file("mod.rs")
         .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
         .compile_protos(PROTOS, &["../proto"])?;
+
+    // Editions go through protoc: the pure-Rust parser does not read them yet.
+    protoc_gen_fastrs::Builder::new()
+        .protoc_path(protoc_bin_vendored::protoc_bin_path()?)
+        .out_dir(out.join("editions"))
+        .compile(&["../proto/editions/editions.proto"], &["../proto"])?;
     Ok(())
 }

@@ -137,7 +137,14 @@ impl Builder {
         includes: &[impl AsRef<Path>],
     ) -> Result<Vec<GeneratedFile>, Error> {
         let parsed = self.parse(protos, includes)?;
-        crate::generate(&parsed.set.file, &parsed.inputs, &self.options)
+        match &parsed.encoded {
+            Some(encoded) => {
+                let files = crate::model::features::occurrences(encoded, 1)
+                    .map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
+                crate::generate_encoded(&files, &parsed.inputs, &self.options)
+            }
+            None => crate::generate(&parsed.set.file, &parsed.inputs, &self.options),
+        }
     }
 
     /// Parses only: the descriptors the generator would see.

@@ -17,6 +17,9 @@ pub struct Parsed {
     pub set: FileDescriptorSet,
     /// The inputs' descriptor names.
     pub inputs: Vec<String>,
+    /// The encoded `FileDescriptorSet` when it came from `protoc`: it keeps the
+    /// editions features that `set` cannot hold.
+    pub encoded: Option<Vec<u8>>,
 }
 
 /// Parses `files` in pure Rust, with source info (for doc comments).
@@ -35,6 +38,7 @@ pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Err
     Ok(Parsed {
         set: compiler.file_descriptor_set(),
         inputs,
+        encoded: None,
     })
 }
 
@@ -72,7 +76,11 @@ pub fn parse_protoc(protoc: &Path, files: &[PathBuf], includes: &[PathBuf]) -> R
     let set = FileDescriptorSet::decode(bytes.as_slice())
         .map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
     let inputs = files.iter().map(|f| descriptor_name(f, includes)).collect();
-    Ok(Parsed { set, inputs })
+    Ok(Parsed {
+        set,
+        inputs,
+        encoded: Some(bytes),
+    })
 }
 
 /// The name protoc gives an input file: its path relative to the first include

@@ -25,8 +25,10 @@ mod format;
 mod model;
 mod options;
 
+use std::collections::HashMap;
 use std::fmt;
 
+use prost::Message as _;
 use prost_types::FileDescriptorProto;
 
 pub use builder::Builder;
@@ -66,6 +68,7 @@ impl std::error::Error for Error {}
 
 /// Generates one file per protobuf package of the files named in `to_generate`.
 /// `files` holds those files and everything they import, as protoc gives them.
+/// Editions files need [`generate_encoded`], which can read their features.
 ///
 /// # Errors
 /// All problems found in the schemas, at once.
@@ -74,7 +77,51 @@ pub fn generate(
     to_generate: &[String],
     options: &Options,
 ) -> Result<Vec<GeneratedFile>, Error> {
-    let packages = model::lower::lower(files, to_generate, options).map_err(|messages| Error { messages })?;
+    generate_with_features(files, to_generate, options, &HashMap::new())
+}
+
+/// [`generate`] from encoded `FileDescriptorProto`s (as in a
+/// `FileDescriptorSet` or a `CodeGeneratorRequest`), which keep the editions
+/// `features` that `prost-types` cannot represent.
+///
+/// # Errors
+/// Descriptors that do not decode, and all problems found in the schemas.
+pub fn generate_encoded(
+    encoded: &[&[u8]],
+    to_generate: &[String],
+    options: &Options,
+) -> Result<Vec<GeneratedFile>, Error> {
+    let mut files = Vec::with_capacity(encoded.len());
+    let mut features = HashMap::new();
+    for bytes in encoded {
+        let file = FileDescriptorProto::decode(*bytes)
+            .map_err(|e| Error::new(format!("a descriptor does not decode: {e}")))?;
+        if file.syntax() == "editions" {
+            let scanned = model::features::FileFeatures::scan(bytes)
+                .map_err(|e| Error::new(format!("{}: descriptor does not decode: {e}", file.name())))?;
+            features.insert(file.name().to_string(), scanned);
+        }
+        files.push(file);
+    }
+    generate_with_features(&files, to_generate, options, &features)
+}
+
+/// The encoded `FileDescriptorProto`s of a `CodeGeneratorRequest` (its
+/// `proto_file` field), for [`generate_encoded`].
+///
+/// # Errors
+/// The request is not well formed.
+pub fn request_files(request: &[u8]) -> Result<Vec<&[u8]>, Error> {
+    model::features::occurrences(request, 15).map_err(|e| Error::new(format!("the request does not decode: {e}")))
+}
+
+fn generate_with_features(
+    files: &[FileDescriptorProto],
+    to_generate: &[String],
+    options: &Options,
+    features: &HashMap<String, model::features::FileFeatures>,
+) -> Result<Vec<GeneratedFile>, Error> {
+    let packages = model::lower::lower(files, to_generate, options, features).map_err(|messages| Error { messages })?;
     let mut out = Vec::with_capacity(packages.len() + 1);
     for package in &packages {
         let sources: Vec<&str> = files

@@ -20,29 +20,51 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let response = match CodeGeneratorRequest::decode(input.as_slice()) {
-        Ok(request) => respond(&request),
+        Ok(request) => respond(&request, &input),
         Err(e) => {
             eprintln!("protoc-gen-fastrs: stdin is not a CodeGeneratorRequest ({e}); run me through protoc");
             return ExitCode::FAILURE;
         }
     };
-    if let Err(e) = std::io::stdout().write_all(&response.encode_to_vec()) {
+    // prost-types' response has no minimum/maximum edition fields (3 and 4):
+    // they are appended as raw varint fields.
+    let mut bytes = response.encode_to_vec();
+    bytes.extend([0x18]);
+    push_varint(&mut bytes, MINIMUM_EDITION);
+    bytes.extend([0x20]);
+    push_varint(&mut bytes, MAXIMUM_EDITION);
+    if let Err(e) = std::io::stdout().write_all(&bytes) {
         eprintln!("protoc-gen-fastrs: cannot write the response: {e}");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
 
-fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
+fn push_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v & 0x7f) as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// `EDITION_PROTO2` to `EDITION_2024`: the editions this plugin reads.
+const MINIMUM_EDITION: u64 = 998;
+const MAXIMUM_EDITION: u64 = 1001;
+
+/// Answers a request; `raw` is its encoding, which keeps the editions features
+/// `prost-types` drops.
+fn respond(request: &CodeGeneratorRequest, raw: &[u8]) -> CodeGeneratorResponse {
     let mut response = CodeGeneratorResponse {
-        supported_features: Some(Feature::Proto3Optional as u64),
+        // FEATURE_SUPPORTS_EDITIONS (2) is missing from prost-types' enum.
+        supported_features: Some(Feature::Proto3Optional as u64 | 2),
         ..Default::default()
     };
     let result = protoc_gen_fastrs::Options::parse(request.parameter())
         .map_err(|e| e.to_string())
         .and_then(|options| {
-            protoc_gen_fastrs::generate(&request.proto_file, &request.file_to_generate, &options)
-                .map_err(|e| e.to_string())
+            let files = protoc_gen_fastrs::request_files(raw).map_err(|e| e.to_string())?;
+            protoc_gen_fastrs::generate_encoded(&files, &request.file_to_generate, &options).map_err(|e| e.to_string())
         });
     match result {
         Ok(files) => {

@@ -144,3 +144,14 @@ fn plugin_rejects_garbage_on_stdin_without_panicking() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a CodeGeneratorRequest"));
 }
+
+#[test]
+fn editions_files_go_through_the_plugin() {
+    let dir = scratch("editions");
+    let out = protoc(&dir, "", &["editions/editions.proto"]);
+    assert!(out.status.success(), "protoc failed: {}", String::from_utf8_lossy(&out.stderr));
+    let code = std::fs::read_to_string(dir.join("fastrs.editions.rs")).unwrap();
+    assert!(code.contains("Group::<Child, 8>"), "DELIMITED is a group");
+    assert!(code.contains("pub implicit_int: i32,"), "IMPLICIT presence is a plain field");
+    assert!(code.contains("pub closed: ::core::option::Option<Closed>,"), "CLOSED enums are the Rust enum");
+}

@@ -13,6 +13,12 @@ pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/prost/mod.rs"));
 }
 
+/// fastrs-generated code for `proto/editions/editions.proto` (through protoc).
+#[allow(clippy::all)]
+pub mod editions {
+    include!(concat!(env!("OUT_DIR"), "/editions/fastrs.editions.rs"));
+}
+
 /// The encoded `FileDescriptorSet` of the test schemas.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
 

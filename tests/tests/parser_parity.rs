@@ -9,6 +9,10 @@ use protoc_gen_fastrs::Builder;
 fn protos(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
+        // protox does not read editions yet; they go through protoc only.
+        if path.ends_with("editions") {
+            continue;
+        }
         if path.is_dir() {
             protos(&path, out);
         } else if path.extension().is_some_and(|e| e == "proto") {

@@ -9,6 +9,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{quote, ToTokens};
 
+use super::features::FileFeatures;
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
 use super::{Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, Variant};
@@ -26,13 +27,14 @@ pub fn lower(
     files: &[FileDescriptorProto],
     to_generate: &[String],
     options: &Options,
+    features: &HashMap<String, FileFeatures>,
 ) -> Result<Vec<Package>, Vec<String>> {
     let generated_packages: HashSet<&str> = files
         .iter()
         .filter(|f| to_generate.contains(&f.name().to_string()))
         .map(FileDescriptorProto::package)
         .collect();
-    let index = Index::build(files, options, &generated_packages);
+    let index = Index::build(files, options, &generated_packages, features);
     let mut errors = Vec::new();
     let mut packages: Vec<Package> = Vec::new();
     for name in to_generate {
@@ -42,6 +44,7 @@ pub fn lower(
         };
         let mut ctx = FileCtx::new(file, &index, &mut errors);
         ctx.btree_maps = options.btree_maps;
+        ctx.features = editions_features(file, features, ctx.errors).cloned();
         let scope = names::package_modules(file.package());
         let messages: Vec<Message> = file
             .message_type
@@ -88,6 +91,9 @@ pub fn lower(
 /// Every message and enum of every file, by full name with leading dot.
 struct Index<'a> {
     types: HashMap<String, TypeInfo<'a>>,
+    /// Messages with a `required` field of their own (a proto2 label, or the
+    /// editions feature `LEGACY_REQUIRED`).
+    with_required: HashSet<String>,
 }
 
 struct TypeInfo<'a> {
@@ -102,12 +108,20 @@ enum Def<'a> {
 }
 
 impl<'a> Index<'a> {
-    fn build(files: &'a [FileDescriptorProto], options: &Options, generated: &HashSet<&str>) -> Self {
+    fn build(
+        files: &'a [FileDescriptorProto],
+        options: &Options,
+        generated: &HashSet<&str>,
+        features: &HashMap<String, FileFeatures>,
+    ) -> Self {
         let mut externs: Vec<(String, String)> = options.extern_paths.clone();
         if !generated.contains("google.protobuf") {
             externs.push((WELL_KNOWN.0.to_string(), WELL_KNOWN.1.to_string()));
         }
-        let mut index = Index { types: HashMap::new() };
+        let mut index = Index {
+            types: HashMap::new(),
+            with_required: HashSet::new(),
+        };
         for file in files {
             let prefix = if file.package().is_empty() {
                 String::new()
@@ -115,11 +129,15 @@ impl<'a> Index<'a> {
                 format!(".{}", file.package())
             };
             let modules = names::package_modules(file.package());
-            let closed = file.syntax() != "proto3" && file.syntax() != "editions";
-            for m in &file.message_type {
-                index.add_message(m, &prefix, &modules, &externs, closed);
+            let closedness = Closedness {
+                syntax: file.syntax(),
+                features: features.get(file.name()),
+            };
+            for (i, m) in file.message_type.iter().enumerate() {
+                index.add_message(m, &prefix, &modules, &externs, &closedness, vec![4, i as i32]);
             }
-            for e in &file.enum_type {
+            for (i, e) in file.enum_type.iter().enumerate() {
+                let closed = closedness.closed(&[5, i as i32]);
                 index.add_type(
                     format!("{prefix}.{}", e.name()),
                     &modules,
@@ -138,14 +156,17 @@ impl<'a> Index<'a> {
         prefix: &str,
         modules: &[String],
         externs: &[(String, String)],
-        closed: bool,
+        closedness: &Closedness<'_>,
+        path: Vec<i32>,
     ) {
         let full = format!("{prefix}.{}", m.name());
         let inner: Vec<String> = modules.iter().cloned().chain([names::snake(m.name())]).collect();
-        for nested in &m.nested_type {
-            self.add_message(nested, &full, &inner, externs, closed);
+        for (i, nested) in m.nested_type.iter().enumerate() {
+            let nested_path = [&path[..], &[3, i as i32]].concat();
+            self.add_message(nested, &full, &inner, externs, closedness, nested_path);
         }
-        for e in &m.enum_type {
+        for (i, e) in m.enum_type.iter().enumerate() {
+            let closed = closedness.closed(&[&path[..], &[4, i as i32]].concat());
             self.add_type(
                 format!("{full}.{}", e.name()),
                 &inner,
@@ -153,6 +174,15 @@ impl<'a> Index<'a> {
                 Def::Enum(e, closed),
                 externs,
             );
+        }
+        let required = m.field.iter().enumerate().any(|(j, f)| {
+            f.label() == Label::Required
+                || closedness
+                    .features
+                    .is_some_and(|ft| ft.resolve(&[&path[..], &[2, j as i32]].concat()).required)
+        });
+        if required {
+            self.with_required.insert(full.clone());
         }
         self.add_type(full, modules, m.name(), Def::Message(m), externs);
     }
@@ -182,10 +212,10 @@ impl<'a> Index<'a> {
                 continue;
             }
             let Some(m) = self.message(&name) else { continue };
+            if self.with_required.contains(&name) {
+                return true;
+            }
             for f in &m.field {
-                if f.label() == Label::Required {
-                    return true;
-                }
                 if matches!(f.r#type(), Type::Message | Type::Group) {
                     stack.push(f.type_name().to_string());
                 }
@@ -218,6 +248,43 @@ impl<'a> Index<'a> {
     }
 }
 
+/// Decides whether an enum is closed: proto2 enums are, proto3 ones are not,
+/// editions enums follow their resolved `enum_type` feature.
+struct Closedness<'f> {
+    syntax: &'f str,
+    features: Option<&'f FileFeatures>,
+}
+
+impl Closedness<'_> {
+    fn closed(&self, path: &[i32]) -> bool {
+        match (self.syntax, self.features) {
+            ("editions", Some(f)) => f.resolve(path).closed_enum,
+            ("editions", None) | ("proto3", _) => false,
+            _ => true,
+        }
+    }
+}
+
+/// The editions features of `file`, which must have been read from its raw
+/// descriptor (an error otherwise: the generator would guess presence).
+fn editions_features<'f>(
+    file: &FileDescriptorProto,
+    features: &'f HashMap<String, FileFeatures>,
+    errors: &mut Vec<String>,
+) -> Option<&'f FileFeatures> {
+    if file.syntax() != "editions" {
+        return None;
+    }
+    let found = features.get(file.name());
+    if found.is_none() {
+        errors.push(format!(
+            "{}: editions files need their raw descriptors (use the protoc plugin or Builder::use_protoc)",
+            file.name()
+        ));
+    }
+    found
+}
+
 /// The Rust path of `full` under the longest matching extern prefix, if any.
 fn extern_path(full: &str, externs: &[(String, String)]) -> Option<TypePath> {
     let (proto, rust) = externs
@@ -246,6 +313,8 @@ struct FileCtx<'a, 'e> {
     errors: &'e mut Vec<String>,
     /// Maps are `BTreeMap`s (sorted, deterministic encoding).
     btree_maps: bool,
+    /// The file's editions features (editions files only).
+    features: Option<FileFeatures>,
 }
 
 impl<'a, 'e> FileCtx<'a, 'e> {
@@ -265,6 +334,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             comments,
             errors,
             btree_maps: false,
+            features: None,
         }
     }
 
@@ -317,8 +387,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .collect();
         for (i, f) in desc.field.iter().enumerate() {
             let element = format!("{full_name}.{}", f.name());
-            let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
-            let Some(field) = self.field(f, &full_name, &element, doc) else {
+            let field_loc = [&loc[..], &[2, i as i32]].concat();
+            let doc = self.doc(&field_loc);
+            let Some(field) = self.field(f, &full_name, &element, doc, &field_loc) else {
                 continue;
             };
             match f.oneof_index {
@@ -374,14 +445,28 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         }
     }
 
-    fn field(&mut self, f: &FieldDescriptorProto, message: &str, element: &str, doc: Vec<String>) -> Option<Field> {
+    fn field(
+        &mut self,
+        f: &FieldDescriptorProto,
+        message: &str,
+        element: &str,
+        doc: Vec<String>,
+        loc: &[i32],
+    ) -> Option<Field> {
         let number = u32::try_from(f.number()).ok().filter(|n| (1..=536_870_911).contains(n));
         let Some(number) = number else {
             self.error(element, format!("field number {} is out of range", f.number()));
             return None;
         };
         let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
-        let kind = self.kind(f, message, element)?;
+        let editions = self.features.as_ref().map(|features| features.resolve(loc));
+        let mut kind = self.kind(f, message, element)?;
+        if let (Some(ed), Kind::Message { group, .. }) = (editions, &mut kind) {
+            // Editions spell groups as DELIMITED message encoding.
+            if ed.delimited && !self.is_map(f) {
+                *group = Some(number);
+            }
+        }
         let main_wire = wire::wire_type(&kind);
         let (shape, tag) = if f.label() == Label::Repeated {
             if let Some((key, value)) = self.map_entry(f, message, element) {
@@ -389,14 +474,17 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 (Shape::Map { key, value, sorted }, Tag::new(number, wire::LEN))
             } else {
                 let packable = kind.is_packable();
-                let packed = packable && self.is_packed(f);
+                let packed = packable && editions.map_or_else(|| self.is_packed(f), |ed| ed.packed);
                 let alt_tag = packable.then(|| Tag::new(number, if packed { main_wire } else { wire::LEN }));
                 let tag = Tag::new(number, if packed { wire::LEN } else { main_wire });
                 (Shape::Repeated { kind, packed, alt_tag }, tag)
             }
         } else if in_oneof {
             (Shape::OneofMember(kind), Tag::new(number, main_wire))
-        } else if matches!(kind, Kind::Message { .. }) || !self.is_proto3() || f.proto3_optional() {
+        } else if matches!(kind, Kind::Message { .. })
+            || f.proto3_optional()
+            || editions.map_or(!self.is_proto3(), |ed| !ed.implicit_presence)
+        {
             (Shape::Optional(kind), Tag::new(number, main_wire))
         } else {
             (Shape::Implicit(kind), Tag::new(number, main_wire))
@@ -418,7 +506,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             shape,
             tag,
             full_name: element.to_string(),
-            required: f.label() == Label::Required,
+            required: f.label() == Label::Required || editions.is_some_and(|ed| ed.required),
             default,
         })
     }
@@ -428,6 +516,12 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     fn is_packed(&self, f: &FieldDescriptorProto) -> bool {
         let explicit = f.options.as_ref().and_then(|o| o.packed);
         explicit.unwrap_or(self.is_proto3())
+    }
+
+    fn is_map(&self, f: &FieldDescriptorProto) -> bool {
+        self.index
+            .message(f.type_name())
+            .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.map_entry()))
     }
 
     fn map_entry(&mut self, f: &FieldDescriptorProto, message: &str, element: &str) -> Option<(Kind, Kind)> {

@@ -2,6 +2,7 @@
 //! map entries, boxing, names, tag bytes) is decided once, in [`lower`], and
 //! recorded here.
 
+pub mod features;
 pub mod lower;
 pub mod names;
 pub mod wire;
