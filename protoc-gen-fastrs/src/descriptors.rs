@@ -29,7 +29,19 @@ pub struct Parsed {
 pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
     let mut compiler = protox::Compiler::new(includes).map_err(protox_error)?;
     compiler.include_source_info(true).include_imports(true);
-    compiler.open_files(files).map_err(protox_error)?;
+    compiler.open_files(files).map_err(|e| {
+        let mut error = protox_error(e);
+        if files
+            .iter()
+            .any(|f| std::fs::read_to_string(f).is_ok_and(|s| s.lines().any(|l| l.trim_start().starts_with("edition"))))
+        {
+            error.messages.push(
+                "editions files (`edition = ...`) need protoc for now: use Builder::use_protoc() or the protoc plugin"
+                    .into(),
+            );
+        }
+        error
+    })?;
     let inputs = compiler
         .files()
         .filter(|f| !f.is_import())

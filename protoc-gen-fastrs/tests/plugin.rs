@@ -149,9 +149,28 @@ fn plugin_rejects_garbage_on_stdin_without_panicking() {
 fn editions_files_go_through_the_plugin() {
     let dir = scratch("editions");
     let out = protoc(&dir, "", &["editions/editions.proto"]);
-    assert!(out.status.success(), "protoc failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "protoc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let code = std::fs::read_to_string(dir.join("fastrs.editions.rs")).unwrap();
     assert!(code.contains("Group::<Child, 8>"), "DELIMITED is a group");
-    assert!(code.contains("pub implicit_int: i32,"), "IMPLICIT presence is a plain field");
-    assert!(code.contains("pub closed: ::core::option::Option<Closed>,"), "CLOSED enums are the Rust enum");
+    assert!(
+        code.contains("pub implicit_int: i32,"),
+        "IMPLICIT presence is a plain field"
+    );
+    assert!(
+        code.contains("pub closed: ::core::option::Option<Closed>,"),
+        "CLOSED enums are the Rust enum"
+    );
+}
+
+#[test]
+fn the_pure_parser_points_editions_users_to_protoc() {
+    let root = root().join("proto");
+    let err = protoc_gen_fastrs::Builder::new()
+        .generate(&[root.join("editions/editions.proto")], &[&root])
+        .unwrap_err();
+    assert!(err.to_string().contains("Builder::use_protoc()"), "{err}");
 }
