@@ -62,6 +62,11 @@ impl Dist {
     }
 }
 
+/// Workload 1's values, as serde_json's reference encodes them.
+pub fn int_values(dist: Dist) -> Vec<i64> {
+    dist.values(&mut Rng::new(1))
+}
+
 /// The payload of a `repeated <kind> values = 1` list of 1000 values.
 pub fn int_list(kind: &str, dist: Dist) -> Vec<u8> {
     let v = dist.values(&mut Rng::new(1));

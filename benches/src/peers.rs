@@ -83,6 +83,72 @@ pub fn memcpy(payload: &[u8]) -> [Op; 3] {
     [copy(payload), copy(payload), copy(payload)]
 }
 
+/// The JSON reference for workload 1: serde_json on `{"values": [...]}`
+/// (encode into a reused buffer, decode into a fresh and a reused `Vec`).
+pub fn serde_json_list(values: Vec<i64>) -> [Op; 3] {
+    let mut buf = Vec::with_capacity(values.len() * 24);
+    let text = serde_json::to_vec(&serde_json::json!({ "values": values })).expect("JSON encodes");
+    let text2 = text.clone();
+    let mut reused: Vec<i64> = Vec::with_capacity(values.len());
+    [
+        Op::new("serde_json", move || {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&ValuesRef(&values))).unwrap();
+            sink(&buf);
+        }),
+        Op::new("serde_json", move || {
+            sink(serde_json::from_slice::<Values>(black_box(&text)).unwrap())
+        }),
+        Op::new("serde_json", move || {
+            reused.clear();
+            let parsed: Values = serde_json::from_slice(black_box(&text2)).unwrap();
+            reused.extend(parsed.values);
+            sink(&reused);
+        }),
+    ]
+}
+
+/// `{"values": [...]}` borrowed, for encoding.
+struct ValuesRef<'a>(&'a [i64]);
+
+impl serde::Serialize for ValuesRef<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Values", 1)?;
+        st.serialize_field("values", self.0)?;
+        st.end()
+    }
+}
+
+/// `{"values": [...]}` owned, for decoding.
+struct Values {
+    values: Vec<i64>,
+}
+
+impl<'de> serde::Deserialize<'de> for Values {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Values;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("{\"values\": [...]}")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Values, A::Error> {
+                let mut values = Vec::new();
+                while let Some(key) = map.next_key::<&str>()? {
+                    if key == "values" {
+                        values = map.next_value()?;
+                    } else {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
+                }
+                Ok(Values { values })
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
+}
+
 /// The hand-written floor for workload 1's varint lists: a minimal loop over
 /// the packed varints, into and out of preallocated buffers.
 pub fn hand_varints(payload: &[u8]) -> [Op; 3] {

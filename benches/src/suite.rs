@@ -104,6 +104,9 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             if matches!(kind, "int64" | "uint64") {
                 libs.push(peers::hand_varints(&p));
             }
+            if kind == "int64" {
+                libs.push(peers::serde_json_list(data::int_values(dist)));
+            }
             run_payload(&mut rows, &name, &p, libs, settings, None);
         }
     }
@@ -177,7 +180,7 @@ pub fn table(rows: &[Row]) -> String {
         let floor = row
             .results
             .iter()
-            .filter(|m| m.lib == "memcpy" || m.lib == "hand")
+            .filter(|m| matches!(m.lib, "memcpy" | "hand" | "serde_json"))
             .map(|m| format!("{} {}", fmt_ns(m.ns), m.lib))
             .collect::<Vec<_>>()
             .join(", ");
