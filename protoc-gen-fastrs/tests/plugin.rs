@@ -23,8 +23,10 @@ fn protoc(out: &Path, opts: &str, files: &[&str]) -> std::process::Output {
     cmd.args(files).current_dir(root().join("proto")).output().unwrap()
 }
 
+/// A fresh directory for one test, unique per process so concurrent test runs
+/// cannot remove each other's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = root().join("target/e2e").join(name);
+    let dir = root().join("target/e2e").join(format!("{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -43,7 +43,7 @@ fn runtime_well_known_types_are_current() {
 
 #[test]
 fn well_known_types_are_referenced_not_regenerated() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/wkt-ref");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../target/e2e/wkt-ref-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let proto = dir.join("uses.proto");
     std::fs::write(
