@@ -18,9 +18,10 @@ use crate::varint;
 /// initialises all of what it claims.
 #[derive(Debug)]
 pub struct Writer<'a> {
-    buf: &'a mut [MaybeUninit<u8>],
-    /// Everything before `pos` is free; everything from `pos` on is written.
-    pos: usize,
+    /// The part of the buffer not written yet (its start); the rest of the
+    /// buffer, after it, is written. Holding only this part lets the compiler
+    /// see that every split stays in bounds.
+    free: &'a mut [MaybeUninit<u8>],
 }
 
 impl<'a> Writer<'a> {
@@ -38,15 +39,14 @@ impl<'a> Writer<'a> {
     /// [`Writer::remaining`] is 0, all of `buf` has been initialised.
     #[must_use]
     pub fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
-        let pos = buf.len();
-        Self { buf, pos }
+        Self { free: buf }
     }
 
     /// The number of free bytes left before the start of the buffer.
     #[inline]
     #[must_use]
     pub fn remaining(&self) -> usize {
-        self.pos
+        self.free.len()
     }
 
     /// Claims the `n` bytes just before what has been written. The caller must
@@ -55,12 +55,12 @@ impl<'a> Writer<'a> {
     /// Panics if fewer than `n` bytes are free: the caller sized the buffer wrong.
     #[inline(always)]
     pub(crate) fn claim(&mut self, n: usize) -> &mut [MaybeUninit<u8>] {
-        let Some(start) = self.pos.checked_sub(n) else {
-            buffer_too_short(n, self.pos)
+        let Some(start) = self.free.len().checked_sub(n) else {
+            buffer_too_short(n, self.free.len())
         };
-        let end = self.pos;
-        self.pos = start;
-        &mut self.buf[start..end]
+        let (head, tail) = core::mem::take(&mut self.free).split_at_mut(start);
+        self.free = head;
+        tail
     }
 
     /// Writes one byte.
@@ -84,15 +84,15 @@ impl<'a> Writer<'a> {
             return;
         }
         let n = varint::len(v);
-        match self.pos.checked_sub(8).map(|start| &mut self.buf[start..]) {
+        match self.free.last_chunk_mut::<8>() {
             // One eight-byte store that ends where the varint ends: the bytes
-            // before the varint are free space, so overwriting them is harmless.
-            Some(room) if v >> 56 == 0 && n <= 8 => {
+            // before the varint stay free space, so overwriting them is harmless.
+            Some(room) if v >> 56 == 0 => {
                 let word = varint::encode_word(v) << (64 - 8 * n);
-                if let Some(room) = room.first_chunk_mut::<8>() {
-                    fill(room, &word.to_le_bytes());
-                }
-                self.pos -= n;
+                fill(room, &word.to_le_bytes());
+                let free = core::mem::take(&mut self.free);
+                let keep = free.len() - n;
+                self.free = &mut free[..keep];
             }
             _ => {
                 let mut bytes = [0u8; 10];
@@ -118,7 +118,7 @@ impl<'a> Writer<'a> {
     /// writer had `remaining_before` free bytes (see [`Writer::remaining`]).
     #[inline(always)]
     pub fn put_len_since(&mut self, remaining_before: usize) {
-        let len = remaining_before - self.pos;
+        let len = remaining_before - self.free.len();
         self.put_varint(len as u64);
     }
 }

@@ -2,7 +2,7 @@
 //! stack overflow, or an allocation out of proportion to the input.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::cell::Cell;
 
 use fastrs::{DecodeErrorKind, DecodeOptions, Message};
 use fastrs_tests::fast::fastrs::test::{Everything, Lists, Tree};
@@ -12,15 +12,34 @@ use proptest::prelude::*;
 /// The same schema with `BTreeMap` maps, whose encoding is byte-stable.
 type SortedEverything = fastrs_no_std::protos::fastrs::test::Everything;
 
-/// Records the largest single allocation, to check lengths are never trusted.
+/// Records the largest single allocation made by a thread that asked for it
+/// (tests run in parallel), to check lengths are never trusted.
 struct Largest;
 
-static LARGEST: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    static TRACKED: Cell<bool> = const { Cell::new(false) };
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn record(size: usize) {
+    if TRACKED.with(Cell::get) {
+        LARGEST.with(|l| l.set(l.get().max(size)));
+    }
+}
+
+/// The largest allocation `f` makes on this thread.
+fn largest_allocation<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    LARGEST.with(|l| l.set(0));
+    TRACKED.with(|t| t.set(true));
+    let out = f();
+    TRACKED.with(|t| t.set(false));
+    (out, LARGEST.with(Cell::get))
+}
 
 // SAFETY: forwards every call to `System` unchanged; the counter is an atomic.
 unsafe impl GlobalAlloc for Largest {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LARGEST.fetch_max(layout.size(), Relaxed);
+        record(layout.size());
         // SAFETY: forwarded unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -29,7 +48,7 @@ unsafe impl GlobalAlloc for Largest {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LARGEST.fetch_max(new_size, Relaxed);
+        record(new_size);
         // SAFETY: forwarded unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -58,17 +77,9 @@ fn huge_length_prefixes_fail_without_allocating() {
         // Lists.f_string (14), Lists.f_message (17) and a packed field (3).
         for tag in [&[0x72u8][..], &[0x8a, 0x01], &[0x1a]] {
             let input = [tag, &varint(claimed), b"abc"].concat();
-            LARGEST.store(0, Relaxed);
-            assert_eq!(
-                kind::<Lists>(&input),
-                DecodeErrorKind::LengthOutOfBounds,
-                "{claimed} {tag:02x?}"
-            );
-            assert!(
-                LARGEST.load(Relaxed) < 1024,
-                "an allocation of {} bytes",
-                LARGEST.load(Relaxed)
-            );
+            let (result, largest) = largest_allocation(|| kind::<Lists>(&input));
+            assert_eq!(result, DecodeErrorKind::LengthOutOfBounds, "{claimed} {tag:02x?}");
+            assert!(largest < 1024, "an allocation of {largest} bytes");
         }
     }
 }
@@ -255,4 +266,11 @@ proptest! {
         let cut = cut.index(full.len() + 1);
         fastrs_tests::check_round_trip::<SortedEverything>(&full[..cut]);
     }
+}
+
+#[test]
+fn the_allocation_tracker_sees_allocations() {
+    let (v, largest) = largest_allocation(|| std::hint::black_box(vec![0u8; 5000]));
+    drop(v);
+    assert!(largest >= 5000, "the check above would be vacuous");
 }
