@@ -367,10 +367,12 @@ fn packed_payload_size<C: Scalar>(values: &[C::Value]) -> usize {
 /// detects the common all-one-byte case, where the length is the count.
 #[inline]
 fn varint_run_len<C: Scalar>(values: &[C::Value]) -> usize {
-    if values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) < 0x80 {
-        return values.len();
+    match values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) {
+        0..0x80 => values.len(),
+        // At most two bytes each: one more for every value of 0x80 or above.
+        0x80..0x4000 => values.len() + values.iter().filter(|&&v| C::to_wire(v) >= 0x80).count(),
+        _ => values.iter().map(|&v| varint::len(C::to_wire(v))).sum(),
     }
-    values.iter().map(|&v| varint::len(C::to_wire(v))).sum()
 }
 
 /// Size of a packed field with its tag and length; 0 when empty (nothing is written).
@@ -417,15 +419,23 @@ fn terminators(bytes: &[u8]) -> usize {
 /// vectorises) detects the all-one-byte case, written as one narrowing copy.
 #[inline]
 fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
-    if values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) < 0x80 {
-        #[allow(clippy::cast_possible_truncation)] // every value is below 0x80
-        for (d, &v) in w.claim(values.len()).iter_mut().zip(values) {
-            d.write(C::to_wire(v) as u8);
+    match values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) {
+        0..0x80 => {
+            #[allow(clippy::cast_possible_truncation)] // every value is below 0x80
+            for (d, &v) in w.claim(values.len()).iter_mut().zip(values) {
+                d.write(C::to_wire(v) as u8);
+            }
         }
-        return;
-    }
-    for &v in values.iter().rev() {
-        w.put_varint(C::to_wire(v));
+        0x80..0x4000 => {
+            for &v in values.iter().rev() {
+                w.put_varint_short(C::to_wire(v));
+            }
+        }
+        _ => {
+            for &v in values.iter().rev() {
+                w.put_varint(C::to_wire(v));
+            }
+        }
     }
 }
 

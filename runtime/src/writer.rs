@@ -102,6 +102,28 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Writes a varint below 2^14 (one or two bytes) without branching on its
+    /// length: one two-byte store ending where the varint ends.
+    #[inline(always)]
+    pub fn put_varint_short(&mut self, v: u64) {
+        debug_assert!(v < 0x4000);
+        let two = v >= 0x80;
+        let n = 1 + usize::from(two);
+        // Two bytes: low seven bits with the continuation bit, then the rest.
+        // One byte: the value in the second (last) byte; the first is free space.
+        let pair = if two { (v & 0x7f) | 0x80 | (v >> 7) << 8 } else { v << 8 };
+        match self.free.last_chunk_mut::<2>() {
+            Some(room) => {
+                #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
+                fill(room, &(pair as u16).to_le_bytes());
+                let free = core::mem::take(&mut self.free);
+                let keep = free.len() - n;
+                self.free = &mut free[..keep];
+            }
+            None => self.put_varint(v),
+        }
+    }
+
     /// Writes four little-endian bytes.
     #[inline(always)]
     pub fn put_fixed32(&mut self, v: u32) {
@@ -189,6 +211,24 @@ mod tests {
                 assert_eq!(w.remaining(), spare, "{v}");
                 assert_eq!(&buf[spare..spare + n], expected.as_slice(), "{v} with {spare} spare");
                 assert_eq!(buf[spare + n], 0x42, "the byte after the varint is intact");
+            }
+        }
+    }
+
+    #[test]
+    fn short_varints_match_the_general_writer() {
+        for v in [0u64, 1, 0x7f, 0x80, 0x81, 300, 0x3fff] {
+            for spare in [0usize, 1, 3] {
+                let mut a = vec![0u8; spare + 3];
+                let mut b = a.clone();
+                let (mut wa, mut wb) = (Writer::new(&mut a), Writer::new(&mut b));
+                wa.put_u8(9);
+                wb.put_u8(9);
+                wa.put_varint_short(v);
+                wb.put_varint(v);
+                let free = wa.remaining();
+                assert_eq!(free, wb.remaining(), "{v}");
+                assert_eq!(a[free..], b[free..], "{v} with {spare} spare");
             }
         }
     }
