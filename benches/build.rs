@@ -25,6 +25,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .protoc_executable(&protoc)
         .compile_protos(&files, &includes)?;
 
+    // quick-protobuf's pb-rs (borrowed messages, its own parser).
+    let qp_out = out.join("quick");
+    std::fs::create_dir_all(&qp_out)?;
+    let qp_includes: Vec<PathBuf> = includes.iter().map(|p| p.to_path_buf()).collect();
+    let config = pb_rs::ConfigBuilder::new(&files, None, Some(&qp_out), &qp_includes)
+        .map_err(|e| format!("pb-rs: {e:?}"))?
+        .dont_use_cow(false)
+        .build();
+    pb_rs::types::FileDescriptor::run(&config).map_err(|e| format!("pb-rs: {e:?}"))?;
+    // pb-rs writes a tree of `mod x;` files; inline it into one includable file.
+    std::fs::write(out.join("quick.rs"), inline_modules(&qp_out.join("mod.rs"))?)?;
+
     // buffa-build finds protoc through $PROTOC.
     std::env::set_var("PROTOC", &protoc);
     std::fs::create_dir_all(out.join("buffa"))?;
@@ -35,4 +47,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .include_file("mod.rs")
         .compile()?;
     Ok(())
+}
+
+/// The file at `path` with each `pub mod x;` replaced by the inlined module
+/// (`x.rs` or `x/mod.rs` beside it) and inner attributes dropped, so the tree
+/// can be `include!`d.
+fn inline_modules(path: &Path) -> Result<String, Box<dyn std::error::Error>> {
+    let dir = path.parent().ok_or("no parent")?;
+    let mut out = String::new();
+    for line in std::fs::read_to_string(path)?.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("#![") {
+            continue;
+        }
+        if let Some(name) = trimmed.strip_prefix("pub mod ").and_then(|r| r.strip_suffix(';')) {
+            let file = dir.join(format!("{name}.rs"));
+            let inner = if file.exists() {
+                file
+            } else {
+                dir.join(name).join("mod.rs")
+            };
+            out.push_str(&format!("pub mod {name} {{\n{}\n}}\n", inline_modules(&inner)?));
+        } else {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    Ok(out)
 }

@@ -12,6 +12,20 @@ pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/prost/mod.rs"));
 }
 
+/// quick-protobuf (pb-rs, borrowed messages).
+#[allow(
+    clippy::all,
+    dead_code,
+    missing_docs,
+    unused,
+    non_snake_case,
+    non_camel_case_types,
+    non_upper_case_globals
+)]
+pub mod qp {
+    include!(concat!(env!("OUT_DIR"), "/quick.rs"));
+}
+
 /// buffa.
 #[allow(clippy::all, dead_code, missing_docs, unused)]
 pub mod bf {

@@ -69,6 +69,31 @@ pub fn buffa<M: buffa::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
     ]
 }
 
+/// quick-protobuf (borrowed messages that point into the payload; it has no
+/// merge into an existing message, so "decode (reused)" is not measured).
+pub fn quick<M>(payload: &[u8]) -> [Op; 3]
+where
+    M: quick_protobuf::MessageRead<'static> + quick_protobuf::MessageWrite + 'static,
+{
+    // The payloads live as long as the benchmark; borrowing them needs 'static.
+    let owned: &'static [u8] = Box::leak(payload.to_vec().into_boxed_slice());
+    let m = M::from_reader(&mut quick_protobuf::BytesReader::from_bytes(owned), owned).expect("quick-protobuf decodes");
+    let mut buf = Vec::with_capacity(payload.len() * 2);
+    [
+        Op::new("quick", move || {
+            buf.clear();
+            let mut w = quick_protobuf::Writer::new(&mut buf);
+            black_box(&m).write_message(&mut w).unwrap();
+            sink(&buf);
+        }),
+        Op::new("quick", move || {
+            let bytes = black_box(owned);
+            sink(M::from_reader(&mut quick_protobuf::BytesReader::from_bytes(bytes), bytes).unwrap());
+        }),
+        Op::skipped(),
+    ]
+}
+
 /// The memcpy floor: copying the payload, for every operation.
 pub fn memcpy(payload: &[u8]) -> [Op; 3] {
     let copy = |payload: &[u8]| {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::data::{self, Dist};
 use crate::harness::{measure, Measured, Op, Settings};
-use crate::{bf, fast, pb, peers};
+use crate::{bf, fast, pb, peers, qp};
 
 /// One row of the table: a workload and operation, and each library's result.
 #[derive(Debug, Clone)]
@@ -66,12 +66,23 @@ fn run_payload(
     }
 }
 
+/// Every library on one message type; `$quick` is quick-protobuf's type, which
+/// borrows (and so takes `'static` here) when the message holds bytes.
 macro_rules! peers {
     ($payload:expr, $($path:ident)::+) => {
         vec![
             peers::fastrs::<fast::$($path)::+>($payload),
             peers::prost::<pb::$($path)::+>($payload),
             peers::buffa::<bf::$($path)::+>($payload),
+            peers::memcpy($payload),
+        ]
+    };
+    ($payload:expr, $($path:ident)::+, $quick:ty) => {
+        vec![
+            peers::fastrs::<fast::$($path)::+>($payload),
+            peers::prost::<pb::$($path)::+>($payload),
+            peers::buffa::<bf::$($path)::+>($payload),
+            peers::quick::<$quick>($payload),
             peers::memcpy($payload),
         ]
     };
@@ -95,9 +106,12 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             }
             let p = data::int_list(kind, dist);
             let mut libs = match kind {
-                "int64" => peers!(&p, bench::ints::Int64List),
-                "uint64" => peers!(&p, bench::ints::Uint64List),
-                "sint64" => peers!(&p, bench::ints::Sint64List),
+                "int64" => peers!(&p, bench::ints::Int64List, qp::bench::ints::Int64List),
+                "uint64" => peers!(&p, bench::ints::Uint64List, qp::bench::ints::Uint64List),
+                "sint64" => peers!(&p, bench::ints::Sint64List, qp::bench::ints::Sint64List),
+                // quick-protobuf reads packed fixed64 by casting the bytes to
+                // `&[u64]`, which is undefined behaviour on unaligned input (its
+                // own debug assertions abort): left out of these rows.
                 "fixed64" => peers!(&p, bench::ints::Fixed64List),
                 _ => peers!(&p, bench::ints::Sfixed64List),
             };
@@ -112,7 +126,14 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
     }
     if select("Go message") {
         let p = data::go_message();
-        run_payload(&mut rows, "Go message", &p, peers!(&p, bench::go::Go), settings, None);
+        run_payload(
+            &mut rows,
+            "Go message",
+            &p,
+            peers!(&p, bench::go::Go, qp::bench::go::Go<'static>),
+            settings,
+            None,
+        );
     }
     for which in ["Number", "String", "List", "Map"] {
         if !select(&format!("fastpb {which}")) {
@@ -120,10 +141,11 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         }
         let p = data::fastpb(which);
         let libs = match which {
-            "Number" => peers!(&p, benchmark::Number),
-            "String" => peers!(&p, benchmark::String),
+            "Number" => peers!(&p, benchmark::Number, qp::benchmark::Number),
+            "String" => peers!(&p, benchmark::String, qp::benchmark::String_pb<'static>),
+            // quick-protobuf's packed fixed-width reads are unaligned casts (see above).
             "List" => peers!(&p, benchmark::List),
-            _ => peers!(&p, benchmark::Map),
+            _ => peers!(&p, benchmark::Map, qp::benchmark::Map<'static>),
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
@@ -133,7 +155,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             &mut rows,
             "wide payload",
             &p,
-            peers!(&p, bench::wide::Wide),
+            peers!(&p, bench::wide::Wide, qp::bench::wide::Wide<'static>),
             settings,
             None,
         );
@@ -147,6 +169,11 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             peers::fastrs_deep::<fast::bench::nested::Node>(&p, depth),
             peers::prost_deep(data::prost_nested(depth), &p, depth),
             peers::buffa_deep(data::buffa_nested(depth), &p, depth),
+            if depth <= 100 {
+                peers::quick::<qp::bench::nested::Node<'static>>(&p)
+            } else {
+                quick_encode_only()
+            },
         ];
         run_payload(
             &mut rows,
@@ -158,6 +185,12 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         );
     }
     rows
+}
+
+/// quick-protobuf's decoder has no depth limit to raise but recurses per
+/// level; past 100 levels only the other libraries are measured.
+fn quick_encode_only() -> [Op; 3] {
+    [Op::skipped(), Op::skipped(), Op::skipped()]
 }
 
 fn fmt_ns(ns: f64) -> String {
@@ -172,8 +205,8 @@ fn fmt_ns(ns: f64) -> String {
 /// ratios are fastrs ÷ prost (below 1 is faster), allocations per operation.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
-    out.push_str("| workload | op | bytes | fastrs ns | prost ns | buffa ns | floor ns | fastrs ÷ prost | buffa ÷ prost | allocs/op fastrs · prost · buffa | alloc bytes/op fastrs · prost · buffa |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    out.push_str("| workload | op | bytes | fastrs ns | prost ns | buffa ns | quick ns | floor ns | fastrs ÷ prost | buffa ÷ prost | quick ÷ prost | allocs/op fastrs · prost · buffa · quick | alloc bytes/op fastrs · prost · buffa · quick |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for row in rows {
         let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
         let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
@@ -189,7 +222,7 @@ pub fn table(rows: &[Row]) -> String {
             _ => "—".into(),
         };
         let allocs = |f: fn(&Measured) -> u64| {
-            ["fastrs", "prost", "buffa"]
+            ["fastrs", "prost", "buffa", "quick"]
                 .map(|l| get(l).map_or("—".into(), |m| f(m).to_string()))
                 .join(" · ")
         };
@@ -199,16 +232,18 @@ pub fn table(rows: &[Row]) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             row.workload,
             row.op,
             row.wire_bytes,
             fastrs_ns,
             ns("prost"),
             ns("buffa"),
+            ns("quick"),
             if floor.is_empty() { "—".into() } else { floor },
             ratio("fastrs"),
             ratio("buffa"),
+            ratio("quick"),
             allocs(|m| m.allocs),
             allocs(|m| m.alloc_bytes),
         );
