@@ -178,7 +178,7 @@ impl Schema {
     fn value(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
         let v = rng.edgy();
         match f.r#type() {
-            Type::Int32 | Type::Enum if f.r#type() == Type::Enum && (self.enums[f.type_name()].1 || !rng.chance(4)) => {
+            Type::Enum if (self.enums[f.type_name()].1 || !rng.chance(4)) => {
                 let values = &self.enums[f.type_name()].0;
                 let e = values[rng.below(values.len() as u64) as usize];
                 put_varint(out, i64::from(e) as u64);
