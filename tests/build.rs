@@ -13,7 +13,7 @@ const PROTOS: &[&str] = &[
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
-    let builder = protoc_gen_fastrs::Builder::new().include_file("mod.rs");
+    let builder = protoc_gen_fastrs::Builder::new().include_file("mod.rs").json();
     builder
         .clone()
         .out_dir(out.join("fastrs"))

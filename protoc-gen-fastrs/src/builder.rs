@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::descriptors::{self, Parsed};
+use crate::options::JsonGate;
 use crate::{Error, GeneratedFile, Options};
 
 /// Generates Rust from `.proto` files in a build script.
@@ -63,6 +64,23 @@ impl Builder {
     #[must_use]
     pub fn btree_maps(mut self) -> Self {
         self.options.btree_maps = true;
+        self
+    }
+
+    /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`
+    /// and `fastrs::json::JsonMessage` for every message (use
+    /// `fastrs::json::to_string` / `from_str`). Needs fastrs's `json` feature.
+    #[must_use]
+    pub fn json(mut self) -> Self {
+        self.options.json = Some(JsonGate::Always);
+        self
+    }
+
+    /// As [`Builder::json`], but the JSON code compiles only when the including
+    /// crate's cargo feature `feature` is on.
+    #[must_use]
+    pub fn json_under_feature(mut self, feature: impl Into<String>) -> Self {
+        self.options.json = Some(JsonGate::Feature(feature.into()));
         self
     }
 

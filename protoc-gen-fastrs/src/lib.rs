@@ -32,7 +32,7 @@ use prost::Message as _;
 use prost_types::FileDescriptorProto;
 
 pub use builder::Builder;
-pub use options::{Options, OptionsError};
+pub use options::{JsonGate, Options, OptionsError};
 
 /// A generated file: a name relative to the output directory, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]

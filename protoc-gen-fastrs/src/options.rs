@@ -15,6 +15,18 @@ pub struct Options {
     /// order (the same message always gives the same bytes) and the code
     /// needs no `std`.
     pub btree_maps: bool,
+    /// Generate proto3 JSON (`serde::Serialize`/`Deserialize` and
+    /// `fastrs::json::JsonMessage`); needs fastrs's `json` feature.
+    pub json: Option<JsonGate>,
+}
+
+/// Whether generated JSON code is always compiled or behind a cargo feature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonGate {
+    /// Always compiled.
+    Always,
+    /// Compiled under `#[cfg(feature = "...")]` of the crate that includes it.
+    Feature(String),
 }
 
 /// A plugin parameter that could not be understood.
@@ -35,6 +47,8 @@ impl Options {
     /// - `extern_path=.proto.prefix=::rust::path` (repeatable)
     /// - `include_file=mod.rs`
     /// - `map_type=hash` (default) or `map_type=btree`
+    /// - `json=true`: generate proto3 JSON support (serde impls); `json=FEATURE`
+    ///   puts it under `#[cfg(feature = "FEATURE")]` of the including crate
     ///
     /// # Errors
     /// An unknown key, a missing value, or a malformed extern path.
@@ -61,9 +75,16 @@ impl Options {
                         _ => return Err(OptionsError(format!("map_type is `hash` or `btree`, not `{value}`"))),
                     }
                 }
+                "json" => {
+                    options.json = match value {
+                        "false" => None,
+                        "true" => Some(JsonGate::Always),
+                        feature => Some(JsonGate::Feature(feature.to_string())),
+                    }
+                }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, json)"
                     )))
                 }
             }

@@ -7,6 +7,8 @@ use core::marker::PhantomData;
 
 /// Implemented by every generated enum.
 pub trait Enum: Copy + Eq + Default + fmt::Debug + 'static {
+    /// Full protobuf name without the leading dot: `acme.shop.v2.Status`.
+    const FULL_NAME: &'static str;
     /// The variant with this number, if the schema names one (aliases map to
     /// their first name).
     fn from_i32(value: i32) -> Option<Self>;
@@ -14,6 +16,9 @@ pub trait Enum: Copy + Eq + Default + fmt::Debug + 'static {
     fn to_i32(self) -> i32;
     /// The variant's name as written in the `.proto` file.
     fn as_str_name(self) -> &'static str;
+    /// The variant named `name` as written in the `.proto` file (an alias names
+    /// the variant it aliases).
+    fn from_str_name(name: &str) -> Option<Self>;
 }
 
 /// The value of an open (proto3) enum field: a known variant of `E` or any other

@@ -26,6 +26,8 @@ pub mod encoding;
 mod enumeration;
 mod error;
 mod extension;
+#[cfg(feature = "json")]
+pub mod json;
 mod message;
 mod reader;
 mod unknown;
@@ -42,6 +44,11 @@ pub use message::{DecodeOptions, Message};
 pub use reader::Reader;
 pub use unknown::UnknownFields;
 pub use writer::Writer;
+
+/// Re-exported for generated JSON code, so it needs no `serde` dependency of
+/// its own (and always agrees with fastrs on the version).
+#[cfg(feature = "json")]
+pub use serde;
 
 /// Names the generator/runtime contract version. Generated code refers to it, so
 /// code from an incompatible generator fails to compile instead of misbehaving.

@@ -21,6 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     .map(|f| schemas.join(f));
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
+        .json()
         .compile(&files, &[&schemas])?;
     Ok(())
 }

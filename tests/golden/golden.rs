@@ -257,6 +257,7 @@ pub enum Role {
 }
 #[allow(deprecated)]
 impl ::fastrs::Enum for Role {
+    const FULL_NAME: &'static str = "golden.Role";
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
             0 => ::core::option::Option::Some(Self::Unspecified),
@@ -271,6 +272,13 @@ impl ::fastrs::Enum for Role {
         match self {
             Self::Unspecified => "ROLE_UNSPECIFIED",
             Self::Admin => "ROLE_ADMIN",
+        }
+    }
+    fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "ROLE_UNSPECIFIED" => ::core::option::Option::Some(Self::Unspecified),
+            "ROLE_ADMIN" => ::core::option::Option::Some(Self::Admin),
+            _ => ::core::option::Option::None,
         }
     }
 }

@@ -25,6 +25,7 @@ fn runtime_well_known_types_are_current() {
         .map(|f| include.join(format!("google/protobuf/{f}.proto")))
         .collect();
     let files = protoc_gen_fastrs::Builder::new()
+        .json_under_feature("json")
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 1);

@@ -1,5 +1,6 @@
 //! Model → tokens. One module per generated piece; each reads the model only.
 
+mod json;
 mod read;
 mod size;
 mod types;
@@ -17,12 +18,14 @@ pub fn package(package: &Package) -> TokenStream {
     let enums = package.enums.iter().map(types::enumeration);
     let uses = codec_import(!package.messages.is_empty());
     let extensions = types::extensions(&package.extensions, &package.scope);
+    let register = json::register(package);
     quote! {
         const _: () = ::fastrs::GENERATED_CODE_V1;
         #uses
         #(#messages)*
         #(#enums)*
         #extensions
+        #register
     }
 }
 

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_import, doc_attrs, int, read, rust_type, size, write};
+use super::{codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 
 /// A message: its struct, its `Message` impl and its module of nested types.
@@ -22,6 +22,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let module = nested_module(msg);
     let check_required = check_required(msg);
     let getters = getters(msg);
+    let json = json::message(msg);
     quote! {
         #doc
         #deprecated
@@ -68,6 +69,8 @@ pub fn message(msg: &Message) -> TokenStream {
         }
 
         #getters
+
+        #json
 
         #module
     }
@@ -375,6 +378,13 @@ pub fn enumeration(e: &Enum) -> TokenStream {
         let (vident, name) = (&v.ident, &v.proto_name);
         quote!(Self::#vident => #name,)
     });
+    let from_name_arms = e
+        .variants
+        .iter()
+        .map(|v| (&v.proto_name, &v.ident))
+        .chain(e.aliases.iter().map(|a| (&a.proto_name, &a.target)))
+        .map(|(name, vident)| quote!(#name => ::core::option::Option::Some(Self::#vident),));
+    let full_name = &e.full_name;
     // Variants keep a value's own spelling when case conversion would merge two.
     let odd_names = e.variants.iter().any(|v| {
         let name = v.ident.to_string();
@@ -395,6 +405,8 @@ pub fn enumeration(e: &Enum) -> TokenStream {
 
         #[allow(deprecated)]
         impl ::fastrs::Enum for #ident {
+            const FULL_NAME: &'static str = #full_name;
+
             fn from_i32(value: i32) -> ::core::option::Option<Self> {
                 match value {
                     #(#from_arms)*
@@ -409,6 +421,13 @@ pub fn enumeration(e: &Enum) -> TokenStream {
             fn as_str_name(self) -> &'static str {
                 match self {
                     #(#name_arms)*
+                }
+            }
+
+            fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+                match name {
+                    #(#from_name_arms)*
+                    _ => ::core::option::Option::None,
                 }
             }
         }

@@ -44,6 +44,7 @@ pub fn lower(
         };
         let mut ctx = FileCtx::new(file, &index, &mut errors);
         ctx.btree_maps = options.btree_maps;
+        ctx.json = options.json.clone();
         ctx.features = editions_features(file, features, ctx.errors).cloned();
         let scope = names::package_modules(file.package());
         let messages: Vec<Message> = file
@@ -73,6 +74,7 @@ pub fn lower(
                     messages: Vec::new(),
                     enums: Vec::new(),
                     extensions: Vec::new(),
+                    json: options.json.clone(),
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -313,6 +315,8 @@ struct FileCtx<'a, 'e> {
     errors: &'e mut Vec<String>,
     /// Maps are `BTreeMap`s (sorted, deterministic encoding).
     btree_maps: bool,
+    /// Generate JSON code, and how it is gated.
+    json: Option<crate::options::JsonGate>,
     /// The file's editions features (editions files only).
     features: Option<FileFeatures>,
 }
@@ -334,6 +338,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             comments,
             errors,
             btree_maps: false,
+            json: None,
             features: None,
         }
     }
@@ -429,6 +434,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             unknown_fields,
             messages,
             enums,
+            json: self.json.clone(),
         }
     }
 
@@ -506,6 +512,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             shape,
             tag,
             full_name: element.to_string(),
+            proto_name: f.name().to_string(),
+            json_name: f.json_name.clone().unwrap_or_else(|| names::json_name(f.name())),
             required: f.label() == Label::Required || editions.is_some_and(|ed| ed.required),
             default,
         })
@@ -680,6 +688,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             let ident = names::ident(rust);
             match variants.iter().find(|existing| existing.number == v.number()) {
                 Some(first) => aliases.push(Alias {
+                    proto_name: v.name().to_string(),
                     ident,
                     doc,
                     target: first.ident.clone(),
@@ -697,6 +706,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             self.error(&full_name, "an enum needs at least one value");
         }
         Enum {
+            full_name: full_name.clone(),
             ident: names::type_ident(desc.name()),
             doc: self.doc(&loc),
             deprecated: desc.options.as_ref().is_some_and(|o| o.deprecated()),

@@ -25,6 +25,8 @@ pub struct Package {
     pub enums: Vec<Enum>,
     /// Extensions declared at file level.
     pub extensions: Vec<Extension>,
+    /// Whether (and how) to generate proto3 JSON code.
+    pub json: Option<crate::options::JsonGate>,
 }
 
 /// A message type and everything declared inside it.
@@ -53,6 +55,8 @@ pub struct Message {
     pub enums: Vec<Enum>,
     /// Extensions declared inside this message (they live in its module).
     pub extensions: Vec<Extension>,
+    /// Whether (and how) to generate its proto3 JSON code.
+    pub json: Option<crate::options::JsonGate>,
 }
 
 /// An `extend` field: a typed accessor constant.
@@ -90,6 +94,10 @@ pub struct Field {
     pub tag: Tag,
     /// Full protobuf name (`pkg.Msg.field`), for error messages.
     pub full_name: String,
+    /// The name in the `.proto` file (`order_id`).
+    pub proto_name: String,
+    /// The proto3 JSON name (`orderId`, or the declared `json_name`).
+    pub json_name: String,
     /// proto2 `required`: decode and `check_required` fail without it.
     pub required: bool,
     /// The value a getter returns when an explicit-presence field is unset.
@@ -182,6 +190,8 @@ pub struct Oneof {
 /// An enum type.
 #[derive(Debug)]
 pub struct Enum {
+    /// Full protobuf name without the leading dot.
+    pub full_name: String,
     pub ident: Ident,
     pub doc: Vec<String>,
     pub deprecated: bool,
@@ -202,6 +212,7 @@ pub struct Variant {
 
 #[derive(Debug)]
 pub struct Alias {
+    pub proto_name: String,
     pub ident: Ident,
     pub doc: Vec<String>,
     /// The variant it names again.

@@ -171,6 +171,72 @@ impl ::fastrs::Message for SourceContext {
         &mut self.unknown_fields
     }
 }
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for SourceContext {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.file_name.is_empty() {
+            map.serialize_entry(
+                "fileName",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.file_name),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for SourceContext {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for SourceContext {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for SourceContext {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "fileName" | "file_name" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "fileName")? {
+                    self.file_name = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// A protocol buffer message type.
 ///
 /// New usages of this message as an alternative to DescriptorProto are strongly
@@ -307,6 +373,158 @@ impl ::fastrs::Message for Type {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Type {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.fields.is_empty() {
+            map.serialize_entry(
+                "fields",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Field>>(&self.fields),
+            )?;
+        }
+        if !self.oneofs.is_empty() {
+            map.serialize_entry(
+                "oneofs",
+                &::fastrs::json::List::<::fastrs::encoding::Str>(&self.oneofs),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.source_context {
+            map.serialize_entry(
+                "sourceContext",
+                &::fastrs::json::Single::<::fastrs::encoding::Msg<SourceContext>>(v),
+            )?;
+        }
+        if self.syntax.to_i32() != 0 {
+            map.serialize_entry(
+                "syntax",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                >(&self.syntax),
+            )?;
+        }
+        if !self.edition.is_empty() {
+            map.serialize_entry(
+                "edition",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.edition),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Type {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Type {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Type {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "fields" => ::core::option::Option::Some(2),
+            "oneofs" => ::core::option::Option::Some(3),
+            "options" => ::core::option::Option::Some(4),
+            "sourceContext" | "source_context" => ::core::option::Option::Some(5),
+            "syntax" => ::core::option::Option::Some(6),
+            "edition" => ::core::option::Option::Some(7),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Field>,
+                    _,
+                >(map, &mut self.fields, options, "fields")?;
+            }
+            3 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, &mut self.oneofs, options, "oneofs")?;
+            }
+            4 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            5 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<SourceContext>,
+                    _,
+                >(map, options, "sourceContext")? {
+                    self.source_context = ::core::option::Option::Some(v);
+                }
+            }
+            6 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                    _,
+                >(map, options, "syntax")? {
+                    self.syntax = v;
+                }
+            }
+            7 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "edition")? {
+                    self.edition = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// A single field of a message type.
@@ -484,6 +702,209 @@ impl ::fastrs::Message for Field {
         &mut self.unknown_fields
     }
 }
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Field {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if self.kind.to_i32() != 0 {
+            map.serialize_entry(
+                "kind",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<field::Kind>,
+                >(&self.kind),
+            )?;
+        }
+        if self.cardinality.to_i32() != 0 {
+            map.serialize_entry(
+                "cardinality",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<field::Cardinality>,
+                >(&self.cardinality),
+            )?;
+        }
+        if self.number != 0 {
+            map.serialize_entry(
+                "number",
+                &::fastrs::json::Single::<::fastrs::encoding::Int32>(&self.number),
+            )?;
+        }
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.type_url.is_empty() {
+            map.serialize_entry(
+                "typeUrl",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.type_url),
+            )?;
+        }
+        if self.oneof_index != 0 {
+            map.serialize_entry(
+                "oneofIndex",
+                &::fastrs::json::Single::<::fastrs::encoding::Int32>(&self.oneof_index),
+            )?;
+        }
+        if self.packed {
+            map.serialize_entry(
+                "packed",
+                &::fastrs::json::Single::<::fastrs::encoding::Bool>(&self.packed),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        if !self.json_name.is_empty() {
+            map.serialize_entry(
+                "jsonName",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.json_name),
+            )?;
+        }
+        if !self.default_value.is_empty() {
+            map.serialize_entry(
+                "defaultValue",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.default_value),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Field {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Field {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Field {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "kind" => ::core::option::Option::Some(1),
+            "cardinality" => ::core::option::Option::Some(2),
+            "number" => ::core::option::Option::Some(3),
+            "name" => ::core::option::Option::Some(4),
+            "typeUrl" | "type_url" => ::core::option::Option::Some(6),
+            "oneofIndex" | "oneof_index" => ::core::option::Option::Some(7),
+            "packed" => ::core::option::Option::Some(8),
+            "options" => ::core::option::Option::Some(9),
+            "jsonName" | "json_name" => ::core::option::Option::Some(10),
+            "defaultValue" | "default_value" => ::core::option::Option::Some(11),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<field::Kind>,
+                    _,
+                >(map, options, "kind")? {
+                    self.kind = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<field::Cardinality>,
+                    _,
+                >(map, options, "cardinality")? {
+                    self.cardinality = v;
+                }
+            }
+            3 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Int32,
+                    _,
+                >(map, options, "number")? {
+                    self.number = v;
+                }
+            }
+            4 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            6 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "typeUrl")? {
+                    self.type_url = v;
+                }
+            }
+            7 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Int32,
+                    _,
+                >(map, options, "oneofIndex")? {
+                    self.oneof_index = v;
+                }
+            }
+            8 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Bool,
+                    _,
+                >(map, options, "packed")? {
+                    self.packed = v;
+                }
+            }
+            9 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            10 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "jsonName")? {
+                    self.json_name = v;
+                }
+            }
+            11 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "defaultValue")? {
+                    self.default_value = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// Types nested in [`Field`].
 pub mod field {
     /// Basic field types.
@@ -532,6 +953,7 @@ pub mod field {
     }
     #[allow(deprecated)]
     impl ::fastrs::Enum for Kind {
+        const FULL_NAME: &'static str = "google.protobuf.Field.Kind";
         fn from_i32(value: i32) -> ::core::option::Option<Self> {
             match value {
                 0 => ::core::option::Option::Some(Self::TypeUnknown),
@@ -582,6 +1004,30 @@ pub mod field {
                 Self::TypeSint64 => "TYPE_SINT64",
             }
         }
+        fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "TYPE_UNKNOWN" => ::core::option::Option::Some(Self::TypeUnknown),
+                "TYPE_DOUBLE" => ::core::option::Option::Some(Self::TypeDouble),
+                "TYPE_FLOAT" => ::core::option::Option::Some(Self::TypeFloat),
+                "TYPE_INT64" => ::core::option::Option::Some(Self::TypeInt64),
+                "TYPE_UINT64" => ::core::option::Option::Some(Self::TypeUint64),
+                "TYPE_INT32" => ::core::option::Option::Some(Self::TypeInt32),
+                "TYPE_FIXED64" => ::core::option::Option::Some(Self::TypeFixed64),
+                "TYPE_FIXED32" => ::core::option::Option::Some(Self::TypeFixed32),
+                "TYPE_BOOL" => ::core::option::Option::Some(Self::TypeBool),
+                "TYPE_STRING" => ::core::option::Option::Some(Self::TypeString),
+                "TYPE_GROUP" => ::core::option::Option::Some(Self::TypeGroup),
+                "TYPE_MESSAGE" => ::core::option::Option::Some(Self::TypeMessage),
+                "TYPE_BYTES" => ::core::option::Option::Some(Self::TypeBytes),
+                "TYPE_UINT32" => ::core::option::Option::Some(Self::TypeUint32),
+                "TYPE_ENUM" => ::core::option::Option::Some(Self::TypeEnum),
+                "TYPE_SFIXED32" => ::core::option::Option::Some(Self::TypeSfixed32),
+                "TYPE_SFIXED64" => ::core::option::Option::Some(Self::TypeSfixed64),
+                "TYPE_SINT32" => ::core::option::Option::Some(Self::TypeSint32),
+                "TYPE_SINT64" => ::core::option::Option::Some(Self::TypeSint64),
+                _ => ::core::option::Option::None,
+            }
+        }
     }
     /// Whether a field is optional, required, or repeated.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -599,6 +1045,7 @@ pub mod field {
     }
     #[allow(deprecated)]
     impl ::fastrs::Enum for Cardinality {
+        const FULL_NAME: &'static str = "google.protobuf.Field.Cardinality";
         fn from_i32(value: i32) -> ::core::option::Option<Self> {
             match value {
                 0 => ::core::option::Option::Some(Self::Unknown),
@@ -617,6 +1064,15 @@ pub mod field {
                 Self::Optional => "CARDINALITY_OPTIONAL",
                 Self::Required => "CARDINALITY_REQUIRED",
                 Self::Repeated => "CARDINALITY_REPEATED",
+            }
+        }
+        fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+            match name {
+                "CARDINALITY_UNKNOWN" => ::core::option::Option::Some(Self::Unknown),
+                "CARDINALITY_OPTIONAL" => ::core::option::Option::Some(Self::Optional),
+                "CARDINALITY_REQUIRED" => ::core::option::Option::Some(Self::Required),
+                "CARDINALITY_REPEATED" => ::core::option::Option::Some(Self::Repeated),
+                _ => ::core::option::Option::None,
             }
         }
     }
@@ -749,6 +1205,147 @@ impl ::fastrs::Message for Enum {
         &mut self.unknown_fields
     }
 }
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Enum {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.enumvalue.is_empty() {
+            map.serialize_entry(
+                "enumvalue",
+                &::fastrs::json::List::<
+                    ::fastrs::encoding::Msg<EnumValue>,
+                >(&self.enumvalue),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.source_context {
+            map.serialize_entry(
+                "sourceContext",
+                &::fastrs::json::Single::<::fastrs::encoding::Msg<SourceContext>>(v),
+            )?;
+        }
+        if self.syntax.to_i32() != 0 {
+            map.serialize_entry(
+                "syntax",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                >(&self.syntax),
+            )?;
+        }
+        if !self.edition.is_empty() {
+            map.serialize_entry(
+                "edition",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.edition),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Enum {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Enum {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Enum {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "enumvalue" => ::core::option::Option::Some(2),
+            "options" => ::core::option::Option::Some(3),
+            "sourceContext" | "source_context" => ::core::option::Option::Some(4),
+            "syntax" => ::core::option::Option::Some(5),
+            "edition" => ::core::option::Option::Some(6),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<EnumValue>,
+                    _,
+                >(map, &mut self.enumvalue, options, "enumvalue")?;
+            }
+            3 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            4 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<SourceContext>,
+                    _,
+                >(map, options, "sourceContext")? {
+                    self.source_context = ::core::option::Option::Some(v);
+                }
+            }
+            5 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                    _,
+                >(map, options, "syntax")? {
+                    self.syntax = v;
+                }
+            }
+            6 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "edition")? {
+                    self.edition = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// Enum value definition.
 ///
 /// New usages of this message as an alternative to EnumValueDescriptorProto are
@@ -825,6 +1422,100 @@ impl ::fastrs::Message for EnumValue {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for EnumValue {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if self.number != 0 {
+            map.serialize_entry(
+                "number",
+                &::fastrs::json::Single::<::fastrs::encoding::Int32>(&self.number),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for EnumValue {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for EnumValue {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for EnumValue {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "number" => ::core::option::Option::Some(2),
+            "options" => ::core::option::Option::Some(3),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Int32,
+                    _,
+                >(map, options, "number")? {
+                    self.number = v;
+                }
+            }
+            3 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// A protocol buffer option, which can be attached to a message, field,
@@ -904,6 +1595,87 @@ impl ::fastrs::Message for Option {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Option {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.value {
+            map.serialize_entry(
+                "value",
+                &::fastrs::json::Single::<::fastrs::encoding::Msg<Any>>(v),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Option {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Option {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Option {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "value" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<Any>,
+                    _,
+                >(map, options, "value")? {
+                    self.value = ::core::option::Option::Some(v);
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// Api is a light-weight descriptor for an API Interface.
@@ -1085,6 +1857,173 @@ impl ::fastrs::Message for Api {
         &mut self.unknown_fields
     }
 }
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Api {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.methods.is_empty() {
+            map.serialize_entry(
+                "methods",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Method>>(&self.methods),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        if !self.version.is_empty() {
+            map.serialize_entry(
+                "version",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.version),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.source_context {
+            map.serialize_entry(
+                "sourceContext",
+                &::fastrs::json::Single::<::fastrs::encoding::Msg<SourceContext>>(v),
+            )?;
+        }
+        if !self.mixins.is_empty() {
+            map.serialize_entry(
+                "mixins",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Mixin>>(&self.mixins),
+            )?;
+        }
+        if self.syntax.to_i32() != 0 {
+            map.serialize_entry(
+                "syntax",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                >(&self.syntax),
+            )?;
+        }
+        if !self.edition.is_empty() {
+            map.serialize_entry(
+                "edition",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.edition),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Api {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Api {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Api {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "methods" => ::core::option::Option::Some(2),
+            "options" => ::core::option::Option::Some(3),
+            "version" => ::core::option::Option::Some(4),
+            "sourceContext" | "source_context" => ::core::option::Option::Some(5),
+            "mixins" => ::core::option::Option::Some(6),
+            "syntax" => ::core::option::Option::Some(7),
+            "edition" => ::core::option::Option::Some(8),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Method>,
+                    _,
+                >(map, &mut self.methods, options, "methods")?;
+            }
+            3 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            4 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "version")? {
+                    self.version = v;
+                }
+            }
+            5 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<SourceContext>,
+                    _,
+                >(map, options, "sourceContext")? {
+                    self.source_context = ::core::option::Option::Some(v);
+                }
+            }
+            6 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Mixin>,
+                    _,
+                >(map, &mut self.mixins, options, "mixins")?;
+            }
+            7 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                    _,
+                >(map, options, "syntax")? {
+                    self.syntax = v;
+                }
+            }
+            8 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "edition")? {
+                    self.edition = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// Method represents a method of an API interface.
 ///
 /// New usages of this message as an alternative to MethodDescriptorProto are
@@ -1250,6 +2189,185 @@ impl ::fastrs::Message for Method {
         &mut self.unknown_fields
     }
 }
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Method {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.request_type_url.is_empty() {
+            map.serialize_entry(
+                "requestTypeUrl",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::Str,
+                >(&self.request_type_url),
+            )?;
+        }
+        if self.request_streaming {
+            map.serialize_entry(
+                "requestStreaming",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::Bool,
+                >(&self.request_streaming),
+            )?;
+        }
+        if !self.response_type_url.is_empty() {
+            map.serialize_entry(
+                "responseTypeUrl",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::Str,
+                >(&self.response_type_url),
+            )?;
+        }
+        if self.response_streaming {
+            map.serialize_entry(
+                "responseStreaming",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::Bool,
+                >(&self.response_streaming),
+            )?;
+        }
+        if !self.options.is_empty() {
+            map.serialize_entry(
+                "options",
+                &::fastrs::json::List::<::fastrs::encoding::Msg<Option>>(&self.options),
+            )?;
+        }
+        if self.syntax.to_i32() != 0 {
+            map.serialize_entry(
+                "syntax",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                >(&self.syntax),
+            )?;
+        }
+        if !self.edition.is_empty() {
+            map.serialize_entry(
+                "edition",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.edition),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Method {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Method {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Method {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "requestTypeUrl" | "request_type_url" => ::core::option::Option::Some(2),
+            "requestStreaming" | "request_streaming" => ::core::option::Option::Some(3),
+            "responseTypeUrl" | "response_type_url" => ::core::option::Option::Some(4),
+            "responseStreaming" | "response_streaming" => ::core::option::Option::Some(5),
+            "options" => ::core::option::Option::Some(6),
+            "syntax" => ::core::option::Option::Some(7),
+            "edition" => ::core::option::Option::Some(8),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "requestTypeUrl")? {
+                    self.request_type_url = v;
+                }
+            }
+            3 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Bool,
+                    _,
+                >(map, options, "requestStreaming")? {
+                    self.request_streaming = v;
+                }
+            }
+            4 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "responseTypeUrl")? {
+                    self.response_type_url = v;
+                }
+            }
+            5 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Bool,
+                    _,
+                >(map, options, "responseStreaming")? {
+                    self.response_streaming = v;
+                }
+            }
+            6 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Msg<Option>,
+                    _,
+                >(map, &mut self.options, options, "options")?;
+            }
+            7 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<Syntax>,
+                    _,
+                >(map, options, "syntax")? {
+                    self.syntax = v;
+                }
+            }
+            8 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "edition")? {
+                    self.edition = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// Declares an API Interface to be included in this interface. The including
 /// interface must redeclare all the methods from the included interface, but
 /// documentation and options are inherited as follows:
@@ -1386,6 +2504,87 @@ impl ::fastrs::Message for Mixin {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Mixin {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if !self.root.is_empty() {
+            map.serialize_entry(
+                "root",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.root),
+            )?;
+        }
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Mixin {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Mixin {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Mixin {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "root" => ::core::option::Option::Some(2),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "root")? {
+                    self.root = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// A Duration represents a signed, fixed-length span of time represented
@@ -1553,6 +2752,57 @@ impl ::fastrs::Message for Empty {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Empty {
+    fn serialize<S: ::fastrs::serde::Serializer>(
+        &self,
+        s: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let map = s.serialize_map(::core::option::Option::None)?;
+        map.end()
+    }
+}
+#[cfg(feature = "json")]
+impl<'de> ::fastrs::serde::Deserialize<'de> for Empty {
+    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+#[cfg(feature = "json")]
+impl ::fastrs::json::JsonMessage for Empty {
+    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+        de: D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[cfg(feature = "json")]
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Empty {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut A,
+        _options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), A::Error> {
+        match number {
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
     }
 }
 /// `FieldMask` represents a set of symbolic field paths, for example:
@@ -2745,6 +3995,7 @@ pub enum Syntax {
 }
 #[allow(deprecated)]
 impl ::fastrs::Enum for Syntax {
+    const FULL_NAME: &'static str = "google.protobuf.Syntax";
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
             0 => ::core::option::Option::Some(Self::Proto2),
@@ -2761,6 +4012,14 @@ impl ::fastrs::Enum for Syntax {
             Self::Proto2 => "SYNTAX_PROTO2",
             Self::Proto3 => "SYNTAX_PROTO3",
             Self::Editions => "SYNTAX_EDITIONS",
+        }
+    }
+    fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "SYNTAX_PROTO2" => ::core::option::Option::Some(Self::Proto2),
+            "SYNTAX_PROTO3" => ::core::option::Option::Some(Self::Proto3),
+            "SYNTAX_EDITIONS" => ::core::option::Option::Some(Self::Editions),
+            _ => ::core::option::Option::None,
         }
     }
 }
@@ -2782,6 +4041,7 @@ pub enum NullValue {
 }
 #[allow(deprecated)]
 impl ::fastrs::Enum for NullValue {
+    const FULL_NAME: &'static str = "google.protobuf.NullValue";
     fn from_i32(value: i32) -> ::core::option::Option<Self> {
         match value {
             0 => ::core::option::Option::Some(Self::NullValue),
@@ -2796,4 +4056,40 @@ impl ::fastrs::Enum for NullValue {
             Self::NullValue => "NULL_VALUE",
         }
     }
+    fn from_str_name(name: &str) -> ::core::option::Option<Self> {
+        match name {
+            "NULL_VALUE" => ::core::option::Option::Some(Self::NullValue),
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+/// Registers every message of `google.protobuf` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
+#[cfg(feature = "json")]
+pub fn register_json_types() {
+    ::fastrs::json::register::<Any>();
+    ::fastrs::json::register::<SourceContext>();
+    ::fastrs::json::register::<Type>();
+    ::fastrs::json::register::<Field>();
+    ::fastrs::json::register::<Enum>();
+    ::fastrs::json::register::<EnumValue>();
+    ::fastrs::json::register::<Option>();
+    ::fastrs::json::register::<Api>();
+    ::fastrs::json::register::<Method>();
+    ::fastrs::json::register::<Mixin>();
+    ::fastrs::json::register::<Duration>();
+    ::fastrs::json::register::<Empty>();
+    ::fastrs::json::register::<FieldMask>();
+    ::fastrs::json::register::<Struct>();
+    ::fastrs::json::register::<Value>();
+    ::fastrs::json::register::<ListValue>();
+    ::fastrs::json::register::<Timestamp>();
+    ::fastrs::json::register::<DoubleValue>();
+    ::fastrs::json::register::<FloatValue>();
+    ::fastrs::json::register::<Int64Value>();
+    ::fastrs::json::register::<UInt64Value>();
+    ::fastrs::json::register::<Int32Value>();
+    ::fastrs::json::register::<UInt32Value>();
+    ::fastrs::json::register::<BoolValue>();
+    ::fastrs::json::register::<StringValue>();
+    ::fastrs::json::register::<BytesValue>();
 }

@@ -1,9 +1,9 @@
 //! `fastrs-conformance`: speaks the protobuf conformance protocol on stdin and
 //! stdout. For each request (a 4-byte little-endian length, then a serialized
 //! `conformance.ConformanceRequest`) it writes a length and a
-//! `conformance.ConformanceResponse`, until EOF. Binary payloads are decoded
-//! into the requested test message and re-encoded; JSON and text are answered
-//! `skipped` until fastrs supports them. Command-line arguments are ignored.
+//! `conformance.ConformanceResponse`, until EOF. Binary and JSON payloads are
+//! parsed into the requested test message and written in the requested format
+//! (binary or JSON); text format is answered `skipped`. Arguments are ignored.
 
 use std::io::{self, Read, Write};
 

@@ -1,0 +1,327 @@
+//! Proto3 JSON: `serde::Serialize`, `serde::Deserialize`,
+//! `fastrs::json::JsonMessage` and `fastrs::json::JsonFields` for a message,
+//! and a package's `register_json_types`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{codec, is_set};
+use crate::model::{Field, Kind, Message, Package, Shape, Slot};
+use crate::options::JsonGate;
+
+/// Well-known types whose JSON is not an object of their fields: the runtime
+/// implements it by hand.
+const SPECIAL_FORMS: &[&str] = &[
+    "Any",
+    "Duration",
+    "Timestamp",
+    "FieldMask",
+    "Struct",
+    "Value",
+    "ListValue",
+    "DoubleValue",
+    "FloatValue",
+    "Int64Value",
+    "UInt64Value",
+    "Int32Value",
+    "UInt32Value",
+    "BoolValue",
+    "StringValue",
+    "BytesValue",
+];
+
+/// `#[cfg(feature = "...")]` for code under a feature.
+fn gate(gate: &JsonGate) -> TokenStream {
+    match gate {
+        JsonGate::Always => TokenStream::new(),
+        JsonGate::Feature(name) => quote!(#[cfg(feature = #name)]),
+    }
+}
+
+/// The JSON impls of `msg` (not of its nested messages), if the package
+/// generates JSON.
+pub fn message(msg: &Message) -> TokenStream {
+    let Some(json) = &msg.json else {
+        return TokenStream::new();
+    };
+    let special = msg
+        .full_name
+        .strip_prefix("google.protobuf.")
+        .is_some_and(|name| SPECIAL_FORMS.contains(&name));
+    if special {
+        return TokenStream::new();
+    }
+    let cfg = gate(json);
+    let ident = &msg.ident;
+    let serialize = serialize_body(msg);
+    let fields = json_fields(msg);
+    quote! {
+        #cfg
+        #[allow(deprecated)]
+        impl ::fastrs::serde::Serialize for #ident {
+            fn serialize<S: ::fastrs::serde::Serializer>(
+                &self,
+                s: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                #serialize
+            }
+        }
+
+        #cfg
+        impl<'de> ::fastrs::serde::Deserialize<'de> for #ident {
+            fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
+                de: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                ::fastrs::json::deserialize_object(de)
+            }
+        }
+
+        #cfg
+        impl ::fastrs::json::JsonMessage for #ident {
+            fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
+                de: D,
+                options: ::fastrs::json::JsonOptions,
+            ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+                ::fastrs::json::read_object(de, options)
+            }
+        }
+
+        #cfg
+        #fields
+    }
+}
+
+/// Writes the set fields in field-number order.
+fn serialize_body(msg: &Message) -> TokenStream {
+    let entries: Vec<TokenStream> = msg
+        .order
+        .iter()
+        .map(|slot| match slot {
+            Slot::Field(i) => field_entry(&msg.fields[*i], msg),
+            Slot::Oneof(o, members) => {
+                let oneof = &msg.oneofs[*o];
+                let (field, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
+                let arms = members.iter().map(|&m| {
+                    let member = &oneof.members[m];
+                    let (variant, name) = (&member.ident, &member.json_name);
+                    let codec = codec(kind_of(member), &msg.scope);
+                    quote! {
+                        ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
+                            map.serialize_entry(#name, &::fastrs::json::Single::<#codec>(v))?;
+                        }
+                    }
+                });
+                quote! {
+                    match &self.#field {
+                        #(#arms)*
+                        _ => {}
+                    }
+                }
+            }
+        })
+        .collect();
+    let map = if entries.is_empty() {
+        quote!(let map)
+    } else {
+        quote!(let mut map)
+    };
+    quote! {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        #map = s.serialize_map(::core::option::Option::None)?;
+        #(#entries)*
+        map.end()
+    }
+}
+
+fn kind_of(field: &Field) -> &Kind {
+    match &field.shape {
+        Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => kind,
+        Shape::Map { value, .. } => value,
+    }
+}
+
+/// `map.serialize_entry(...)` for a field outside oneofs, if it is set.
+fn field_entry(f: &Field, msg: &Message) -> TokenStream {
+    let (ident, name, scope) = (&f.ident, &f.json_name, &msg.scope);
+    match &f.shape {
+        Shape::Implicit(kind) => {
+            let codec = codec(kind, scope);
+            let set = is_set(kind, &quote!(self.#ident));
+            quote! {
+                if #set {
+                    map.serialize_entry(#name, &::fastrs::json::Single::<#codec>(&self.#ident))?;
+                }
+            }
+        }
+        Shape::Optional(kind) => {
+            let codec = codec(kind, scope);
+            quote! {
+                if let ::core::option::Option::Some(v) = &self.#ident {
+                    map.serialize_entry(#name, &::fastrs::json::Single::<#codec>(v))?;
+                }
+            }
+        }
+        Shape::Repeated { kind, .. } => {
+            let codec = codec(kind, scope);
+            quote! {
+                if !self.#ident.is_empty() {
+                    map.serialize_entry(#name, &::fastrs::json::List::<#codec>(&self.#ident))?;
+                }
+            }
+        }
+        Shape::Map { key, value, .. } => {
+            let (key, value) = (codec(key, scope), codec(value, scope));
+            quote! {
+                if !self.#ident.is_empty() {
+                    map.serialize_entry(#name, &::fastrs::json::MapOf::<#key, #value, _>::new(self.#ident.iter()))?;
+                }
+            }
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are written by their oneof"),
+    }
+}
+
+/// The `JsonFields` impl: field lookup by either name, and one parse arm per
+/// field.
+fn json_fields(msg: &Message) -> TokenStream {
+    let ident = &msg.ident;
+    let all: Vec<&Field> = msg
+        .fields
+        .iter()
+        .chain(msg.oneofs.iter().flat_map(|o| &o.members))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let name_arms = all.iter().map(|f| {
+        // The first field to claim a name keeps it.
+        let names: Vec<&String> = [&f.json_name, &f.proto_name]
+            .into_iter()
+            .filter(|n| seen.insert(n.as_str()))
+            .collect();
+        let number = proc_macro2::Literal::u32_unsuffixed(f.number);
+        if names.is_empty() {
+            TokenStream::new()
+        } else {
+            quote!(#(#names)|* => ::core::option::Option::Some(#number),)
+        }
+    });
+    let merge_arms =
+        msg.fields
+            .iter()
+            .map(|f| merge_arm(f, msg))
+            .chain(msg.oneofs.iter().flat_map(|o| {
+                o.members.iter().map(move |m| {
+            let (field, module, enum_ident, variant) = (&o.field, &msg.module, &o.enum_ident, &m.ident);
+            let (number, name, oneof) = (proc_macro2::Literal::u32_unsuffixed(m.number), &m.json_name, &o.proto_name);
+            let codec = codec(kind_of(m), &msg.scope);
+            let full_name = &msg.full_name;
+            quote! {
+                #number => {
+                    if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<#codec, _>(map, options, #name)? {
+                        if self.#field.is_some() {
+                            return ::core::result::Result::Err(::fastrs::json::oneof_set_twice(#full_name, #oneof));
+                        }
+                        self.#field = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
+                    }
+                }
+            }
+        })
+            }));
+    let options = if all.is_empty() {
+        quote!(_options)
+    } else {
+        quote!(options)
+    };
+    quote! {
+        #[allow(deprecated)]
+        impl ::fastrs::json::JsonFields for #ident {
+            fn json_field(name: &str) -> ::core::option::Option<u32> {
+                match name {
+                    #(#name_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+
+            fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+                &mut self,
+                number: u32,
+                map: &mut A,
+                #options: ::fastrs::json::JsonOptions,
+            ) -> ::core::result::Result<(), A::Error> {
+                match number {
+                    #(#merge_arms)*
+                    _ => {
+                        map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+                    }
+                }
+                ::core::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// Parses one field outside oneofs.
+fn merge_arm(f: &Field, msg: &Message) -> TokenStream {
+    let (ident, name, scope) = (&f.ident, &f.json_name, &msg.scope);
+    let number = proc_macro2::Literal::u32_unsuffixed(f.number);
+    let single = |kind: &Kind, store: TokenStream| {
+        let codec = codec(kind, scope);
+        quote! {
+            if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<#codec, _>(map, options, #name)? {
+                #store
+            }
+        }
+    };
+    let body = match &f.shape {
+        Shape::Implicit(kind) => single(kind, quote!(self.#ident = v;)),
+        Shape::Optional(kind) => single(kind, quote!(self.#ident = ::core::option::Option::Some(v);)),
+        Shape::Repeated { kind, .. } => {
+            let codec = codec(kind, scope);
+            quote!(::fastrs::json::next_list::<#codec, _>(map, &mut self.#ident, options, #name)?;)
+        }
+        Shape::Map { key, value, .. } => {
+            let (key, value) = (codec(key, scope), codec(value, scope));
+            quote! {
+                ::fastrs::json::next_map::<#key, #value, _, _>(map, &mut self.#ident, options, #name)?;
+            }
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are parsed by their oneof"),
+    };
+    quote!(#number => { #body })
+}
+
+/// `register_json_types()`: lets `google.protobuf.Any` hold every message of
+/// the package in JSON.
+pub fn register(package: &Package) -> TokenStream {
+    let Some(json) = &package.json else {
+        return TokenStream::new();
+    };
+    if package.messages.is_empty() {
+        return TokenStream::new();
+    }
+    let mut paths = Vec::new();
+    for msg in &package.messages {
+        collect_paths(msg, &TokenStream::new(), &mut paths);
+    }
+    let cfg = gate(json);
+    let doc = format!(
+        " Registers every message of `{}` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.",
+        package.name
+    );
+    quote! {
+        #[doc = #doc]
+        #cfg
+        pub fn register_json_types() {
+            #(::fastrs::json::register::<#paths>();)*
+        }
+    }
+}
+
+fn collect_paths(msg: &Message, prefix: &TokenStream, out: &mut Vec<TokenStream>) {
+    let ident = &msg.ident;
+    out.push(quote!(#prefix #ident));
+    let module = &msg.module;
+    let inner = quote!(#prefix #module::);
+    for nested in &msg.messages {
+        collect_paths(nested, &inner, out);
+    }
+}

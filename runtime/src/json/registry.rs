@@ -1,0 +1,126 @@
+//! The types `google.protobuf.Any` can show as JSON: a process-wide table from
+//! full message name to functions that convert that message's bytes to JSON
+//! and back.
+
+use std::collections::HashMap;
+use std::string::{String, ToString};
+use std::sync::{LazyLock, PoisonError, RwLock};
+use std::vec::Vec;
+
+use super::{wkt, JsonMessage, JsonOptions, Read};
+use crate::well_known as wk;
+
+/// A registered type's conversions.
+#[derive(Clone, Copy)]
+struct Entry {
+    to_json: fn(&[u8]) -> Result<serde_json::Value, String>,
+    from_json: fn(serde_json::Value, JsonOptions) -> Result<Vec<u8>, String>,
+    /// Shown as `"value": <JSON>` beside `@type` (well-known types with a
+    /// JSON form of their own), not as fields beside it.
+    value_form: bool,
+}
+
+static TYPES: LazyLock<RwLock<HashMap<&'static str, Entry>>> = LazyLock::new(|| {
+    let mut types = HashMap::new();
+    macro_rules! well_known {
+        ($($ty:ident),*) => {$(
+            types.insert(<wk::$ty as crate::Message>::FULL_NAME, entry::<wk::$ty>());
+        )*};
+    }
+    well_known!(
+        Any,
+        Api,
+        BoolValue,
+        BytesValue,
+        DoubleValue,
+        Duration,
+        Empty,
+        Enum,
+        EnumValue,
+        Field,
+        FieldMask,
+        FloatValue,
+        Int32Value,
+        Int64Value,
+        ListValue,
+        Method,
+        Mixin,
+        Option,
+        SourceContext,
+        StringValue,
+        Struct,
+        Timestamp,
+        Type,
+        UInt32Value,
+        UInt64Value,
+        Value
+    );
+    RwLock::new(types)
+});
+
+/// Lets `google.protobuf.Any` hold `M` in JSON (print and parse). The
+/// well-known types are registered from the start; registering a type again
+/// is harmless.
+pub fn register<M: JsonMessage>() {
+    let mut types = TYPES.write().unwrap_or_else(PoisonError::into_inner);
+    types.insert(M::FULL_NAME, entry::<M>());
+}
+
+fn entry<M: JsonMessage>() -> Entry {
+    Entry {
+        to_json: |bytes| {
+            let message = M::decode(bytes).map_err(|e| e.to_string())?;
+            serde_json::to_value(&message).map_err(|e| e.to_string())
+        },
+        from_json: |json, options| match M::json_read(json, options).map_err(|e| e.to_string())? {
+            Read::Value(message) => Ok(message.encode_to_vec()),
+            Read::Null | Read::Skip => Ok(Vec::new()),
+        },
+        value_form: wkt::has_value_form(M::FULL_NAME),
+    }
+}
+
+fn lookup(name: &str) -> Result<Entry, String> {
+    let types = TYPES.read().unwrap_or_else(PoisonError::into_inner);
+    types.get(name).copied().ok_or_else(|| {
+        format!("google.protobuf.Any holds `{name}`, which is not registered: call fastrs::json::register::<T>()")
+    })
+}
+
+/// An `Any`'s JSON beside its `@type`.
+pub(super) enum Json {
+    /// `"value": ...`
+    Value(serde_json::Value),
+    /// The message's own fields.
+    Fields(serde_json::Map<String, serde_json::Value>),
+}
+
+/// The JSON of the message `name` encoded in `bytes`.
+pub(super) fn to_json(name: &str, bytes: &[u8]) -> Result<Json, String> {
+    let entry = lookup(name)?;
+    match (entry.to_json)(bytes)? {
+        serde_json::Value::Object(fields) if !entry.value_form => Ok(Json::Fields(fields)),
+        value => Ok(Json::Value(value)),
+    }
+}
+
+/// The encoding of the message `name` from the JSON fields beside `@type`.
+pub(super) fn from_json(
+    name: &str,
+    mut fields: serde_json::Map<String, serde_json::Value>,
+    options: JsonOptions,
+) -> Result<Vec<u8>, String> {
+    let entry = lookup(name)?;
+    let json = if entry.value_form {
+        let value = fields.remove("value").unwrap_or(serde_json::Value::Null);
+        if let Some(other) = fields.keys().next() {
+            return Err(format!(
+                "unexpected field `{other}` beside `@type` and `value` for {name}"
+            ));
+        }
+        value
+    } else {
+        serde_json::Value::Object(fields)
+    };
+    (entry.from_json)(json, options)
+}
