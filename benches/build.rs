@@ -14,16 +14,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
+        .json()
         .out_dir(out.join("fastrs"))
         .compile(&files, &includes)?;
 
     let protoc = protoc_bin_vendored::protoc_bin_path()?;
     std::fs::create_dir_all(out.join("prost"))?;
+    let descriptors = out.join("prost/descriptors.bin");
     prost_build::Config::new()
         .out_dir(out.join("prost"))
         .include_file("mod.rs")
+        .file_descriptor_set_path(&descriptors)
         .protoc_executable(&protoc)
         .compile_protos(&files, &includes)?;
+    prost_json(&out.join("prost"), &std::fs::read(&descriptors)?)?;
 
     // quick-protobuf's pb-rs (borrowed messages, its own parser).
     let qp_out = out.join("quick");
@@ -46,6 +50,23 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("buffa"))
         .include_file("mod.rs")
         .compile()?;
+    Ok(())
+}
+
+/// pbjson's serde impls for the prost types of the JSON rows, included at the
+/// end of each package's prost file (they name the types unqualified).
+fn prost_json(dir: &Path, descriptors: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
+    const PACKAGES: [&str; 2] = ["bench.ints", "bench.go"];
+    pbjson_build::Builder::new()
+        .register_descriptors(descriptors)?
+        .out_dir(dir)
+        .build(&PACKAGES.map(|p| format!(".{p}")))?;
+    for package in PACKAGES {
+        let path = dir.join(format!("{package}.rs"));
+        let mut code = std::fs::read_to_string(&path)?;
+        code.push_str(&format!("include!(\"{package}.serde.rs\");\n"));
+        std::fs::write(&path, code)?;
+    }
     Ok(())
 }
 

@@ -90,6 +90,7 @@ mod tests {
     fn every_benchmark_body_runs() {
         let rows = fastrs_bench::suite::run(fastrs_bench::harness::Settings::QUICK, |_| true);
         assert!(rows.len() > 40);
-        assert!(fastrs_bench::suite::table(&rows).contains("Go message"));
+        let table = fastrs_bench::suite::table(&rows);
+        assert!(table.contains("Go message") && table.contains("JSON workload"));
     }
 }

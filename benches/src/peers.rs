@@ -308,3 +308,119 @@ pub fn buffa_deep<M: buffa::Message + Default + 'static>(m: M, payload: &[u8], d
         [encode, Op::skipped(), Op::skipped()]
     }
 }
+
+/// fastrs's proto3 JSON: print into a reused buffer, parse into a fresh
+/// message (there is no JSON merge into a reused one).
+pub fn fastrs_json<M: fastrs::json::JsonMessage + 'static>(payload: &[u8]) -> [Op; 3] {
+    let m = M::decode(payload).expect("fastrs decodes the payload");
+    let text = fastrs::json::to_vec(&m).expect("prints as JSON");
+    let mut buf = Vec::with_capacity(text.len() * 2);
+    [
+        Op::new("fastrs", move || {
+            buf.clear();
+            fastrs::json::to_writer(&mut buf, black_box(&m)).unwrap();
+            sink(&buf);
+        }),
+        Op::new("fastrs", move || {
+            sink(fastrs::json::from_slice::<M>(black_box(&text)).unwrap())
+        }),
+        Op::skipped(),
+    ]
+}
+
+/// prost with pbjson's generated serde impls, on the text fastrs prints.
+pub fn pbjson<M>(json: &[u8]) -> [Op; 3]
+where
+    M: prost::Message + Default + serde::Serialize + serde::de::DeserializeOwned + 'static,
+{
+    let m: M = serde_json::from_slice(json).expect("pbjson parses fastrs's JSON");
+    let text = json.to_vec();
+    let mut buf = Vec::with_capacity(text.len() * 2);
+    [
+        Op::new("pbjson", move || {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&m)).unwrap();
+            sink(&buf);
+        }),
+        Op::new("pbjson", move || {
+            sink(serde_json::from_slice::<M>(black_box(&text)).unwrap())
+        }),
+        Op::skipped(),
+    ]
+}
+
+/// serde_json on a plain `#[derive]`d struct holding the same data: the
+/// reference for JSON speed without any proto3 mapping rules.
+pub fn serde_plain<T: serde::Serialize + serde::de::DeserializeOwned + 'static>(value: T) -> [Op; 3] {
+    let text = serde_json::to_vec(&value).expect("serializes");
+    let mut buf = Vec::with_capacity(text.len() * 2);
+    [
+        Op::new("serde_json", move || {
+            buf.clear();
+            serde_json::to_writer(&mut buf, black_box(&value)).unwrap();
+            sink(&buf);
+        }),
+        Op::new("serde_json", move || {
+            sink(serde_json::from_slice::<T>(black_box(&text)).unwrap())
+        }),
+        Op::skipped(),
+    ]
+}
+
+/// The Go message as a plain serde struct.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlainGo {
+    name: String,
+    birth_day: i64,
+    phone: String,
+    siblings: i32,
+    spouse: bool,
+    money: f64,
+    r#type: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value_s: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value_i: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value_d: Option<f64>,
+}
+
+impl From<&crate::fast::bench::go::Go> for PlainGo {
+    fn from(m: &crate::fast::bench::go::Go) -> Self {
+        use crate::fast::bench::go::go::Values;
+        PlainGo {
+            name: m.name.clone(),
+            birth_day: m.birth_day,
+            phone: m.phone.clone(),
+            siblings: m.siblings,
+            spouse: m.spouse,
+            money: m.money,
+            r#type: m.r#type.to_i32(),
+            value_s: match &m.values {
+                Some(Values::ValueS(s)) => Some(s.clone()),
+                _ => None,
+            },
+            value_i: match m.values {
+                Some(Values::ValueI(i)) => Some(i),
+                _ => None,
+            },
+            value_d: match m.values {
+                Some(Values::ValueD(d)) => Some(d),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// `{"values": [...]}` as a plain serde struct.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct PlainList {
+    values: Vec<i64>,
+}
+
+impl PlainList {
+    pub fn new(values: Vec<i64>) -> Self {
+        PlainList { values }
+    }
+}

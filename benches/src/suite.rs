@@ -55,6 +55,9 @@ fn run_payload(
     }
     for (i, mut ops) in by_op.into_iter().enumerate() {
         ops.retain(|op| !op.lib.is_empty());
+        if ops.is_empty() {
+            continue;
+        }
         let results = measure(&mut ops, settings);
         rows.push(Row {
             workload: workload.to_string(),
@@ -160,6 +163,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             None,
         );
     }
+    json_rows(&mut rows, settings, &mut select);
     for depth in [16, 64, 256] {
         if !select(&format!("nested depth {depth}")) {
             continue;
@@ -187,6 +191,41 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
     rows
 }
 
+/// The JSON rows: fastrs's proto3 JSON against prost + pbjson, with serde_json
+/// on a plain struct as the reference. The payload column is fastrs's JSON.
+fn json_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&str) -> bool) {
+    for dist in [Dist::Small, Dist::Large, Dist::Negative] {
+        let name = format!("JSON int64 {}", dist.name());
+        if !select(&name) {
+            continue;
+        }
+        let p = data::int_list("int64", dist);
+        let json = json_text::<fast::bench::ints::Int64List>(&p);
+        let libs = vec![
+            peers::fastrs_json::<fast::bench::ints::Int64List>(&p),
+            peers::pbjson::<pb::bench::ints::Int64List>(&json),
+            peers::serde_plain(peers::PlainList::new(data::int_values(dist))),
+        ];
+        run_payload(rows, &name, &json, libs, settings, None);
+    }
+    if select("JSON Go message") {
+        let p = data::go_message();
+        let json = json_text::<fast::bench::go::Go>(&p);
+        let m: fast::bench::go::Go = fastrs::Message::decode(&p).expect("decodes");
+        let libs = vec![
+            peers::fastrs_json::<fast::bench::go::Go>(&p),
+            peers::pbjson::<pb::bench::go::Go>(&json),
+            peers::serde_plain(peers::PlainGo::from(&m)),
+        ];
+        run_payload(rows, "JSON Go message", &json, libs, settings, None);
+    }
+}
+
+fn json_text<M: fastrs::json::JsonMessage>(payload: &[u8]) -> Vec<u8> {
+    let m = M::decode(payload).expect("decodes");
+    fastrs::json::to_vec(&m).expect("prints")
+}
+
 /// quick-protobuf's decoder has no depth limit to raise but recurses per
 /// level; past 100 levels only the other libraries are measured.
 fn quick_encode_only() -> [Op; 3] {
@@ -201,9 +240,53 @@ fn fmt_ns(ns: f64) -> String {
     }
 }
 
-/// The table: one row per workload and operation; times are medians in ns/op,
-/// ratios are fastrs ÷ prost (below 1 is faster), allocations per operation.
+/// The tables: binary rows, then JSON rows (if measured).
 pub fn table(rows: &[Row]) -> String {
+    let (json, binary): (Vec<Row>, Vec<Row>) = rows.iter().cloned().partition(|r| r.workload.starts_with("JSON "));
+    let mut out = binary_table(&binary);
+    if !json.is_empty() {
+        out.push('\n');
+        out.push_str(&json_table(&json));
+    }
+    out
+}
+
+/// The JSON table: medians in ns/op, fastrs ÷ pbjson and fastrs ÷ serde_json
+/// (plain struct), allocations per operation. Bytes are fastrs's JSON text.
+fn json_table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    out.push_str("| JSON workload | op | bytes | fastrs ns | pbjson ns | serde_json ns | fastrs ÷ pbjson | fastrs ÷ serde_json | allocs/op fastrs · pbjson · serde_json |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for row in rows {
+        let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
+        let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
+        let ratio = |lib: &str| match (get("fastrs"), get(lib)) {
+            (Some(f), Some(o)) => format!("{:.2}", f.ns / o.ns),
+            _ => "—".into(),
+        };
+        let allocs = ["fastrs", "pbjson", "serde_json"]
+            .map(|l| get(l).map_or("—".into(), |m| m.allocs.to_string()))
+            .join(" · ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.workload.trim_start_matches("JSON "),
+            row.op,
+            row.wire_bytes,
+            ns("fastrs"),
+            ns("pbjson"),
+            ns("serde_json"),
+            ratio("pbjson"),
+            ratio("serde_json"),
+            allocs,
+        );
+    }
+    out
+}
+
+/// The binary table: one row per workload and operation; times are medians in
+/// ns/op, ratios are fastrs ÷ prost (below 1 is faster), allocations per operation.
+fn binary_table(rows: &[Row]) -> String {
     let mut out = String::new();
     out.push_str("| workload | op | bytes | fastrs ns | prost ns | buffa ns | quick ns | floor ns | fastrs ÷ prost | buffa ÷ prost | quick ÷ prost | allocs/op fastrs · prost · buffa · quick | alloc bytes/op fastrs · prost · buffa · quick |\n");
     out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
