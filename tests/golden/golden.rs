@@ -193,6 +193,205 @@ impl User {
         self.active.unwrap_or_default()
     }
 }
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for User {
+    fn serialize<__S: ::fastrs::serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if self.id != 0 {
+            map.serialize_entry(
+                "id",
+                &::fastrs::json::Single::<::fastrs::encoding::Int64>(&self.id),
+            )?;
+        }
+        if !self.scores.is_empty() {
+            map.serialize_entry(
+                "scores",
+                &::fastrs::json::List::<::fastrs::encoding::Uint32>(&self.scores),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.active {
+            map.serialize_entry(
+                "active",
+                &::fastrs::json::Single::<::fastrs::encoding::Bool>(v),
+            )?;
+        }
+        if self.role.to_i32() != 0 {
+            map.serialize_entry(
+                "role",
+                &::fastrs::json::Single::<::fastrs::encoding::OpenEnum<Role>>(&self.role),
+            )?;
+        }
+        if !self.counters.is_empty() {
+            map.serialize_entry(
+                "counters",
+                &::fastrs::json::MapOf::<
+                    ::fastrs::encoding::Str,
+                    ::fastrs::encoding::Int64,
+                    _,
+                >::new(self.counters.iter()),
+            )?;
+        }
+        match &self.contact {
+            ::core::option::Option::Some(user::Contact::Email(v)) => {
+                map.serialize_entry(
+                    "email",
+                    &::fastrs::json::Single::<::fastrs::encoding::Str>(v),
+                )?;
+            }
+            ::core::option::Option::Some(user::Contact::Address(v)) => {
+                map.serialize_entry(
+                    "address",
+                    &::fastrs::json::Single::<::fastrs::encoding::Msg<Address>>(v),
+                )?;
+            }
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.home {
+            map.serialize_entry(
+                "home",
+                &::fastrs::json::Single::<::fastrs::encoding::Msg<Address>>(v),
+            )?;
+        }
+        map.end()
+    }
+}
+impl<'de> ::fastrs::serde::Deserialize<'de> for User {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+impl ::fastrs::json::JsonMessage for User {
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for User {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "id" => ::core::option::Option::Some(2),
+            "scores" => ::core::option::Option::Some(3),
+            "active" => ::core::option::Option::Some(4),
+            "role" => ::core::option::Option::Some(5),
+            "counters" => ::core::option::Option::Some(6),
+            "home" => ::core::option::Option::Some(9),
+            "email" => ::core::option::Option::Some(7),
+            "address" => ::core::option::Option::Some(8),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Int64,
+                    _,
+                >(map, options, "id")? {
+                    self.id = v;
+                }
+            }
+            3 => {
+                ::fastrs::json::next_list::<
+                    ::fastrs::encoding::Uint32,
+                    _,
+                >(map, &mut self.scores, options, "scores")?;
+            }
+            4 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Bool,
+                    _,
+                >(map, options, "active")? {
+                    self.active = ::core::option::Option::Some(v);
+                }
+            }
+            5 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::OpenEnum<Role>,
+                    _,
+                >(map, options, "role")? {
+                    self.role = v;
+                }
+            }
+            6 => {
+                ::fastrs::json::next_map::<
+                    ::fastrs::encoding::Str,
+                    ::fastrs::encoding::Int64,
+                    _,
+                    _,
+                >(map, &mut self.counters, options, "counters")?;
+            }
+            9 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<Address>,
+                    _,
+                >(map, options, "home")? {
+                    self.home = ::core::option::Option::Some(v);
+                }
+            }
+            7 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "email")? {
+                    if self.contact.is_some() {
+                        return ::core::result::Result::Err(
+                            ::fastrs::json::oneof_set_twice("golden.User", "contact"),
+                        );
+                    }
+                    self.contact = ::core::option::Option::Some(user::Contact::Email(v));
+                }
+            }
+            8 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<Address>,
+                    _,
+                >(map, options, "address")? {
+                    if self.contact.is_some() {
+                        return ::core::result::Result::Err(
+                            ::fastrs::json::oneof_set_twice("golden.User", "contact"),
+                        );
+                    }
+                    self.contact = ::core::option::Option::Some(
+                        user::Contact::Address(v),
+                    );
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 /// Types nested in [`User`].
 pub mod user {
     #[derive(Clone, PartialEq, Debug)]
@@ -248,6 +447,68 @@ impl ::fastrs::Message for Address {
         &mut self.unknown_fields
     }
 }
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Address {
+    fn serialize<__S: ::fastrs::serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.city.is_empty() {
+            map.serialize_entry(
+                "city",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.city),
+            )?;
+        }
+        map.end()
+    }
+}
+impl<'de> ::fastrs::serde::Deserialize<'de> for Address {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+impl ::fastrs::json::JsonMessage for Address {
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Address {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "city" => ::core::option::Option::Some(1),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "city")? {
+                    self.city = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum Role {
@@ -281,4 +542,9 @@ impl ::fastrs::Enum for Role {
             _ => ::core::option::Option::None,
         }
     }
+}
+/// Registers every message of `golden` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
+pub fn register_json_types() {
+    ::fastrs::json::register::<User>();
+    ::fastrs::json::register::<Address>();
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 fn generated_code_matches_golden_files() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let files = protoc_gen_fastrs::Builder::new()
+        .json()
         .generate(&[root.join("proto/golden/golden.proto")], &[root.join("proto")])
         .expect("golden schema generates");
     let bless = std::env::var_os("FASTRS_BLESS").is_some();
@@ -51,6 +52,11 @@ fn golden_code_round_trips() {
         ..Default::default()
     };
     assert_eq!(golden::User::decode(&user.encode_to_vec()).unwrap(), user);
+    golden::register_json_types();
+    let json = fastrs::json::to_string(&fastrs::well_known::Any::pack(&user)).unwrap();
+    assert!(json.contains("\"@type\":\"type.googleapis.com/golden.User\""), "{json}");
+    let json = fastrs::json::to_string(&user).unwrap();
+    assert_eq!(fastrs::json::from_str::<golden::User>(&json).unwrap(), user);
     assert!(!user.active(), "the getter returns the set value");
     assert!(!golden::User::default().active(), "and the default when unset");
 }

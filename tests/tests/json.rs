@@ -241,6 +241,45 @@ fn nested_and_recursive_messages() {
 }
 
 #[test]
+fn deep_nesting_parses_to_the_limit_and_fails_cleanly_past_it() {
+    let nested = |depth: usize| "{\"left\":".repeat(depth) + "{}" + &"}".repeat(depth);
+    let mut m: Tree = parse(&nested(120));
+    let mut depth = 0;
+    while let Some(left) = m.left {
+        m = *left;
+        depth += 1;
+    }
+    assert_eq!(depth, 120);
+    let err = parse_err::<Tree>(&nested(100_000));
+    assert!(err.contains("recursion limit"), "{err}");
+    // Inside `Any` the object is buffered first: the same limit applies.
+    t::register_json_types();
+    let any = format!(
+        r#"{{"@type": "type.googleapis.com/fastrs.test.Tree", "left": {}}}"#,
+        nested(100_000)
+    );
+    let err = parse_err::<wk::Any>(&any);
+    assert!(err.contains("recursion limit"), "{err}");
+}
+
+#[test]
+fn messages_named_like_type_parameters() {
+    let m = t::Keywords {
+        s: Some(t::S {
+            x: 1,
+            ..Default::default()
+        }),
+        a: Some(t::A {
+            d: vec![t::D::default()],
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    assert_eq!(value(&m), json!({"s": {"x": 1}, "a": {"d": [{}]}}));
+    assert_eq!(parse::<t::Keywords>(&json::to_string(&m).unwrap()), m);
+}
+
+#[test]
 fn unknown_fields_fail_unless_ignored() {
     let err = parse_err::<Scalars>(r#"{"fInt32": 1, "nope": {"deep": [1]}}"#);
     assert!(err.contains("nope") && err.contains("fastrs.test.Scalars"), "{err}");

@@ -39,7 +39,8 @@ fn gate(gate: &JsonGate) -> TokenStream {
 }
 
 /// The JSON impls of `msg` (not of its nested messages), if the package
-/// generates JSON.
+/// generates JSON. Type parameters are `__S`, `__D`, `__A` so that they cannot
+/// shadow a message named `S`, `D` or `A` that a field refers to.
 pub fn message(msg: &Message) -> TokenStream {
     let Some(json) = &msg.json else {
         return TokenStream::new();
@@ -59,29 +60,29 @@ pub fn message(msg: &Message) -> TokenStream {
         #cfg
         #[allow(deprecated)]
         impl ::fastrs::serde::Serialize for #ident {
-            fn serialize<S: ::fastrs::serde::Serializer>(
+            fn serialize<__S: ::fastrs::serde::Serializer>(
                 &self,
-                s: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
+                s: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
                 #serialize
             }
         }
 
         #cfg
         impl<'de> ::fastrs::serde::Deserialize<'de> for #ident {
-            fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-                de: D,
-            ) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+                de: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
                 ::fastrs::json::deserialize_object(de)
             }
         }
 
         #cfg
         impl ::fastrs::json::JsonMessage for #ident {
-            fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-                de: D,
+            fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+                de: __D,
                 options: ::fastrs::json::JsonOptions,
-            ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+            ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
                 ::fastrs::json::read_object(de, options)
             }
         }
@@ -241,12 +242,12 @@ fn json_fields(msg: &Message) -> TokenStream {
                 }
             }
 
-            fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+            fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
                 &mut self,
                 number: u32,
-                map: &mut A,
+                map: &mut __A,
                 #options: ::fastrs::json::JsonOptions,
-            ) -> ::core::result::Result<(), A::Error> {
+            ) -> ::core::result::Result<(), __A::Error> {
                 match number {
                     #(#merge_arms)*
                     _ => {

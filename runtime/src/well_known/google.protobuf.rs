@@ -174,10 +174,10 @@ impl ::fastrs::Message for SourceContext {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for SourceContext {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.file_name.is_empty() {
@@ -191,18 +191,18 @@ impl ::fastrs::serde::Serialize for SourceContext {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for SourceContext {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for SourceContext {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -215,12 +215,12 @@ impl ::fastrs::json::JsonFields for SourceContext {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -378,10 +378,10 @@ impl ::fastrs::Message for Type {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Type {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -433,18 +433,18 @@ impl ::fastrs::serde::Serialize for Type {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Type {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Type {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -463,12 +463,12 @@ impl ::fastrs::json::JsonFields for Type {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -705,10 +705,10 @@ impl ::fastrs::Message for Field {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Field {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if self.kind.to_i32() != 0 {
@@ -780,18 +780,18 @@ impl ::fastrs::serde::Serialize for Field {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Field {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Field {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -813,12 +813,12 @@ impl ::fastrs::json::JsonFields for Field {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -1208,10 +1208,10 @@ impl ::fastrs::Message for Enum {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Enum {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -1259,18 +1259,18 @@ impl ::fastrs::serde::Serialize for Enum {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Enum {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Enum {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -1288,12 +1288,12 @@ impl ::fastrs::json::JsonFields for Enum {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -1427,10 +1427,10 @@ impl ::fastrs::Message for EnumValue {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for EnumValue {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -1456,18 +1456,18 @@ impl ::fastrs::serde::Serialize for EnumValue {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for EnumValue {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for EnumValue {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -1482,12 +1482,12 @@ impl ::fastrs::json::JsonFields for EnumValue {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -1600,10 +1600,10 @@ impl ::fastrs::Message for Option {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Option {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -1623,18 +1623,18 @@ impl ::fastrs::serde::Serialize for Option {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Option {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Option {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -1648,12 +1648,12 @@ impl ::fastrs::json::JsonFields for Option {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -1860,10 +1860,10 @@ impl ::fastrs::Message for Api {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Api {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -1921,18 +1921,18 @@ impl ::fastrs::serde::Serialize for Api {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Api {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Api {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -1952,12 +1952,12 @@ impl ::fastrs::json::JsonFields for Api {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -2192,10 +2192,10 @@ impl ::fastrs::Message for Method {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Method {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -2261,18 +2261,18 @@ impl ::fastrs::serde::Serialize for Method {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Method {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Method {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -2292,12 +2292,12 @@ impl ::fastrs::json::JsonFields for Method {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -2509,10 +2509,10 @@ impl ::fastrs::Message for Mixin {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Mixin {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let mut map = s.serialize_map(::core::option::Option::None)?;
         if !self.name.is_empty() {
@@ -2532,18 +2532,18 @@ impl ::fastrs::serde::Serialize for Mixin {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Mixin {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Mixin {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -2557,12 +2557,12 @@ impl ::fastrs::json::JsonFields for Mixin {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             1 => {
                 if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
@@ -2757,10 +2757,10 @@ impl ::fastrs::Message for Empty {
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Empty {
-    fn serialize<S: ::fastrs::serde::Serializer>(
+    fn serialize<__S: ::fastrs::serde::Serializer>(
         &self,
-        s: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
         use ::fastrs::serde::ser::SerializeMap as _;
         let map = s.serialize_map(::core::option::Option::None)?;
         map.end()
@@ -2768,18 +2768,18 @@ impl ::fastrs::serde::Serialize for Empty {
 }
 #[cfg(feature = "json")]
 impl<'de> ::fastrs::serde::Deserialize<'de> for Empty {
-    fn deserialize<D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
-    ) -> ::core::result::Result<Self, D::Error> {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
         ::fastrs::json::deserialize_object(de)
     }
 }
 #[cfg(feature = "json")]
 impl ::fastrs::json::JsonMessage for Empty {
-    fn json_read<'de, D: ::fastrs::serde::Deserializer<'de>>(
-        de: D,
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
         options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<::fastrs::json::Read<Self>, D::Error> {
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
         ::fastrs::json::read_object(de, options)
     }
 }
@@ -2791,12 +2791,12 @@ impl ::fastrs::json::JsonFields for Empty {
             _ => ::core::option::Option::None,
         }
     }
-    fn json_merge_field<'de, A: ::fastrs::serde::de::MapAccess<'de>>(
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
         number: u32,
-        map: &mut A,
+        map: &mut __A,
         _options: ::fastrs::json::JsonOptions,
-    ) -> ::core::result::Result<(), A::Error> {
+    ) -> ::core::result::Result<(), __A::Error> {
         match number {
             _ => {
                 map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
