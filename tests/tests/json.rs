@@ -299,6 +299,16 @@ fn errors_name_the_field_and_position() {
     assert!(err.contains("fInt32") && err.contains("line 2"), "{err}");
     let err = parse_err::<Scalars>(r#"{"fString": 5}"#);
     assert!(err.contains("fString") && err.contains("string"), "{err}");
+    let err = json::from_slice::<Scalars>(b"{\"fString\": \"\xff\"}")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("UTF-8") && err.contains("13"), "{err}");
+    assert_eq!(
+        json::from_slice::<Scalars>(br#"{"fString": "\u00e9"}"#)
+            .unwrap()
+            .f_string,
+        "é"
+    );
     parse_err::<Scalars>("[]");
     parse_err::<Scalars>("null");
     parse_err::<Scalars>(r#"{"fInt32": 1} trailing"#);
