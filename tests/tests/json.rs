@@ -84,6 +84,24 @@ fn output_is_in_field_number_order() {
 }
 
 #[test]
+fn a_field_may_appear_once_under_either_name() {
+    for text in [
+        r#"{"fInt32": 1, "fInt32": 2}"#,
+        r#"{"fInt32": 1, "f_int32": 2}"#,
+        r#"{"fString": "a", "fInt32": 1, "fString": "b"}"#,
+    ] {
+        let err = parse_err::<Scalars>(text);
+        assert!(err.contains("more than once"), "{err}");
+    }
+    parse_err::<Lists>(r#"{"fInt32": [1], "fInt32": [2]}"#);
+    // Numbers past 128 are tracked too.
+    parse_err::<Edges>(r#"{"biggest": 1, "biggest": 2}"#);
+    parse_err::<Edges>(r#"{"threeByteTag": 1, "three_byte_tag": 2}"#);
+    let m: Edges = parse(r#"{"biggest": 1, "threeByteTag": 2, "small": 3, "twoByteTag": 4}"#);
+    assert_eq!((m.biggest, m.three_byte_tag, m.small, m.two_byte_tag), (1, 2, 3, 4));
+}
+
+#[test]
 fn both_names_are_accepted_and_json_name_wins_on_output() {
     let m: Edges = parse(r#"{"JSON": "a", "two_byte_tag": "5", "threeByteTag": 6}"#);
     assert_eq!((m.json.as_str(), m.two_byte_tag, m.three_byte_tag), ("a", 5, 6));
@@ -198,6 +216,7 @@ fn oneofs_take_one_member() {
     assert_eq!(parse::<Choice>(r#"{"aInt": 0}"#).pick, Some(choice::Pick::AInt(0)));
     let err = parse_err::<Choice>(r#"{"aInt": 1, "aString": "x"}"#);
     assert!(err.contains("pick"), "{err}");
+    parse_err::<Choice>(r#"{"aInt": 1, "aInt": 2}"#);
     // A null member does not set the oneof.
     assert_eq!(
         parse::<Choice>(r#"{"aInt": null, "aString": "x"}"#).pick,

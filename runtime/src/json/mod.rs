@@ -295,8 +295,15 @@ impl<'de, M: JsonFields> Visitor<'de> for ObjectVisitor<M> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Read<M>, A::Error> {
         let mut message = M::default();
+        let mut seen = SeenFields::default();
         while let Some(key) = map.next_key_seed(FieldKey::<M>(PhantomData))? {
             match key {
+                Ok(number) if !seen.insert(number) => {
+                    return Err(de::Error::custom(format_args!(
+                        "field {number} of {} appears more than once",
+                        M::FULL_NAME
+                    )))
+                }
                 Ok(number) => message.json_merge_field(number, &mut map, self.options)?,
                 Err(_) if self.options.ignore_unknown_fields => {
                     map.next_value::<IgnoredAny>()?;
@@ -310,6 +317,30 @@ impl<'de, M: JsonFields> Visitor<'de> for ObjectVisitor<M> {
             }
         }
         Ok(Read::Value(message))
+    }
+}
+
+/// The field numbers an object has given so far: a field may appear once, under
+/// either of its names. Numbers up to 128 cost a bit; larger ones are listed.
+#[derive(Default)]
+struct SeenFields {
+    low: u128,
+    high: alloc::vec::Vec<u32>,
+}
+
+impl SeenFields {
+    /// Records `number`; false if it was already there.
+    fn insert(&mut self, number: u32) -> bool {
+        if let Some(bit) = number.checked_sub(1).filter(|n| *n < 128) {
+            let had = self.low & (1 << bit) != 0;
+            self.low |= 1 << bit;
+            return !had;
+        }
+        if self.high.contains(&number) {
+            return false;
+        }
+        self.high.push(number);
+        true
     }
 }
 

@@ -188,6 +188,27 @@ fn valid_json_is_read_and_written() {
             r#"{"optionalUint64": "18446744073709551615"}"#,
         ),
         (r#"{"optionalInt32": 1e5}"#, r#"{"optionalInt32": 100000}"#),
+        // Int32FieldMaxFloatValue, Int64FieldMaxValueNotQuoted, Uint64FieldMaxValueNotQuoted, Int32FieldStringValueEscaped
+        (
+            r#"{"optionalInt32": 2.147483647e9}"#,
+            r#"{"optionalInt32": 2147483647}"#,
+        ),
+        (
+            r#"{"optionalInt64": 9223372036854774784}"#,
+            r#"{"optionalInt64": "9223372036854774784"}"#,
+        ),
+        (
+            r#"{"optionalUint64": 18446744073709549568}"#,
+            r#"{"optionalUint64": "18446744073709549568"}"#,
+        ),
+        (
+            r#"{"optionalInt32": "2\u003147483647"}"#,
+            r#"{"optionalInt32": 2147483647}"#,
+        ),
+        // StringFieldSurrogatePair, BytesFieldBase64Url, FieldNameEscaped
+        (r#"{"optionalString": "\uD83D\uDE01"}"#, r#"{"optionalString": "😁"}"#),
+        (r#"{"optionalBytes": "-_"}"#, r#"{"optionalBytes": "+w=="}"#),
+        (r#"{"fieldn\u0061me1": 1}"#, r#"{"fieldname1": 1}"#),
         // DoubleFieldNan, DoubleFieldNegativeInfinity, FloatFieldMinPositiveValue
         (r#"{"optionalDouble": "NaN"}"#, r#"{"optionalDouble": "NaN"}"#),
         (
@@ -203,6 +224,10 @@ fn valid_json_is_read_and_written() {
         (r#"{"optionalNestedEnum": 123}"#, r#"{"optionalNestedEnum": 123}"#),
         (
             r#"{"optionalAliasedEnum": "moo"}"#,
+            r#"{"optionalAliasedEnum": "ALIAS_BAZ"}"#,
+        ),
+        (
+            r#"{"optionalAliasedEnum": "bAz"}"#,
             r#"{"optionalAliasedEnum": "ALIAS_BAZ"}"#,
         ),
         // OneofFieldNullFirst
@@ -252,6 +277,20 @@ fn valid_json_is_read_and_written() {
         ),
         (r#"{"optionalValue": null}"#, r#"{"optionalValue": null}"#),
         (r#"{"repeatedValue": [null, 1.5]}"#, r#"{"repeatedValue": [null, 1.5]}"#),
+        (r#"{"repeatedListValue": [["a"]]}"#, r#"{"repeatedListValue": [["a"]]}"#),
+        (
+            r#"{"optionalStruct": {"listValue": []}}"#,
+            r#"{"optionalStruct": {"listValue": []}}"#,
+        ),
+        // TimestampWithNegativeOffset, DurationHasZeroFractionalDigit
+        (
+            r#"{"optionalTimestamp": "1969-12-31T16:00:01-08:00"}"#,
+            r#"{"optionalTimestamp": "1970-01-01T00:00:01Z"}"#,
+        ),
+        (
+            r#"{"optionalDuration": "1.000000000s"}"#,
+            r#"{"optionalDuration": "1s"}"#,
+        ),
         // Any: a message, a well-known type under "value", Any in Any, @type last
         (
             r#"{"optionalAny": {"optionalInt32": 12345, "@type": "type.googleapis.com/protobuf_test_messages.proto3.TestAllTypesProto3"}}"#,
@@ -300,6 +339,17 @@ fn invalid_json_is_a_parse_error() {
         r#"{"mapInt32Int32": {"x": 1}}"#,
         r#"{"unknownField": 1}"#,
         r#"{"optionalAny": {"@type": "type.googleapis.com/unknown.Type"}}"#,
+        // RejectTopLevelNull, TimestampJsonInputTooLarge, FieldNameDuplicate,
+        // FloatFieldTooLarge, DoubleFieldNanNotQuoted, StringFieldUnpairedHighSurrogate,
+        // RepeatedFieldTrailingComma, BoolFieldIntegerZero
+        "null",
+        r#"{"optionalTimestamp": "10000-01-01T00:00:00Z"}"#,
+        r#"{"optionalInt32": 1, "optional_int32": 2}"#,
+        r#"{"optionalFloat": 3.502823e+38}"#,
+        r#"{"optionalDouble": NaN}"#,
+        r#"{"optionalString": "\uD800"}"#,
+        r#"{"repeatedInt32": [1, 2, 3, 4,]}"#,
+        r#"{"optionalBool": 0}"#,
     ];
     let requests: Vec<_> = cases
         .iter()
@@ -313,16 +363,19 @@ fn invalid_json_is_a_parse_error() {
 #[test]
 fn unknown_json_fields_are_ignored_in_their_category() {
     use fastrs_conformance::protos::conformance::TestCategory;
-    let lenient = ConformanceRequest {
+    let lenient = |json: &str| ConformanceRequest {
         test_category: TestCategory::JsonIgnoreUnknownParsingTest.into(),
-        ..json_request(
-            P3,
-            r#"{"optionalInt32": 1, "unknown": {"x": [1]}, "optionalNestedEnum": "NOPE"}"#,
-            WireFormat::Json,
-        )
+        ..json_request(P3, json, WireFormat::Json)
     };
-    let r = run(&[lenient]);
+    let r = run(&[
+        lenient(r#"{"optionalInt32": 1, "unknown": {"x": [1]}, "optionalNestedEnum": "NOPE"}"#),
+        lenient(r#"{"repeatedNestedEnum": ["FOO", "NOPE", "BAR"], "mapStringNestedEnum": {"a": "NOPE", "b": "BAZ"}}"#),
+    ]);
     assert_eq!(json_of(&r[0]), serde_json::json!({"optionalInt32": 1}));
+    assert_eq!(
+        json_of(&r[1]),
+        serde_json::json!({"repeatedNestedEnum": ["FOO", "BAR"], "mapStringNestedEnum": {"b": "BAZ"}})
+    );
 }
 
 #[test]
@@ -347,8 +400,20 @@ fn json_output_errors_and_proto2() {
         payload: Some(Payload::TextPayload("optional_int32: 1".into())),
         ..request(P3, &[])
     };
-    let r = run(&[bad, p2, text]);
+    let too_late = TestAllTypesProto3 {
+        optional_timestamp: Some(fastrs::well_known::Timestamp {
+            seconds: 253_402_300_800,
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let too_late = ConformanceRequest {
+        requested_output_format: WireFormat::Json.into(),
+        ..request(P3, &too_late.encode_to_vec())
+    };
+    let r = run(&[bad, p2, text, too_late]);
     assert!(matches!(r[0].result, Some(R::SerializeError(_))), "{:?}", r[0]);
+    assert!(matches!(r[3].result, Some(R::SerializeError(_))), "{:?}", r[3]);
     assert_eq!(
         json_of(&r[1]),
         serde_json::json!({"optionalInt32": -1, "data": {"groupInt32": 5}})
