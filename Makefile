@@ -53,7 +53,9 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
 	cd fuzz && for t in $$($(CARGO) +nightly fuzz list); do \
-		$(CARGO) +nightly fuzz run $$t -- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
+		mkdir -p corpus/$$t; \
+		$(CARGO) +nightly fuzz run $$t corpus/$$t $$(test -d seeds/$$t && echo seeds/$$t) \
+			-- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
 # Rewrites the golden files after an intended generator change.
 wkt:

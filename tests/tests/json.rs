@@ -586,3 +586,64 @@ mod round_trip {
         p2_packed: ".fastrs.test2.Packed" => fast::fastrs::test2::Packed;
     }
 }
+
+// ---- Hostile input ---------------------------------------------------------------
+
+mod hostile {
+    use fastrs::json;
+    use fastrs::well_known as wk;
+    use fastrs_tests::fast::fastrs::test::Everything;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Printing a well-known type with any field values gives text or an
+        /// error, never a panic (extremes included: `i64::MIN` seconds).
+        #[test]
+        fn well_known_types_print_or_fail(seconds in any::<i64>(), nanos in any::<i32>(), edge in 0..4u8) {
+            let (seconds, nanos) = match edge {
+                0 => (seconds, nanos),
+                1 => (i64::MIN, i32::MIN),
+                2 => (seconds % 400_000_000_000, nanos % 1_000_000_000),
+                _ => (i64::MAX, i32::MAX),
+            };
+            let t = wk::Timestamp { seconds, nanos, ..Default::default() };
+            let d = wk::Duration { seconds, nanos, ..Default::default() };
+            if let Ok(text) = json::to_string(&t) {
+                prop_assert_eq!(json::from_str::<wk::Timestamp>(&text).unwrap(), t);
+            }
+            if let Ok(text) = json::to_string(&d) {
+                prop_assert_eq!(json::from_str::<wk::Duration>(&text).unwrap(), d);
+            }
+        }
+
+        /// Strings near the valid forms parse or fail cleanly.
+        #[test]
+        fn time_strings_parse_or_fail(text in "[0-9T:Z.+-]{0,40}") {
+            let _ = json::from_str::<wk::Timestamp>(&format!("\"{text}\""));
+            let _ = json::from_str::<wk::Duration>(&format!("\"{text}s\""));
+            let _ = json::from_str::<wk::FieldMask>(&format!("\"{text}\""));
+        }
+
+        /// Random edits of valid JSON parse or fail cleanly, and what parses
+        /// prints again.
+        #[test]
+        fn mutated_json_parses_or_fails(seed in any::<u64>(), edits in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..8)) {
+            let base = format!(
+                r#"{{"scalars": {{"fInt64": "{seed}", "fBytes": "AQI=", "fEnum": "COLOR_RED", "fDouble": "NaN"}},
+                   "maps": {{"int32Int32": {{"1": 2}}, "stringMessage": {{"k": {{"fBool": true}}}}}},
+                   "choice": {{"aString": "x"}}, "tree": {{"left": {{"value": "1"}}, "children": [{{}}]}},
+                   "more": [{{"edges": {{"JSON": "j"}}}}]}}"#
+            );
+            let mut bytes = base.into_bytes();
+            for (at, byte) in edits {
+                let i = at % bytes.len();
+                bytes[i] = byte;
+            }
+            if let Ok(m) = json::from_slice::<Everything>(&bytes) {
+                let _ = json::to_string(&m);
+            }
+        }
+    }
+}

@@ -282,7 +282,10 @@ const MAX_DURATION_SECONDS: i64 = 315_576_000_000;
 fn duration_text(d: &Duration) -> Option<Text> {
     let (seconds, nanos) = (d.seconds, d.nanos);
     let same_sign = (seconds >= 0 && nanos >= 0) || (seconds <= 0 && nanos <= 0);
-    if seconds.abs() > MAX_DURATION_SECONDS || nanos.abs() >= 1_000_000_000 || !same_sign {
+    if seconds.unsigned_abs() > MAX_DURATION_SECONDS.unsigned_abs()
+        || nanos.unsigned_abs() >= 1_000_000_000
+        || !same_sign
+    {
         return None;
     }
     let mut out = Text::new();
