@@ -1,7 +1,9 @@
 //! Generates Rust for `proto/demo/shop.proto` with the pure-Rust parser: no
-//! `protoc` needed.
+//! `protoc` needed. `json()` adds proto3 JSON support.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    protoc_gen_fastrs::Builder::new().compile(&["../../proto/demo/shop.proto"], &["../../proto"])?;
+    protoc_gen_fastrs::Builder::new()
+        .json() // proto3 JSON through serde (needs fastrs's `json` feature)
+        .compile(&["../../proto/demo/shop.proto"], &["../../proto"])?;
     Ok(())
 }

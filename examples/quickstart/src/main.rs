@@ -1,4 +1,5 @@
-//! The fastrs quickstart: build a message, encode it, decode it, merge, reuse.
+//! The fastrs quickstart: build a message, encode it, decode it, merge, reuse,
+//! and the same message as proto3 JSON.
 //! Run with `make demo` (or `cargo run -p fastrs-example`).
 
 use fastrs::Message;
@@ -40,7 +41,7 @@ fn sample_order() -> Order {
     }
 }
 
-fn main() -> Result<(), fastrs::DecodeError> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let order = sample_order();
 
     // Encode: size once, then write into an exactly sized buffer.
@@ -98,6 +99,14 @@ fn main() -> Result<(), fastrs::DecodeError> {
     // Malformed input is an error that says what and where, never a panic.
     let err = Order::decode(&bytes[..bytes.len() - 1]).unwrap_err();
     println!("truncated input: {err}");
+
+    // proto3 JSON: lowerCamelCase names, 64-bit integers as strings, enums by name.
+    let json = fastrs::json::to_string(&order)?;
+    println!("as JSON: {json}");
+    let from_json: Order = fastrs::json::from_str(&json)?;
+    assert_eq!(from_json, order);
+    let err = fastrs::json::from_str::<Order>(r#"{"id": "forty-two"}"#).unwrap_err();
+    println!("bad JSON: {err}");
     Ok(())
 }
 
