@@ -334,6 +334,16 @@ fn errors_name_the_field_and_position() {
 }
 
 #[test]
+fn proto2_required_fields_are_checked() {
+    let ok: t2::Required = parse(r#"{"id": 1, "name": "n", "children": [{"id": 2, "name": "c"}]}"#);
+    assert_eq!(ok.children.len(), 1);
+    let err = parse_err::<t2::Required>(r#"{"id": 1}"#);
+    assert!(err.contains("fastrs.test2.Required.name"), "{err}");
+    let err = parse_err::<t2::Required>(r#"{"id": 1, "name": "n", "children": [{"id": 2}]}"#);
+    assert!(err.contains("name"), "{err}");
+}
+
+#[test]
 fn proto2_groups_and_closed_enums() {
     let m = t2::Groups {
         data: Some(t2::groups::Data {

@@ -98,7 +98,8 @@ pub fn to_writer<W: std::io::Write, M: Serialize + ?Sized>(writer: W, message: &
 ///
 /// # Errors
 /// Text that is not JSON, or not the JSON of an `M`; the error names the field
-/// and the position.
+/// and the position. A proto2 `required` field missing at any depth is an
+/// error too, as in binary decoding.
 pub fn from_str<M: JsonMessage>(text: &str) -> Result<M, Error> {
     from_str_with(text, JsonOptions::new())
 }
@@ -145,6 +146,9 @@ fn read_whole<'de, R: serde_json::de::Read<'de>, M: JsonMessage>(
         }
     };
     de.end()?;
+    // As binary decoding does: a proto2 message without its required fields is
+    // not a message.
+    message.check_required().map_err(<Error as de::Error>::custom)?;
     Ok(message)
 }
 
