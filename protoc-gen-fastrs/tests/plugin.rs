@@ -50,6 +50,10 @@ fn main() {
     assert_eq!(Everything::decode(&bytes).unwrap(), m);
     let order = protos::acme::shop::v1::Order { id: 1, ..Default::default() };
     assert_eq!(order.encode_to_vec(), [0x08, 0x01]);
+    // json=json: the JSON code is there under this crate's `json` feature.
+    assert_eq!(fastrs::json::to_string(&order).unwrap(), "{\"id\":\"1\"}");
+    let back: Everything = fastrs::json::from_str(&fastrs::json::to_string(&m).unwrap()).unwrap();
+    assert_eq!(back, m);
     println!("e2e ok {}", bytes.len());
 }
 "#;
@@ -61,7 +65,7 @@ fn protoc_output_compiles_and_runs() {
     std::fs::create_dir_all(&gen).unwrap();
     let out = protoc(
         &gen,
-        "include_file=mod.rs",
+        "include_file=mod.rs,json=json",
         &[
             "test/types.proto",
             "test/other.proto",
@@ -87,7 +91,7 @@ fn protoc_output_compiles_and_runs() {
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?} }}\n\n[workspace]\n",
+            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?} }}\n\n[features]\ndefault = [\"json\"]\njson = [\"fastrs/json\"]\n\n[workspace]\n",
             runtime.display().to_string()
         ),
     )
