@@ -525,12 +525,22 @@ where
 /// inside the entry are dropped; a repeated key or value field: last one wins
 /// (messages merge).
 pub fn read_map_entry<K: Codec, V: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<(K::Value, V::Value), DecodeError> {
+    read_map_entry_into::<K, V>(r, depth, K::Value::default(), V::Value::default())
+}
+
+/// [`read_map_entry`] starting from `key` and `value`, which must be default
+/// values (an entry may leave out either): empty buffers kept for reuse.
+pub fn read_map_entry_into<K: Codec, V: Codec>(
+    r: &mut Reader<'_>,
+    depth: u32,
+    mut key: K::Value,
+    mut value: V::Value,
+) -> Result<(K::Value, V::Value), DecodeError> {
     let Some(depth) = depth.checked_sub(1) else {
         return Err(r.error(DecodeErrorKind::RecursionLimit));
     };
     r.charge(core::mem::size_of::<(K::Value, V::Value)>())?;
     let mut inner = r.read_nested()?;
-    let (mut key, mut value) = (K::Value::default(), V::Value::default());
     while !inner.is_empty() {
         let tag = inner.read_tag()?;
         if tag == wire::tag(1, K::WIRE_TYPE) {

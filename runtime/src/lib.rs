@@ -45,7 +45,7 @@ pub use error::{DecodeError, DecodeErrorKind};
 pub use extension::{Extension, RepeatedExtension};
 pub use message::{DecodeOptions, Message};
 pub use reader::Reader;
-pub use unknown::UnknownFields;
+pub use unknown::{Reusable, UnknownFields};
 pub use writer::Writer;
 
 /// Re-exported for generated JSON code, so it needs no `serde` dependency of

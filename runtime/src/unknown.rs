@@ -1,5 +1,7 @@
 //! Unknown fields: kept byte for byte and written back on encode.
 
+use alloc::boxed::Box;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::reader::Reader;
@@ -9,16 +11,119 @@ use crate::writer::Writer;
 
 /// Fields a message did not recognise, in the order they were read, as their
 /// original tag and value bytes (tags are re-encoded in canonical form).
-#[derive(Clone, Default, PartialEq, Eq, Hash)]
+///
+/// It also keeps, out of sight, the string and bytes buffers that `clear()`
+/// took out of repeated, optional and oneof fields of its message, and hands
+/// them back to the next decode: a cleared message decodes again without
+/// allocating. They are not part of the value (equality, hashing, cloning and
+/// `Debug` ignore them) and are freed with the message.
+#[derive(Default)]
 pub struct UnknownFields {
     bytes: Vec<u8>,
+    spare: Option<Box<sealed::Spare>>,
+}
+
+/// A buffer type `UnknownFields` can keep for reuse: `String` and `Vec<u8>`.
+pub trait Reusable: Default + sealed::Pooled {}
+
+impl Reusable for String {}
+impl Reusable for Vec<u8> {}
+
+mod sealed {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// Buffers kept for reuse.
+    #[derive(Default)]
+    pub struct Spare {
+        strings: Vec<String>,
+        bytes: Vec<Vec<u8>>,
+    }
+
+    /// Where a buffer type is kept; not implementable outside this crate.
+    pub trait Pooled: Sized {
+        fn pool(spare: &mut Spare) -> &mut Vec<Self>;
+        fn empty(&mut self);
+    }
+
+    impl Pooled for String {
+        fn pool(spare: &mut Spare) -> &mut Vec<Self> {
+            &mut spare.strings
+        }
+        fn empty(&mut self) {
+            self.clear();
+        }
+    }
+
+    impl Pooled for Vec<u8> {
+        fn pool(spare: &mut Spare) -> &mut Vec<Self> {
+            &mut spare.bytes
+        }
+        fn empty(&mut self) {
+            self.clear();
+        }
+    }
+}
+
+impl Clone for UnknownFields {
+    fn clone(&self) -> Self {
+        Self {
+            bytes: self.bytes.clone(),
+            spare: None,
+        }
+    }
+}
+
+impl PartialEq for UnknownFields {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes == other.bytes
+    }
+}
+
+impl Eq for UnknownFields {}
+
+impl core::hash::Hash for UnknownFields {
+    fn hash<H: core::hash::Hasher>(&self, state: &mut H) {
+        self.bytes.hash(state);
+    }
 }
 
 impl UnknownFields {
     /// No unknown fields.
     #[must_use]
     pub const fn new() -> Self {
-        Self { bytes: Vec::new() }
+        Self {
+            bytes: Vec::new(),
+            spare: None,
+        }
+    }
+
+    /// Keeps the buffers of `values` for reuse and empties it (its own
+    /// capacity stays). For generated `clear()`.
+    #[doc(hidden)]
+    pub fn keep_all<T: Reusable>(&mut self, values: &mut Vec<T>) {
+        if !values.is_empty() {
+            T::pool(self.spare.get_or_insert_with(Box::default)).append(values);
+        }
+    }
+
+    /// Keeps one buffer for reuse. For generated `clear()`.
+    #[doc(hidden)]
+    pub fn keep<T: Reusable>(&mut self, value: T) {
+        T::pool(self.spare.get_or_insert_with(Box::default)).push(value);
+    }
+
+    /// A kept buffer, emptied, or a new one. For generated decoders.
+    #[doc(hidden)]
+    #[inline]
+    pub fn spare<T: Reusable>(&mut self) -> T {
+        match self.spare.as_mut().and_then(|spare| T::pool(spare).pop()) {
+            Some(mut buffer) => {
+                buffer.empty();
+                buffer
+            }
+            None => T::default(),
+        }
     }
 
     /// True when there are none.
@@ -79,7 +184,7 @@ impl UnknownFields {
                 kept.push_field(tag, value);
             }
         }
-        *self = kept;
+        self.bytes = kept.bytes;
     }
 
     /// Writes the fields back (backwards writer: call before the known fields, so

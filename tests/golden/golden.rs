@@ -129,10 +129,15 @@ impl ::fastrs::Message for User {
                     >::merge(&mut self.role, r, depth)?
                 }
                 0x32 => {
-                    let (k, v) = ::fastrs::encoding::read_map_entry::<
+                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<
                         ::fastrs::encoding::Str,
                         ::fastrs::encoding::Int64,
-                    >(r, depth)?;
+                    >(
+                        r,
+                        depth,
+                        self.unknown_fields.spare(),
+                        ::core::default::Default::default(),
+                    )?;
                     self.counters.insert(k, v);
                 }
                 0x4a => {
@@ -145,9 +150,18 @@ impl ::fastrs::Message for User {
                     )?
                 }
                 0x3a => {
-                    self.contact = ::core::option::Option::Some(
-                        user::Contact::Email(::fastrs::encoding::Str::read(r, depth)?),
-                    );
+                    match &mut self.contact {
+                        ::core::option::Option::Some(user::Contact::Email(v)) => {
+                            ::fastrs::encoding::Str::merge(v, r, depth)?
+                        }
+                        _ => {
+                            let mut v = self.unknown_fields.spare();
+                            ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                            self.contact = ::core::option::Option::Some(
+                                user::Contact::Email(v),
+                            );
+                        }
+                    }
                 }
                 0x42 => {
                     match &mut self.contact {
@@ -174,9 +188,16 @@ impl ::fastrs::Message for User {
         self.scores.clear();
         self.active = ::core::option::Option::None;
         self.role = ::core::default::Default::default();
-        self.counters.clear();
+        for (k, _) in self.counters.drain() {
+            self.unknown_fields.keep(k);
+        }
         self.home = ::core::option::Option::None;
-        self.contact = ::core::option::Option::None;
+        if let ::core::option::Option::Some(user::Contact::Email(v)) = self
+            .contact
+            .take()
+        {
+            self.unknown_fields.keep(v);
+        }
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {

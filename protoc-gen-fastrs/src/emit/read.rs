@@ -6,6 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use super::types::is_buffer;
 use super::{codec, codec_call, tag_value};
 use crate::model::{Field, Kind, Message, Oneof, Shape, Tag};
 
@@ -61,6 +62,16 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
             let codec = codec_call(kind, scope);
             quote!(#tag => #codec::merge(&mut self.#ident, r, depth)?,)
         }
+        Shape::Optional(kind) if is_buffer(kind) => {
+            let (codec, unknown) = (codec_call(kind, scope), &msg.unknown_fields);
+            quote! {
+                #tag => #codec::merge(
+                    self.#ident.get_or_insert_with(|| self.#unknown.spare()),
+                    r,
+                    depth,
+                )?,
+            }
+        }
         Shape::Optional(kind) => {
             let codec = codec_call(kind, scope);
             quote! {
@@ -85,6 +96,28 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                     {
                         self.#ident.insert(k, v);
                     }
+                }
+            }
+        }
+        Shape::Map { key, value, .. } if is_buffer(key) || is_buffer(value) => {
+            let (k, v, unknown) = (codec(key, scope), codec(value, scope), &msg.unknown_fields);
+            let start = |kind: &Kind| {
+                if is_buffer(kind) {
+                    quote!(self.#unknown.spare())
+                } else {
+                    quote!(::core::default::Default::default())
+                }
+            };
+            let (key_start, value_start) = (start(key), start(value));
+            quote! {
+                #tag => {
+                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(
+                        r,
+                        depth,
+                        #key_start,
+                        #value_start,
+                    )?;
+                    self.#ident.insert(k, v);
                 }
             }
         }
@@ -131,6 +164,15 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
                     }
                 }
             }
+        } else if is_buffer(kind) {
+            let (call, unknown) = (codec_call(kind, scope), &msg.unknown_fields);
+            quote! {
+                #tag => {
+                    let mut v = self.#unknown.spare();
+                    #call::merge(&mut v, r, depth)?;
+                    self.#ident.push(v);
+                }
+            }
         } else {
             let call = codec_call(kind, scope);
             quote!(#tag => self.#ident.push(#call::read(r, depth)?),)
@@ -152,7 +194,21 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
                 #codec::read(r, depth)?,
             ))
         };
+        let unknown = &msg.unknown_fields;
         match kind {
+            // The same member again reuses its buffer; another one takes a spare.
+            Kind::String | Kind::Bytes => quote! {
+                #tag => match &mut self.#ident {
+                    ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
+                        #codec::merge(v, r, depth)?
+                    }
+                    _ => {
+                        let mut v = self.#unknown.spare();
+                        #codec::merge(&mut v, r, depth)?;
+                        self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
+                    }
+                },
+            },
             Kind::Message { .. } => quote! {
                 #tag => match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {

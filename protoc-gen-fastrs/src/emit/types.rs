@@ -322,11 +322,42 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
     }
 }
 
-/// `clear`: defaults everywhere, keeping the buffers of strings, vectors and maps.
+/// `clear`: defaults everywhere, keeping the buffers of strings, vectors and
+/// maps; the strings and bytes of repeated, optional and oneof fields go to
+/// the unknown fields' spares, for the next decode to reuse.
 fn clear_body(msg: &Message) -> TokenStream {
+    let unknown = &msg.unknown_fields;
     let fields = msg.fields.iter().map(|f| {
         let ident = &f.ident;
         match &f.shape {
+            Shape::Repeated { kind, .. } if is_buffer(kind) => quote!(self.#unknown.keep_all(&mut self.#ident);),
+            Shape::Optional(kind) if is_buffer(kind) => quote! {
+                if let ::core::option::Option::Some(v) = self.#ident.take() {
+                    self.#unknown.keep(v);
+                }
+            },
+            Shape::Map { key, value, sorted } if is_buffer(key) || is_buffer(value) => {
+                let keep = |kind: &Kind, name: TokenStream| {
+                    if is_buffer(kind) {
+                        (quote!(self.#unknown.keep(#name);), name)
+                    } else {
+                        (TokenStream::new(), quote!(_))
+                    }
+                };
+                let ((keep_key, k), (keep_value, v)) = (keep(key, quote!(k)), keep(value, quote!(v)));
+                // `HashMap::drain` keeps the table; a `BTreeMap` has none to keep.
+                let entries = if *sorted {
+                    quote!(::core::mem::take(&mut self.#ident))
+                } else {
+                    quote!(self.#ident.drain())
+                };
+                quote! {
+                    for (#k, #v) in #entries {
+                        #keep_key
+                        #keep_value
+                    }
+                }
+            }
             Shape::Implicit(Kind::String | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
                 quote!(self.#ident.clear();)
             }
@@ -336,14 +367,40 @@ fn clear_body(msg: &Message) -> TokenStream {
     });
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
-        quote!(self.#ident = ::core::option::Option::None;)
+        let buffers: Vec<TokenStream> = o
+            .members
+            .iter()
+            .filter(|m| matches!(&m.shape, Shape::OneofMember(kind) if is_buffer(kind)))
+            .map(|m| {
+                let (module, enum_ident, variant) = (&msg.module, &o.enum_ident, &m.ident);
+                quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v)))
+            })
+            .collect();
+        match buffers.as_slice() {
+            [] => quote!(self.#ident = ::core::option::Option::None;),
+            [one] => quote! {
+                if let #one = self.#ident.take() {
+                    self.#unknown.keep(v);
+                }
+            },
+            _ => quote! {
+                match self.#ident.take() {
+                    #(#buffers => self.#unknown.keep(v),)*
+                    _ => {}
+                }
+            },
+        }
     });
-    let unknown = &msg.unknown_fields;
     quote! {
         #(#fields)*
         #(#oneofs)*
         self.#unknown.clear();
     }
+}
+
+/// String and bytes values, whose buffers a cleared message keeps for reuse.
+pub(super) fn is_buffer(kind: &Kind) -> bool {
+    matches!(kind, Kind::String | Kind::Bytes)
 }
 
 /// An enum: a Rust enum of the distinct numbers, aliases as associated consts,

@@ -332,7 +332,11 @@ impl ::fastrs::Message for Type {
                 0x12 => {
                     self.fields.push(::fastrs::encoding::Msg::<Field>::read(r, depth)?)
                 }
-                0x1a => self.oneofs.push(::fastrs::encoding::Str::read(r, depth)?),
+                0x1a => {
+                    let mut v = self.unknown_fields.spare();
+                    ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                    self.oneofs.push(v);
+                }
                 0x22 => {
                     self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
                 }
@@ -361,7 +365,7 @@ impl ::fastrs::Message for Type {
     fn clear(&mut self) {
         self.name.clear();
         self.fields.clear();
-        self.oneofs.clear();
+        self.unknown_fields.keep_all(&mut self.oneofs);
         self.options.clear();
         self.source_context = ::core::option::Option::None;
         self.syntax = ::core::default::Default::default();
@@ -3033,14 +3037,18 @@ impl ::fastrs::Message for FieldMask {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0a => self.paths.push(::fastrs::encoding::Str::read(r, depth)?),
+                0x0a => {
+                    let mut v = self.unknown_fields.spare();
+                    ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                    self.paths.push(v);
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.paths.clear();
+        self.unknown_fields.keep_all(&mut self.paths);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3100,10 +3108,15 @@ impl ::fastrs::Message for Struct {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    let (k, v) = ::fastrs::encoding::read_map_entry::<
+                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<
                         ::fastrs::encoding::Str,
                         ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
-                    >(r, depth)?;
+                    >(
+                        r,
+                        depth,
+                        self.unknown_fields.spare(),
+                        ::core::default::Default::default(),
+                    )?;
                     self.fields.insert(k, v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
@@ -3112,7 +3125,9 @@ impl ::fastrs::Message for Struct {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.fields.clear();
+        for (k, _) in self.fields.drain() {
+            self.unknown_fields.keep(k);
+        }
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3213,11 +3228,18 @@ impl ::fastrs::Message for Value {
                     );
                 }
                 0x1a => {
-                    self.kind = ::core::option::Option::Some(
-                        value::Kind::StringValue(
-                            ::fastrs::encoding::Str::read(r, depth)?,
-                        ),
-                    );
+                    match &mut self.kind {
+                        ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                            ::fastrs::encoding::Str::merge(v, r, depth)?
+                        }
+                        _ => {
+                            let mut v = self.unknown_fields.spare();
+                            ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                            self.kind = ::core::option::Option::Some(
+                                value::Kind::StringValue(v),
+                            );
+                        }
+                    }
                 }
                 0x20 => {
                     self.kind = ::core::option::Option::Some(
@@ -3258,7 +3280,12 @@ impl ::fastrs::Message for Value {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.kind = ::core::option::Option::None;
+        if let ::core::option::Option::Some(value::Kind::StringValue(v)) = self
+            .kind
+            .take()
+        {
+            self.unknown_fields.keep(v);
+        }
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {

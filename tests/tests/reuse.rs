@@ -1,0 +1,175 @@
+//! Decoding into a cleared message reuses its buffers: once a message has been
+//! decoded and cleared, decoding the same shape again allocates nothing for
+//! strings and bytes in repeated, optional and oneof fields (and, as before,
+//! for packed vectors and singular strings).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use fastrs::Message;
+use fastrs_tests::fast::fastrs::test::{choice, Choice, Color, Lists, Maps, Optionals, Scalars};
+
+/// Counts allocations made by the current thread (tests run in parallel).
+struct Counting;
+
+thread_local!(static ALLOCATIONS: Cell<u64> = const { Cell::new(0) });
+
+// SAFETY: defers to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Allocations made by `f` on this thread.
+fn allocations(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+/// Decodes `bytes` into a message, then clears and decodes again, repeatedly.
+/// The first clear sets up the spares; buffers then go back to values in the
+/// order they were kept, which need not match, so a buffer may still grow
+/// once or twice (a small one handed a long value). After that no cycle
+/// allocates.
+fn steady_state<M: Message + PartialEq + std::fmt::Debug>(bytes: &[u8]) {
+    let expected = M::decode(bytes).unwrap();
+    let mut m = M::default();
+    for _ in 0..10 {
+        m.clear();
+        m.fast_read(bytes).unwrap();
+    }
+    for _ in 0..3 {
+        let n = allocations(|| {
+            m.clear();
+            m.fast_read(bytes).unwrap();
+        });
+        assert_eq!(
+            n,
+            0,
+            "{} allocated {n} times decoding into a cleared message",
+            M::FULL_NAME
+        );
+        assert_eq!(m, expected);
+    }
+}
+
+#[test]
+fn repeated_strings_and_bytes_are_reused() {
+    let m = Lists {
+        f_string: vec!["one".into(), "two".into(), "a longer third string".into()],
+        f_bytes: vec![vec![1, 2, 3], vec![], vec![9; 100]],
+        f_int64: vec![1, 2, 3],
+        ..Default::default()
+    };
+    steady_state::<Lists>(&m.encode_to_vec());
+}
+
+#[test]
+fn optional_strings_and_bytes_are_reused() {
+    let m = Optionals {
+        f_string: Some("text".into()),
+        f_bytes: Some(vec![7; 40]),
+        ..Default::default()
+    };
+    steady_state::<Optionals>(&m.encode_to_vec());
+}
+
+#[test]
+fn oneof_strings_and_bytes_are_reused() {
+    for pick in [
+        choice::Pick::AString("chosen".into()),
+        choice::Pick::ABytes(vec![1; 30]),
+    ] {
+        let m = Choice {
+            pick: Some(pick),
+            ..Default::default()
+        };
+        steady_state::<Choice>(&m.encode_to_vec());
+    }
+    // Switching between members: the spare of one serves the other kind only.
+    let s = Choice {
+        pick: Some(choice::Pick::AString("s".into())),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let mut m = Choice::default();
+    m.fast_read(&s).unwrap();
+    m.clear();
+    m.fast_read(&s).unwrap();
+    assert_eq!(m.pick, Some(choice::Pick::AString("s".into())));
+}
+
+#[test]
+fn map_keys_and_values_are_reused() {
+    let mut m = Maps::default();
+    m.string_string.insert("key one".into(), "value one".into());
+    m.string_string.insert("key two".into(), String::new());
+    m.string_bytes.insert("k".into(), vec![1, 2, 3]);
+    m.int32_int32.insert(1, 2);
+    m.string_enum.insert("e".into(), Color::Red.into());
+    steady_state::<Maps>(&m.encode_to_vec());
+}
+
+#[test]
+fn reused_map_buffers_start_empty() {
+    // An entry without its key (or value) must get the default, not a
+    // kept buffer's old contents.
+    let full = {
+        let mut m = Maps::default();
+        m.string_string.insert("old key".into(), "old value".into());
+        m.encode_to_vec()
+    };
+    let no_key = [0x62, 0x05, 0x12, 0x03, b'n', b'e', b'w'];
+    let no_value = [0x62, 0x05, 0x0a, 0x03, b'n', b'e', b'w'];
+    let mut m = Maps::default();
+    m.fast_read(&full).unwrap();
+    m.clear();
+    m.fast_read(&no_key).unwrap();
+    assert_eq!(m.string_string.get(""), Some(&"new".to_string()));
+    m.clear();
+    m.fast_read(&full).unwrap();
+    m.clear();
+    m.fast_read(&no_value).unwrap();
+    assert_eq!(m.string_string.get("new"), Some(&String::new()));
+}
+
+#[test]
+fn singular_strings_were_already_reused() {
+    let m = Scalars {
+        f_string: "in place".into(),
+        f_bytes: vec![1; 10],
+        ..Default::default()
+    };
+    steady_state::<Scalars>(&m.encode_to_vec());
+}
+
+#[test]
+fn spares_are_not_part_of_the_value() {
+    let bytes = Lists {
+        f_string: vec!["x".into(); 5],
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let mut used = Lists::decode(&bytes).unwrap();
+    used.clear();
+    assert_eq!(used, Lists::default(), "a cleared message equals the default");
+    assert_eq!(used.clone(), Lists::default());
+    assert_eq!(format!("{used:?}"), format!("{:?}", Lists::default()));
+    assert_eq!(used.encode_to_vec(), Vec::<u8>::new());
+}
