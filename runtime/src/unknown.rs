@@ -4,6 +4,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::message::Message;
 use crate::reader::Reader;
 use crate::varint;
 use crate::wire::DEFAULT_RECURSION_LIMIT;
@@ -38,6 +39,8 @@ mod sealed {
     pub struct Spare {
         strings: Vec<String>,
         bytes: Vec<Vec<u8>>,
+        /// Kept messages, one `Vec<M>` per message type `M`.
+        pub(crate) messages: Vec<(core::any::TypeId, alloc::boxed::Box<dyn core::any::Any + Send + Sync>)>,
     }
 
     /// Where a buffer type is kept; not implementable outside this crate.
@@ -111,6 +114,56 @@ impl UnknownFields {
     #[doc(hidden)]
     pub fn keep<T: Reusable>(&mut self, value: T) {
         T::pool(self.spare.get_or_insert_with(Box::default)).push(value);
+    }
+
+    /// Keeps a message (a nested field's value) for reuse. For generated `clear()`.
+    #[doc(hidden)]
+    pub fn keep_message<M: Message + 'static>(&mut self, message: M) {
+        self.message_pool::<M>().push(message);
+    }
+
+    /// Keeps the messages of a repeated field for reuse and empties it. For
+    /// generated `clear()`.
+    #[doc(hidden)]
+    pub fn keep_messages<M: Message + 'static>(&mut self, values: &mut Vec<M>) {
+        if !values.is_empty() {
+            self.message_pool::<M>().append(values);
+        }
+    }
+
+    /// A kept message, cleared (which in turn keeps its own buffers), or a
+    /// new one. For generated decoders.
+    #[doc(hidden)]
+    #[inline]
+    pub fn spare_message<M: Message + 'static>(&mut self) -> M {
+        let kept = self.spare.as_mut().and_then(|spare| {
+            let id = core::any::TypeId::of::<M>();
+            let (_, pool) = spare.messages.iter_mut().find(|(t, _)| *t == id)?;
+            pool.downcast_mut::<Vec<M>>()?.pop()
+        });
+        match kept {
+            Some(mut message) => {
+                message.clear();
+                message
+            }
+            None => M::default(),
+        }
+    }
+
+    fn message_pool<M: Message + 'static>(&mut self) -> &mut Vec<M> {
+        let spare = self.spare.get_or_insert_with(Box::default);
+        let id = core::any::TypeId::of::<M>();
+        let at = match spare.messages.iter().position(|(t, _)| *t == id) {
+            Some(at) => at,
+            None => {
+                spare.messages.push((id, Box::new(Vec::<M>::new())));
+                spare.messages.len() - 1
+            }
+        };
+        match spare.messages[at].1.downcast_mut::<Vec<M>>() {
+            Some(pool) => pool,
+            None => unreachable!("each pool is keyed by the TypeId of its element type"),
+        }
     }
 
     /// A kept buffer, emptied, or a new one. For generated decoders.

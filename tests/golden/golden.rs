@@ -144,7 +144,9 @@ impl ::fastrs::Message for User {
                     ::fastrs::encoding::Msg::<
                         Address,
                     >::merge(
-                        self.home.get_or_insert_with(::core::default::Default::default),
+                        self
+                            .home
+                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
                         r,
                         depth,
                     )?
@@ -157,9 +159,8 @@ impl ::fastrs::Message for User {
                         _ => {
                             let mut v = self.unknown_fields.spare();
                             ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                            self.contact = ::core::option::Option::Some(
-                                user::Contact::Email(v),
-                            );
+                            let old = self.contact.replace(user::Contact::Email(v));
+                            user::keep_contact(&mut self.unknown_fields, old);
                         }
                     }
                 }
@@ -169,11 +170,10 @@ impl ::fastrs::Message for User {
                             ::fastrs::encoding::Msg::<Address>::merge(v, r, depth)?
                         }
                         _ => {
-                            self.contact = ::core::option::Option::Some(
-                                user::Contact::Address(
-                                    ::fastrs::encoding::Msg::<Address>::read(r, depth)?,
-                                ),
-                            );
+                            let mut v = self.unknown_fields.spare_message();
+                            ::fastrs::encoding::Msg::<Address>::merge(&mut v, r, depth)?;
+                            let old = self.contact.replace(user::Contact::Address(v));
+                            user::keep_contact(&mut self.unknown_fields, old);
                         }
                     }
                 }
@@ -191,13 +191,10 @@ impl ::fastrs::Message for User {
         for (k, _) in self.counters.drain() {
             self.unknown_fields.keep(k);
         }
-        self.home = ::core::option::Option::None;
-        if let ::core::option::Option::Some(user::Contact::Email(v)) = self
-            .contact
-            .take()
-        {
-            self.unknown_fields.keep(v);
+        if let ::core::option::Option::Some(v) = self.home.take() {
+            self.unknown_fields.keep_message(v);
         }
+        user::keep_contact(&mut self.unknown_fields, self.contact.take());
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -419,6 +416,17 @@ pub mod user {
     pub enum Contact {
         Email(::fastrs::alloc::string::String),
         Address(super::Address),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    pub(super) fn keep_contact(
+        unknown: &mut ::fastrs::UnknownFields,
+        old: ::core::option::Option<Contact>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Contact::Email(v)) => unknown.keep(v),
+            ::core::option::Option::Some(Contact::Address(v)) => unknown.keep_message(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]

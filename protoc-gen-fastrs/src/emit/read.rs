@@ -6,7 +6,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::types::is_buffer;
+use super::types::{is_buffer, is_message, keep_method, keeper_ident, keeps_values, spare_call};
 use super::{codec, codec_call, tag_value};
 use crate::model::{Field, Kind, Message, Oneof, Shape, Tag};
 
@@ -62,11 +62,11 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
             let codec = codec_call(kind, scope);
             quote!(#tag => #codec::merge(&mut self.#ident, r, depth)?,)
         }
-        Shape::Optional(kind) if is_buffer(kind) => {
-            let (codec, unknown) = (codec_call(kind, scope), &msg.unknown_fields);
+        Shape::Optional(kind) if is_buffer(kind) || is_message(kind) => {
+            let (codec, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
             quote! {
                 #tag => #codec::merge(
-                    self.#ident.get_or_insert_with(|| self.#unknown.spare()),
+                    self.#ident.get_or_insert_with(|| #spare),
                     r,
                     depth,
                 )?,
@@ -99,16 +99,27 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                 }
             }
         }
-        Shape::Map { key, value, .. } if is_buffer(key) || is_buffer(value) => {
-            let (k, v, unknown) = (codec(key, scope), codec(value, scope), &msg.unknown_fields);
+        Shape::Map { key, value, .. } if is_buffer(key) || is_buffer(value) || is_message(value) => {
+            let (k, v) = (codec(key, scope), codec(value, scope));
             let start = |kind: &Kind| {
-                if is_buffer(kind) {
-                    quote!(self.#unknown.spare())
+                if is_buffer(kind) || is_message(kind) {
+                    spare_call(kind, &msg.unknown_fields)
                 } else {
                     quote!(::core::default::Default::default())
                 }
             };
             let (key_start, value_start) = (start(key), start(value));
+            // A repeated key replaces the value: keep the old one's allocation.
+            let insert = if is_buffer(value) || is_message(value) {
+                let (unknown, keep) = (&msg.unknown_fields, keep_method(value));
+                quote! {
+                    if let ::core::option::Option::Some(old) = self.#ident.insert(k, v) {
+                        self.#unknown.#keep(old);
+                    }
+                }
+            } else {
+                quote!(self.#ident.insert(k, v);)
+            };
             quote! {
                 #tag => {
                     let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(
@@ -117,7 +128,7 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                         #key_start,
                         #value_start,
                     )?;
-                    self.#ident.insert(k, v);
+                    #insert
                 }
             }
         }
@@ -164,11 +175,11 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
                     }
                 }
             }
-        } else if is_buffer(kind) {
-            let (call, unknown) = (codec_call(kind, scope), &msg.unknown_fields);
+        } else if is_buffer(kind) || is_message(kind) {
+            let (call, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
             quote! {
                 #tag => {
-                    let mut v = self.#unknown.spare();
+                    let mut v = #spare;
                     #call::merge(&mut v, r, depth)?;
                     self.#ident.push(v);
                 }
@@ -189,32 +200,36 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
             unreachable!("oneof members are lowered as OneofMember")
         };
         let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_value(&m.tag));
-        let set = quote! {
-            self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(
-                #codec::read(r, depth)?,
-            ))
+        let (spare, keeper, unknown) = (
+            spare_call(kind, &msg.unknown_fields),
+            keeper_ident(oneof),
+            &msg.unknown_fields,
+        );
+        // Setting a member: the value it replaces keeps its allocation if it has one.
+        let set = |value: TokenStream| {
+            if keeps_values(oneof) {
+                quote! {
+                    let old = self.#ident.replace(#module::#enum_ident::#variant(#value));
+                    #module::#keeper(&mut self.#unknown, old);
+                }
+            } else {
+                quote!(self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(#value));)
+            }
         };
-        let unknown = &msg.unknown_fields;
+        let set_v = set(quote!(v));
         match kind {
-            // The same member again reuses its buffer; another one takes a spare.
-            Kind::String | Kind::Bytes => quote! {
+            // The same member again merges into (a message) or reuses (a
+            // string) its value; another member starts from a kept one.
+            Kind::String | Kind::Bytes | Kind::Message { .. } => quote! {
                 #tag => match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
                         #codec::merge(v, r, depth)?
                     }
                     _ => {
-                        let mut v = self.#unknown.spare();
+                        let mut v = #spare;
                         #codec::merge(&mut v, r, depth)?;
-                        self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
+                        #set_v
                     }
-                },
-            },
-            Kind::Message { .. } => quote! {
-                #tag => match &mut self.#ident {
-                    ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                        #codec::merge(v, r, depth)?
-                    }
-                    _ => #set,
                 },
             },
             Kind::Enum { closed: true, .. } => {
@@ -222,12 +237,15 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
                 quote! {
                     #tag => {
                         if let ::core::option::Option::Some(v) = #read {
-                            self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
+                            #set_v
                         }
                     }
                 }
             }
-            _ => quote!(#tag => #set,),
+            _ => {
+                let set = set(quote!(#codec::read(r, depth)?));
+                quote!(#tag => { #set })
+            }
         }
     });
     quote!(#(#arms)*)

@@ -285,7 +285,11 @@ fn nested_module(msg: &Message) -> TokenStream {
     let module = &msg.module;
     let doc = format!(" Types nested in [`{}`].", msg.ident);
     let inner_scope: Vec<String> = msg.scope.iter().cloned().chain([msg.module.to_string()]).collect();
-    let oneofs = msg.oneofs.iter().map(|o| oneof_enum(o, &inner_scope));
+    let oneofs = msg.oneofs.iter().map(|o| {
+        let keep = oneof_keeper(o);
+        let definition = oneof_enum(o, &inner_scope);
+        quote!(#definition #keep)
+    });
     let messages = msg.messages.iter().map(message);
     let enums = msg.enums.iter().map(enumeration);
     let uses = codec_import(!msg.messages.is_empty());
@@ -331,15 +335,23 @@ fn clear_body(msg: &Message) -> TokenStream {
         let ident = &f.ident;
         match &f.shape {
             Shape::Repeated { kind, .. } if is_buffer(kind) => quote!(self.#unknown.keep_all(&mut self.#ident);),
-            Shape::Optional(kind) if is_buffer(kind) => quote! {
-                if let ::core::option::Option::Some(v) = self.#ident.take() {
-                    self.#unknown.keep(v);
+            Shape::Repeated {
+                kind: Kind::Message { .. },
+                ..
+            } => quote!(self.#unknown.keep_messages(&mut self.#ident);),
+            Shape::Optional(kind) if is_buffer(kind) || is_message(kind) => {
+                let keep = keep_method(kind);
+                quote! {
+                    if let ::core::option::Option::Some(v) = self.#ident.take() {
+                        self.#unknown.#keep(v);
+                    }
                 }
-            },
-            Shape::Map { key, value, sorted } if is_buffer(key) || is_buffer(value) => {
+            }
+            Shape::Map { key, value, sorted } if is_buffer(key) || is_buffer(value) || is_message(value) => {
                 let keep = |kind: &Kind, name: TokenStream| {
-                    if is_buffer(kind) {
-                        (quote!(self.#unknown.keep(#name);), name)
+                    if is_buffer(kind) || is_message(kind) {
+                        let keep = keep_method(kind);
+                        (quote!(self.#unknown.#keep(#name);), name)
                     } else {
                         (TokenStream::new(), quote!(_))
                     }
@@ -367,28 +379,11 @@ fn clear_body(msg: &Message) -> TokenStream {
     });
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
-        let buffers: Vec<TokenStream> = o
-            .members
-            .iter()
-            .filter(|m| matches!(&m.shape, Shape::OneofMember(kind) if is_buffer(kind)))
-            .map(|m| {
-                let (module, enum_ident, variant) = (&msg.module, &o.enum_ident, &m.ident);
-                quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v)))
-            })
-            .collect();
-        match buffers.as_slice() {
-            [] => quote!(self.#ident = ::core::option::Option::None;),
-            [one] => quote! {
-                if let #one = self.#ident.take() {
-                    self.#unknown.keep(v);
-                }
-            },
-            _ => quote! {
-                match self.#ident.take() {
-                    #(#buffers => self.#unknown.keep(v),)*
-                    _ => {}
-                }
-            },
+        if keeps_values(o) {
+            let (module, keeper) = (&msg.module, keeper_ident(o));
+            quote!(#module::#keeper(&mut self.#unknown, self.#ident.take());)
+        } else {
+            quote!(self.#ident = ::core::option::Option::None;)
         }
     });
     quote! {
@@ -398,9 +393,90 @@ fn clear_body(msg: &Message) -> TokenStream {
     }
 }
 
+/// True if a oneof has string, bytes or message members, whose values a
+/// cleared (or switched) oneof keeps for reuse.
+pub(super) fn keeps_values(oneof: &Oneof) -> bool {
+    oneof
+        .members
+        .iter()
+        .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if is_buffer(kind) || is_message(kind)))
+}
+
+/// `keep_<field>`: the function in the message's module that keeps a oneof's
+/// old value.
+pub(super) fn keeper_ident(oneof: &Oneof) -> proc_macro2::Ident {
+    let name = format!("keep_{}", oneof.field.to_string().trim_start_matches("r#"));
+    proc_macro2::Ident::new(&name, proc_macro2::Span::call_site())
+}
+
+/// The keeper of a oneof with reusable members: hands a replaced or cleared
+/// value's allocation to the spares.
+fn oneof_keeper(oneof: &Oneof) -> TokenStream {
+    if !keeps_values(oneof) {
+        return TokenStream::new();
+    }
+    let (ident, keeper) = (&oneof.enum_ident, keeper_ident(oneof));
+    let kept: Vec<(TokenStream, proc_macro2::Ident)> = oneof
+        .members
+        .iter()
+        .filter_map(|m| match &m.shape {
+            Shape::OneofMember(kind) if is_buffer(kind) || is_message(kind) => {
+                let variant = &m.ident;
+                Some((
+                    quote!(::core::option::Option::Some(#ident::#variant(v))),
+                    keep_method(kind),
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    let body = match kept.as_slice() {
+        [(pattern, keep)] => quote! {
+            if let #pattern = old {
+                unknown.#keep(v);
+            }
+        },
+        _ => {
+            let arms = kept.iter().map(|(pattern, keep)| quote!(#pattern => unknown.#keep(v),));
+            quote! {
+                match old {
+                    #(#arms)*
+                    _ => {}
+                }
+            }
+        }
+    };
+    quote! {
+        /// Keeps the allocation of a replaced or cleared value for the next decode.
+        pub(super) fn #keeper(unknown: &mut ::fastrs::UnknownFields, old: ::core::option::Option<#ident>) {
+            #body
+        }
+    }
+}
+
 /// String and bytes values, whose buffers a cleared message keeps for reuse.
 pub(super) fn is_buffer(kind: &Kind) -> bool {
     matches!(kind, Kind::String | Kind::Bytes)
+}
+
+/// Message values, which a cleared message keeps whole for reuse.
+pub(super) fn is_message(kind: &Kind) -> bool {
+    matches!(kind, Kind::Message { .. })
+}
+
+/// `keep` or `keep_message`: how `clear()` hands a value to the spares.
+pub(super) fn keep_method(kind: &Kind) -> proc_macro2::Ident {
+    let name = if is_message(kind) { "keep_message" } else { "keep" };
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+}
+
+/// `self.<unknown>.spare()` or `.spare_message()`: a kept value for a decoder.
+pub(super) fn spare_call(kind: &Kind, unknown: &proc_macro2::Ident) -> TokenStream {
+    if is_message(kind) {
+        quote!(self.#unknown.spare_message())
+    } else {
+        quote!(self.#unknown.spare())
+    }
 }
 
 /// An enum: a Rust enum of the distinct numbers, aliases as associated consts,

@@ -330,7 +330,9 @@ impl ::fastrs::Message for Type {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
-                    self.fields.push(::fastrs::encoding::Msg::<Field>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Field>::merge(&mut v, r, depth)?;
+                    self.fields.push(v);
                 }
                 0x1a => {
                     let mut v = self.unknown_fields.spare();
@@ -338,7 +340,9 @@ impl ::fastrs::Message for Type {
                     self.oneofs.push(v);
                 }
                 0x22 => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 0x2a => {
                     ::fastrs::encoding::Msg::<
@@ -346,7 +350,7 @@ impl ::fastrs::Message for Type {
                     >::merge(
                         self
                             .source_context
-                            .get_or_insert_with(::core::default::Default::default),
+                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
                         r,
                         depth,
                     )?
@@ -364,10 +368,12 @@ impl ::fastrs::Message for Type {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.fields.clear();
+        self.unknown_fields.keep_messages(&mut self.fields);
         self.unknown_fields.keep_all(&mut self.oneofs);
-        self.options.clear();
-        self.source_context = ::core::option::Option::None;
+        self.unknown_fields.keep_messages(&mut self.options);
+        if let ::core::option::Option::Some(v) = self.source_context.take() {
+            self.unknown_fields.keep_message(v);
+        }
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -675,7 +681,9 @@ impl ::fastrs::Message for Field {
                 }
                 0x40 => ::fastrs::encoding::Bool::merge(&mut self.packed, r, depth)?,
                 0x4a => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 0x52 => ::fastrs::encoding::Str::merge(&mut self.json_name, r, depth)?,
                 0x5a => {
@@ -694,7 +702,7 @@ impl ::fastrs::Message for Field {
         self.type_url.clear();
         self.oneof_index = ::core::default::Default::default();
         self.packed = ::core::default::Default::default();
-        self.options.clear();
+        self.unknown_fields.keep_messages(&mut self.options);
         self.json_name.clear();
         self.default_value.clear();
         self.unknown_fields.clear();
@@ -1165,11 +1173,14 @@ impl ::fastrs::Message for Enum {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
-                    self.enumvalue
-                        .push(::fastrs::encoding::Msg::<EnumValue>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<EnumValue>::merge(&mut v, r, depth)?;
+                    self.enumvalue.push(v);
                 }
                 0x1a => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 0x22 => {
                     ::fastrs::encoding::Msg::<
@@ -1177,7 +1188,7 @@ impl ::fastrs::Message for Enum {
                     >::merge(
                         self
                             .source_context
-                            .get_or_insert_with(::core::default::Default::default),
+                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
                         r,
                         depth,
                     )?
@@ -1195,9 +1206,11 @@ impl ::fastrs::Message for Enum {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.enumvalue.clear();
-        self.options.clear();
-        self.source_context = ::core::option::Option::None;
+        self.unknown_fields.keep_messages(&mut self.enumvalue);
+        self.unknown_fields.keep_messages(&mut self.options);
+        if let ::core::option::Option::Some(v) = self.source_context.take() {
+            self.unknown_fields.keep_message(v);
+        }
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -1408,7 +1421,9 @@ impl ::fastrs::Message for EnumValue {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x10 => ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?,
                 0x1a => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1418,7 +1433,7 @@ impl ::fastrs::Message for EnumValue {
     fn clear(&mut self) {
         self.name.clear();
         self.number = ::core::default::Default::default();
-        self.options.clear();
+        self.unknown_fields.keep_messages(&mut self.options);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1579,7 +1594,9 @@ impl ::fastrs::Message for Option {
                     ::fastrs::encoding::Msg::<
                         Any,
                     >::merge(
-                        self.value.get_or_insert_with(::core::default::Default::default),
+                        self
+                            .value
+                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
                         r,
                         depth,
                     )?
@@ -1591,7 +1608,9 @@ impl ::fastrs::Message for Option {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.value = ::core::option::Option::None;
+        if let ::core::option::Option::Some(v) = self.value.take() {
+            self.unknown_fields.keep_message(v);
+        }
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1812,10 +1831,14 @@ impl ::fastrs::Message for Api {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
-                    self.methods.push(::fastrs::encoding::Msg::<Method>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Method>::merge(&mut v, r, depth)?;
+                    self.methods.push(v);
                 }
                 0x1a => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 0x22 => ::fastrs::encoding::Str::merge(&mut self.version, r, depth)?,
                 0x2a => {
@@ -1824,13 +1847,15 @@ impl ::fastrs::Message for Api {
                     >::merge(
                         self
                             .source_context
-                            .get_or_insert_with(::core::default::Default::default),
+                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
                         r,
                         depth,
                     )?
                 }
                 0x32 => {
-                    self.mixins.push(::fastrs::encoding::Msg::<Mixin>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Mixin>::merge(&mut v, r, depth)?;
+                    self.mixins.push(v);
                 }
                 0x38 => {
                     ::fastrs::encoding::OpenEnum::<
@@ -1845,11 +1870,13 @@ impl ::fastrs::Message for Api {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.methods.clear();
-        self.options.clear();
+        self.unknown_fields.keep_messages(&mut self.methods);
+        self.unknown_fields.keep_messages(&mut self.options);
         self.version.clear();
-        self.source_context = ::core::option::Option::None;
-        self.mixins.clear();
+        if let ::core::option::Option::Some(v) = self.source_context.take() {
+            self.unknown_fields.keep_message(v);
+        }
+        self.unknown_fields.keep_messages(&mut self.mixins);
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -2162,7 +2189,9 @@ impl ::fastrs::Message for Method {
                     )?
                 }
                 0x32 => {
-                    self.options.push(::fastrs::encoding::Msg::<Option>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                    self.options.push(v);
                 }
                 0x38 => {
                     ::fastrs::encoding::OpenEnum::<
@@ -2181,7 +2210,7 @@ impl ::fastrs::Message for Method {
         self.request_streaming = ::core::default::Default::default();
         self.response_type_url.clear();
         self.response_streaming = ::core::default::Default::default();
-        self.options.clear();
+        self.unknown_fields.keep_messages(&mut self.options);
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -3115,9 +3144,11 @@ impl ::fastrs::Message for Struct {
                         r,
                         depth,
                         self.unknown_fields.spare(),
-                        ::core::default::Default::default(),
+                        self.unknown_fields.spare_message(),
                     )?;
-                    self.fields.insert(k, v);
+                    if let ::core::option::Option::Some(old) = self.fields.insert(k, v) {
+                        self.unknown_fields.keep_message(old);
+                    }
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3125,8 +3156,9 @@ impl ::fastrs::Message for Struct {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, _) in self.fields.drain() {
+        for (k, v) in self.fields.drain() {
             self.unknown_fields.keep(k);
+            self.unknown_fields.keep_message(v);
         }
         self.unknown_fields.clear();
     }
@@ -3214,18 +3246,24 @@ impl ::fastrs::Message for Value {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    self.kind = ::core::option::Option::Some(
-                        value::Kind::NullValue(
-                            ::fastrs::encoding::OpenEnum::<NullValue>::read(r, depth)?,
-                        ),
-                    );
+                    let old = self
+                        .kind
+                        .replace(
+                            value::Kind::NullValue(
+                                ::fastrs::encoding::OpenEnum::<NullValue>::read(r, depth)?,
+                            ),
+                        );
+                    value::keep_kind(&mut self.unknown_fields, old);
                 }
                 0x11 => {
-                    self.kind = ::core::option::Option::Some(
-                        value::Kind::NumberValue(
-                            ::fastrs::encoding::Double::read(r, depth)?,
-                        ),
-                    );
+                    let old = self
+                        .kind
+                        .replace(
+                            value::Kind::NumberValue(
+                                ::fastrs::encoding::Double::read(r, depth)?,
+                            ),
+                        );
+                    value::keep_kind(&mut self.unknown_fields, old);
                 }
                 0x1a => {
                     match &mut self.kind {
@@ -3235,16 +3273,20 @@ impl ::fastrs::Message for Value {
                         _ => {
                             let mut v = self.unknown_fields.spare();
                             ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                            self.kind = ::core::option::Option::Some(
-                                value::Kind::StringValue(v),
-                            );
+                            let old = self.kind.replace(value::Kind::StringValue(v));
+                            value::keep_kind(&mut self.unknown_fields, old);
                         }
                     }
                 }
                 0x20 => {
-                    self.kind = ::core::option::Option::Some(
-                        value::Kind::BoolValue(::fastrs::encoding::Bool::read(r, depth)?),
-                    );
+                    let old = self
+                        .kind
+                        .replace(
+                            value::Kind::BoolValue(
+                                ::fastrs::encoding::Bool::read(r, depth)?,
+                            ),
+                        );
+                    value::keep_kind(&mut self.unknown_fields, old);
                 }
                 0x2a => {
                     match &mut self.kind {
@@ -3252,11 +3294,10 @@ impl ::fastrs::Message for Value {
                             ::fastrs::encoding::Msg::<Struct>::merge(v, r, depth)?
                         }
                         _ => {
-                            self.kind = ::core::option::Option::Some(
-                                value::Kind::StructValue(
-                                    ::fastrs::encoding::Msg::<Struct>::read(r, depth)?,
-                                ),
-                            );
+                            let mut v = self.unknown_fields.spare_message();
+                            ::fastrs::encoding::Msg::<Struct>::merge(&mut v, r, depth)?;
+                            let old = self.kind.replace(value::Kind::StructValue(v));
+                            value::keep_kind(&mut self.unknown_fields, old);
                         }
                     }
                 }
@@ -3266,11 +3307,12 @@ impl ::fastrs::Message for Value {
                             ::fastrs::encoding::Msg::<ListValue>::merge(v, r, depth)?
                         }
                         _ => {
-                            self.kind = ::core::option::Option::Some(
-                                value::Kind::ListValue(
-                                    ::fastrs::encoding::Msg::<ListValue>::read(r, depth)?,
-                                ),
-                            );
+                            let mut v = self.unknown_fields.spare_message();
+                            ::fastrs::encoding::Msg::<
+                                ListValue,
+                            >::merge(&mut v, r, depth)?;
+                            let old = self.kind.replace(value::Kind::ListValue(v));
+                            value::keep_kind(&mut self.unknown_fields, old);
                         }
                     }
                 }
@@ -3280,12 +3322,7 @@ impl ::fastrs::Message for Value {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(value::Kind::StringValue(v)) = self
-            .kind
-            .take()
-        {
-            self.unknown_fields.keep(v);
-        }
+        value::keep_kind(&mut self.unknown_fields, self.kind.take());
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3315,6 +3352,18 @@ pub mod value {
         StructValue(super::Struct),
         /// Represents a JSON array.
         ListValue(super::ListValue),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    pub(super) fn keep_kind(
+        unknown: &mut ::fastrs::UnknownFields,
+        old: ::core::option::Option<Kind>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Kind::StringValue(v)) => unknown.keep(v),
+            ::core::option::Option::Some(Kind::StructValue(v)) => unknown.keep_message(v),
+            ::core::option::Option::Some(Kind::ListValue(v)) => unknown.keep_message(v),
+            _ => {}
+        }
     }
 }
 /// Represents a JSON array.
@@ -3350,7 +3399,9 @@ impl ::fastrs::Message for ListValue {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    self.values.push(::fastrs::encoding::Msg::<Value>::read(r, depth)?)
+                    let mut v = self.unknown_fields.spare_message();
+                    ::fastrs::encoding::Msg::<Value>::merge(&mut v, r, depth)?;
+                    self.values.push(v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3358,7 +3409,7 @@ impl ::fastrs::Message for ListValue {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.values.clear();
+        self.unknown_fields.keep_messages(&mut self.values);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
