@@ -29,6 +29,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
         .compile_protos(PROTOS, &["../proto"])?;
 
+    // A map hasher other than std's (this one needs no extra dependency).
+    protoc_gen_fastrs::Builder::new()
+        .map_hasher("::std::hash::BuildHasherDefault<::std::collections::hash_map::DefaultHasher>")
+        .out_dir(out.join("hashed"))
+        .compile(&["../proto/golden/golden.proto"], &["../proto"])?;
+
     // Editions go through protoc: the pure-Rust parser does not read them yet.
     protoc_gen_fastrs::Builder::new()
         .protoc_path(protoc_bin_vendored::protoc_bin_path()?)

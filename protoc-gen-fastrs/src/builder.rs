@@ -67,6 +67,17 @@ impl Builder {
         self
     }
 
+    /// Uses `hasher` (an absolute path to a `BuildHasher + Default` type, such
+    /// as `::foldhash::fast::RandomState`) for generated `HashMap`s instead of
+    /// std's SipHash. SipHash resists hash flooding from untrusted keys; a
+    /// faster hasher suits trusted input. An invalid path is reported by
+    /// `compile`/`generate`.
+    #[must_use]
+    pub fn map_hasher(mut self, hasher: impl Into<String>) -> Self {
+        self.options.map_hasher = Some(hasher.into());
+        self
+    }
+
     /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`
     /// and `fastrs::json::JsonMessage` for every message (use
     /// `fastrs::json::to_string` / `from_str`). Needs fastrs's `json` feature.

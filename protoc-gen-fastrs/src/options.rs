@@ -15,6 +15,9 @@ pub struct Options {
     /// order (the same message always gives the same bytes) and the code
     /// needs no `std`.
     pub btree_maps: bool,
+    /// The `BuildHasher` of generated `HashMap`s, as an absolute Rust type path
+    /// (`::foldhash::fast::RandomState`); `None` for std's SipHash `RandomState`.
+    pub map_hasher: Option<String>,
     /// Generate proto3 JSON (`serde::Serialize`/`Deserialize` and
     /// `fastrs::json::JsonMessage`); needs fastrs's `json` feature.
     pub json: Option<JsonGate>,
@@ -41,12 +44,23 @@ impl fmt::Display for OptionsError {
 
 impl std::error::Error for OptionsError {}
 
+/// A map hasher is an absolute Rust type path.
+pub(crate) fn check_map_hasher(hasher: &str) -> Result<(), OptionsError> {
+    if hasher.starts_with("::") && syn::parse_str::<syn::Type>(hasher).is_ok() {
+        return Ok(());
+    }
+    Err(OptionsError(format!(
+        "map_hasher `{hasher}` must be an absolute Rust type path such as `::foldhash::fast::RandomState`"
+    )))
+}
+
 impl Options {
     /// Parses `protoc`'s `--fastrs_opt` string: comma-separated `key=value` pairs.
     ///
     /// - `extern_path=.proto.prefix=::rust::path` (repeatable)
     /// - `include_file=mod.rs`
     /// - `map_type=hash` (default) or `map_type=btree`
+    /// - `map_hasher=::crate::Type`: the `BuildHasher` of generated `HashMap`s
     /// - `json=true`: generate proto3 JSON support (serde impls); `json=FEATURE`
     ///   puts it under `#[cfg(feature = "FEATURE")]` of the including crate
     ///
@@ -75,6 +89,7 @@ impl Options {
                         _ => return Err(OptionsError(format!("map_type is `hash` or `btree`, not `{value}`"))),
                     }
                 }
+                "map_hasher" => options.set_map_hasher(value)?,
                 "json" => {
                     options.json = match value {
                         "false" => None,
@@ -84,12 +99,23 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, json)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json)"
                     )))
                 }
             }
         }
         Ok(options)
+    }
+
+    /// Sets the `BuildHasher` type of generated `HashMap`s after checking that
+    /// it is an absolute Rust type path.
+    ///
+    /// # Errors
+    /// Not a type, or not absolute (`::crate_name::Type`).
+    pub fn set_map_hasher(&mut self, hasher: &str) -> Result<(), OptionsError> {
+        check_map_hasher(hasher)?;
+        self.map_hasher = Some(hasher.to_string());
+        Ok(())
     }
 
     /// Adds an extern path after checking both sides.
@@ -127,6 +153,13 @@ mod tests {
         assert_eq!(o.extern_paths, [(".acme.common".to_string(), "::common".to_string())]);
         assert_eq!(o.include_file.as_deref(), Some("mod.rs"));
         assert_eq!(Options::parse("").unwrap(), Options::default());
+        let o = Options::parse("map_hasher=::foldhash::fast::RandomState,json=true").unwrap();
+        assert_eq!(o.map_hasher.as_deref(), Some("::foldhash::fast::RandomState"));
+        assert_eq!(o.json, Some(JsonGate::Always));
+        assert_eq!(
+            Options::parse("json=serde").unwrap().json,
+            Some(JsonGate::Feature("serde".into()))
+        );
     }
 
     #[test]
@@ -138,5 +171,10 @@ mod tests {
         assert!(Options::parse("extern_path").is_err());
         assert!(Options::parse("extern_path=acme=::x").is_err());
         assert!(Options::parse("extern_path=.acme=crate::x").is_err());
+        assert!(Options::parse("map_hasher=foldhash::RandomState")
+            .unwrap_err()
+            .0
+            .contains("absolute"));
+        assert!(Options::parse("map_hasher=::not a type").is_err());
     }
 }

@@ -19,6 +19,13 @@ pub mod editions {
     include!(concat!(env!("OUT_DIR"), "/editions/fastrs.editions.rs"));
 }
 
+/// fastrs-generated code for `proto/golden/golden.proto` with a map hasher
+/// other than std's (`Builder::map_hasher`).
+#[allow(clippy::all)]
+pub mod hashed {
+    include!(concat!(env!("OUT_DIR"), "/hashed/golden.rs"));
+}
+
 /// The encoded `FileDescriptorSet` of the test schemas.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
 

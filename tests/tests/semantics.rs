@@ -493,3 +493,24 @@ fn recursive_fields_are_boxed_and_nested_types_live_in_modules() {
     };
     assert_eq!(t::Ping::decode(&p.encode_to_vec()).unwrap(), p);
 }
+
+#[test]
+fn maps_can_use_another_hasher() {
+    use std::collections::hash_map::DefaultHasher;
+    use std::collections::HashMap;
+    use std::hash::BuildHasherDefault;
+
+    use fastrs::Message;
+    use fastrs_tests::hashed::User;
+
+    let mut user = User::default();
+    let counters: &mut HashMap<String, i64, BuildHasherDefault<DefaultHasher>> = &mut user.counters;
+    counters.insert("logins".into(), 3);
+    counters.insert("posts".into(), -1);
+    let bytes = user.encode_to_vec();
+    assert_eq!(User::decode(&bytes).unwrap(), user);
+    let mut reused = User::decode(&bytes).unwrap();
+    reused.clear();
+    reused.fast_read(&bytes).unwrap();
+    assert_eq!(reused, user);
+}

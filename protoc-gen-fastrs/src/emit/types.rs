@@ -251,12 +251,21 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let t = rust_type(kind, scope);
             quote!(::fastrs::alloc::vec::Vec<#t>)
         }
-        Shape::Map { key, value, sorted } => {
+        Shape::Map {
+            key,
+            value,
+            sorted,
+            hasher,
+        } => {
             let (k, v) = (rust_type(key, scope), rust_type(value, scope));
-            if *sorted {
-                quote!(::fastrs::alloc::collections::BTreeMap<#k, #v>)
-            } else {
-                quote!(::std::collections::HashMap<#k, #v>)
+            match hasher {
+                _ if *sorted => quote!(::fastrs::alloc::collections::BTreeMap<#k, #v>),
+                // Checked to parse as a type when the options were read.
+                Some(h) => {
+                    let h: TokenStream = h.parse().expect("a checked type path");
+                    quote!(::std::collections::HashMap<#k, #v, #h>)
+                }
+                None => quote!(::std::collections::HashMap<#k, #v>),
             }
         }
     };
@@ -347,7 +356,7 @@ fn clear_body(msg: &Message) -> TokenStream {
                     }
                 }
             }
-            Shape::Map { key, value, sorted } if is_buffer(key) || is_buffer(value) || is_message(value) => {
+            Shape::Map { key, value, sorted, .. } if is_buffer(key) || is_buffer(value) || is_message(value) => {
                 let keep = |kind: &Kind, name: TokenStream| {
                     if is_buffer(kind) || is_message(kind) {
                         let keep = keep_method(kind);

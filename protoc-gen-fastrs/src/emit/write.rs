@@ -52,7 +52,7 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
-        Shape::Map { key, value, sorted } => {
+        Shape::Map { key, value, sorted, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
             // Written backwards: a sorted map iterates in reverse to come out in
             // ascending key order.

@@ -29,6 +29,9 @@ pub fn lower(
     options: &Options,
     features: &HashMap<String, FileFeatures>,
 ) -> Result<Vec<Package>, Vec<String>> {
+    if let Some(hasher) = &options.map_hasher {
+        crate::options::check_map_hasher(hasher).map_err(|e| vec![e.0])?;
+    }
     let generated_packages: HashSet<&str> = files
         .iter()
         .filter(|f| to_generate.contains(&f.name().to_string()))
@@ -44,6 +47,7 @@ pub fn lower(
         };
         let mut ctx = FileCtx::new(file, &index, &mut errors);
         ctx.btree_maps = options.btree_maps;
+        ctx.map_hasher = options.map_hasher.clone();
         ctx.json = options.json.clone();
         ctx.features = editions_features(file, features, ctx.errors).cloned();
         let scope = names::package_modules(file.package());
@@ -315,6 +319,8 @@ struct FileCtx<'a, 'e> {
     errors: &'e mut Vec<String>,
     /// Maps are `BTreeMap`s (sorted, deterministic encoding).
     btree_maps: bool,
+    /// The `BuildHasher` type path of `HashMap`s, if not std's.
+    map_hasher: Option<String>,
     /// Generate JSON code, and how it is gated.
     json: Option<crate::options::JsonGate>,
     /// The file's editions features (editions files only).
@@ -338,6 +344,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             comments,
             errors,
             btree_maps: false,
+            map_hasher: None,
             json: None,
             features: None,
         }
@@ -476,8 +483,16 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let main_wire = wire::wire_type(&kind);
         let (shape, tag) = if f.label() == Label::Repeated {
             if let Some((key, value)) = self.map_entry(f, message, element) {
-                let sorted = self.btree_maps;
-                (Shape::Map { key, value, sorted }, Tag::new(number, wire::LEN))
+                let (sorted, hasher) = (self.btree_maps, self.map_hasher.clone());
+                (
+                    Shape::Map {
+                        key,
+                        value,
+                        sorted,
+                        hasher,
+                    },
+                    Tag::new(number, wire::LEN),
+                )
             } else {
                 let packable = kind.is_packable();
                 let packed = packable && editions.map_or_else(|| self.is_packed(f), |ed| ed.packed);

@@ -128,8 +128,14 @@ pub enum Shape {
         alt_tag: Option<Tag>,
     },
     /// `HashMap<K, V>`, or `BTreeMap<K, V>` when `sorted` (entries then encode
-    /// in key order, deterministically).
-    Map { key: Kind, value: Kind, sorted: bool },
+    /// in key order, deterministically); `hasher` is the `HashMap`'s
+    /// `BuildHasher` type path when it is not std's.
+    Map {
+        key: Kind,
+        value: Kind,
+        sorted: bool,
+        hasher: Option<String>,
+    },
     /// A member of a oneof: one variant of its enum.
     OneofMember(Kind),
 }
