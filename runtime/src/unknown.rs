@@ -1,4 +1,5 @@
-//! Unknown fields: kept byte for byte and written back on encode.
+//! Unknown fields: kept byte for byte and written back on encode. Also where a
+//! cleared message keeps its old values' allocations for the next decode.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -13,11 +14,12 @@ use crate::writer::Writer;
 /// Fields a message did not recognise, in the order they were read, as their
 /// original tag and value bytes (tags are re-encoded in canonical form).
 ///
-/// It also keeps, out of sight, the string and bytes buffers that `clear()`
-/// took out of repeated, optional and oneof fields of its message, and hands
-/// them back to the next decode: a cleared message decodes again without
-/// allocating. They are not part of the value (equality, hashing, cloning and
-/// `Debug` ignore them) and are freed with the message.
+/// It also keeps, out of sight, the strings, bytes and nested messages that
+/// `clear()` took out of repeated, optional, oneof and map fields of its
+/// message (and values a decode replaced), and hands them back to the next
+/// decode: a cleared message decodes again without allocating. They are not
+/// part of the value (equality, hashing, cloning and `Debug` ignore them) and
+/// are freed with the message.
 #[derive(Default)]
 pub struct UnknownFields {
     bytes: Vec<u8>,
