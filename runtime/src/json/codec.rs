@@ -12,7 +12,7 @@ use crate::encoding::{
     Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Group, Int32, Int64, Msg, OpenEnum, Sfixed32,
     Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
 };
-use crate::{Enum, EnumValue, Message};
+use crate::{Enum, EnumValue};
 
 /// A codec whose values have a proto3 JSON form.
 pub trait JsonCodec: Codec {
@@ -808,12 +808,17 @@ impl<M: JsonMessage> JsonCodec for Msg<M> {
     }
 }
 
-impl<M: JsonMessage + Message, const NUMBER: u32> JsonCodec for Group<M, NUMBER> {
+/// JSON does not know groups: a group's value is written as a message.
+impl<M: JsonMessage, const NUMBER: u32> JsonCodec for Group<M, NUMBER> {
     fn write_json<S: Serializer>(value: &M, s: S) -> Result<S::Ok, S::Error> {
-        value.serialize(s)
+        Msg::<M>::write_json(value, s)
     }
 
-    fn read_json<'de, D: Deserializer<'de>>(de: D, options: JsonOptions, _: &'static str) -> Result<Read<M>, D::Error> {
-        M::json_read(de, options)
+    fn read_json<'de, D: Deserializer<'de>>(
+        de: D,
+        options: JsonOptions,
+        field: &'static str,
+    ) -> Result<Read<M>, D::Error> {
+        Msg::<M>::read_json(de, options, field)
     }
 }
