@@ -34,6 +34,13 @@ pub trait Codec {
     fn size(v: &Self::Value) -> usize;
     /// Writes the value (not its tag) backwards.
     fn write(v: &Self::Value, w: &mut Writer<'_>);
+    /// Writes the value and, before it, `key` (the field's tag bytes). Codecs
+    /// override it to write the key together with the value's last bytes.
+    #[inline(always)]
+    fn write_keyed(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
+        Self::write(v, w);
+        w.put_slice(key);
+    }
     /// Reads one value and merges it into `v`: scalars overwrite, messages merge.
     fn merge(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
 
@@ -93,6 +100,10 @@ macro_rules! scalar_codec {
             #[inline(always)]
             fn write(v: &$value, w: &mut Writer<'_>) {
                 write_scalar::<Self>(*v, w);
+            }
+            #[inline(always)]
+            fn write_keyed(v: &$value, key: &[u8], w: &mut Writer<'_>) {
+                write_scalar_keyed::<Self>(*v, key, w);
             }
             #[inline(always)]
             fn merge(v: &mut $value, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
@@ -168,6 +179,10 @@ impl<E: Enum> Codec for OpenEnum<E> {
         write_scalar::<Self>(*v, w);
     }
     #[inline(always)]
+    fn write_keyed(v: &EnumValue<E>, key: &[u8], w: &mut Writer<'_>) {
+        write_scalar_keyed::<Self>(*v, key, w);
+    }
+    #[inline(always)]
     fn merge(v: &mut EnumValue<E>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         *v = read_scalar::<Self>(r)?;
         Ok(())
@@ -189,6 +204,15 @@ fn write_scalar<C: Scalar>(v: C::Value, w: &mut Writer<'_>) {
         0 => w.put_varint(wire),
         4 => w.put_slice(&wire.to_le_bytes()[..4]),
         _ => w.put_fixed64(wire),
+    }
+}
+
+#[inline(always)]
+fn write_scalar_keyed<C: Scalar>(v: C::Value, key: &[u8], w: &mut Writer<'_>) {
+    let wire = C::to_wire(v);
+    match C::FIXED_WIDTH {
+        0 => w.put_key_varint(key, wire),
+        width => w.put_key_slice(key, &wire.to_le_bytes()[..width]),
     }
 }
 
@@ -239,6 +263,11 @@ impl Codec for Str {
         w.put_slice(v.as_bytes());
         w.put_varint(v.len() as u64);
     }
+    #[inline(always)]
+    fn write_keyed(v: &String, key: &[u8], w: &mut Writer<'_>) {
+        w.put_slice(v.as_bytes());
+        w.put_key_varint(key, v.len() as u64);
+    }
     /// Replaces `v`, reusing its allocation.
     #[inline]
     fn merge(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
@@ -274,6 +303,11 @@ impl Codec for Bytes {
     fn write(v: &Vec<u8>, w: &mut Writer<'_>) {
         w.put_slice(v);
         w.put_varint(v.len() as u64);
+    }
+    #[inline(always)]
+    fn write_keyed(v: &Vec<u8>, key: &[u8], w: &mut Writer<'_>) {
+        w.put_slice(v);
+        w.put_key_varint(key, v.len() as u64);
     }
     /// Replaces `v`, reusing its allocation.
     #[inline]
@@ -314,6 +348,12 @@ impl<M: Message> Codec for Msg<M> {
         w.put_len_since(end);
     }
     #[inline]
+    fn write_keyed(v: &M, key: &[u8], w: &mut Writer<'_>) {
+        let end = w.remaining();
+        v.write_backward(w);
+        w.put_key_varint(key, (end - w.remaining()) as u64);
+    }
+    #[inline]
     fn merge(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         merge_message(v, r, depth)
     }
@@ -349,8 +389,7 @@ pub fn size_repeated<C: Codec>(values: &[C::Value], key_len: usize) -> usize {
 #[inline]
 pub fn write_repeated<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
     for v in values.iter().rev() {
-        C::write(v, w);
-        w.put_slice(tag);
+        C::write_keyed(v, tag, w);
     }
 }
 
@@ -401,8 +440,7 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
             }
         }
     }
-    w.put_len_since(end);
-    w.put_slice(tag);
+    w.put_key_varint(tag, (end - w.remaining()) as u64);
 }
 
 /// The number of bytes below 0x80: the number of varints in a valid run. Summed
@@ -433,7 +471,7 @@ fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
         }
         _ => {
             for &v in values.iter().rev() {
-                w.put_varint(C::to_wire(v));
+                w.put_varint_long(C::to_wire(v));
             }
         }
     }
@@ -512,12 +550,9 @@ where
     let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE) as u8, wire::tag(2, V::WIRE_TYPE) as u8);
     for (k, v) in entries {
         let end = w.remaining();
-        V::write(v, w);
-        w.put_u8(value_tag);
-        K::write(k, w);
-        w.put_u8(key_tag);
-        w.put_len_since(end);
-        w.put_slice(tag);
+        V::write_keyed(v, &[value_tag], w);
+        K::write_keyed(k, &[key_tag], w);
+        w.put_key_varint(tag, (end - w.remaining()) as u64);
     }
 }
 
@@ -591,6 +626,10 @@ impl<E: Enum> Codec for ClosedEnum<E> {
     #[inline(always)]
     fn write(v: &E, w: &mut Writer<'_>) {
         write_scalar::<Self>(*v, w);
+    }
+    #[inline(always)]
+    fn write_keyed(v: &E, key: &[u8], w: &mut Writer<'_>) {
+        write_scalar_keyed::<Self>(*v, key, w);
     }
     #[inline(always)]
     fn merge(v: &mut E, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {

@@ -72,7 +72,12 @@ impl<'a> Writer<'a> {
     /// Writes `bytes` unchanged.
     #[inline(always)]
     pub fn put_slice(&mut self, bytes: &[u8]) {
-        fill(self.claim(bytes.len()), bytes);
+        let dst = self.claim(bytes.len());
+        if bytes.len() <= 16 {
+            copy_short(dst, bytes);
+        } else {
+            fill(dst, bytes);
+        }
     }
 
     /// Writes a varint.
@@ -81,8 +86,20 @@ impl<'a> Writer<'a> {
         if v < 0x80 {
             #[allow(clippy::cast_possible_truncation)] // v < 0x80
             self.put_u8(v as u8);
-            return;
+        } else if v < 0x4000 {
+            // Lengths up to 16 KiB, most counts and small numbers: one two-byte
+            // store, cheaper than spreading a whole word.
+            self.put_varint_short(v);
+        } else {
+            self.put_varint_long(v);
         }
+    }
+
+    /// Writes a varint of any length with one eight-byte store (or byte by
+    /// byte near the start of the buffer or for 9 and 10 bytes); for runs
+    /// whose values are known to be mostly long.
+    #[inline(always)]
+    pub(crate) fn put_varint_long(&mut self, v: u64) {
         let n = varint::len(v);
         match self.free.last_chunk_mut::<8>() {
             // One eight-byte store that ends where the varint ends: the bytes
@@ -90,9 +107,7 @@ impl<'a> Writer<'a> {
             Some(room) if v >> 56 == 0 => {
                 let word = varint::encode_word(v) << (64 - 8 * n);
                 fill(room, &word.to_le_bytes());
-                let free = core::mem::take(&mut self.free);
-                let keep = free.len() - n;
-                self.free = &mut free[..keep];
+                self.release(n);
             }
             _ => {
                 let mut bytes = [0u8; 10];
@@ -116,12 +131,52 @@ impl<'a> Writer<'a> {
             Some(room) => {
                 #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
                 fill(room, &(pair as u16).to_le_bytes());
-                let free = core::mem::take(&mut self.free);
-                let keep = free.len() - n;
-                self.free = &mut free[..keep];
+                self.release(n);
             }
-            None => self.put_varint(v),
+            None => self.put_varint_long(v),
         }
+    }
+
+    /// Marks the last `n` free bytes as written, after a store that filled
+    /// them (and possibly free bytes before them, which stay free).
+    #[inline(always)]
+    fn release(&mut self, n: usize) {
+        let free = core::mem::take(&mut self.free);
+        let keep = free.len() - n;
+        self.free = &mut free[..keep];
+    }
+
+    /// Writes `key` (a field's tag bytes) followed by the varint `v`, as the
+    /// stream reads them. A key of up to three bytes with a one-byte varint
+    /// (most fields) is one four-byte store and one bounds check instead of
+    /// two of each; `key` is a constant in generated code, so only `v` is
+    /// tested. (Forced inline only when optimised: see `copy_short`.)
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    #[cfg_attr(debug_assertions, inline)]
+    pub fn put_key_varint(&mut self, key: &[u8], v: u64) {
+        if key.len() <= 3 && v < 0x80 {
+            if let Some(room) = self.free.last_chunk_mut::<4>() {
+                let key_word = key.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b));
+                let n = key.len() + 1;
+                // The bytes in stream order, shifted to end where the store ends;
+                // the bytes before them stay free space.
+                let word = (key_word | v << (8 * key.len())) << (8 * (4 - n));
+                #[allow(clippy::cast_possible_truncation)] // at most four bytes by construction
+                fill(room, &(word as u32).to_le_bytes());
+                self.release(n);
+                return;
+            }
+        }
+        self.put_varint(v);
+        self.put_slice(key);
+    }
+
+    /// Writes `key` followed by `bytes` (a fixed-width value): one bounds check.
+    #[inline(always)]
+    pub fn put_key_slice(&mut self, key: &[u8], bytes: &[u8]) {
+        let (k, b) = self.claim(key.len() + bytes.len()).split_at_mut(key.len());
+        fill(k, key);
+        fill(b, bytes);
     }
 
     /// Writes four little-endian bytes.
@@ -149,6 +204,34 @@ impl<'a> Writer<'a> {
 #[inline(always)]
 pub(crate) fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
     dst.write_copy_of_slice(src);
+}
+
+/// [`fill`] for at most 16 bytes without a call to `memcpy` (whose entry and
+/// size dispatch cost more than the copy for names, ids and one-word values):
+/// two possibly overlapping loads and stores of the widest size that fits.
+// Forced inline only in optimised builds: inlined at every field of a message,
+// its locals would grow a debug build's encode frames (about 5 KiB a level for
+// a message of a dozen fields), and deep messages would overflow the stack.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
+fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    let n = src.len();
+    match n {
+        8..=16 => {
+            fill(&mut dst[n - 8..], &src[n - 8..]);
+            fill(&mut dst[..8], &src[..8]);
+        }
+        4..=7 => {
+            fill(&mut dst[n - 4..], &src[n - 4..]);
+            fill(&mut dst[..4], &src[..4]);
+        }
+        1..=3 => {
+            dst[n - 1].write(src[n - 1]);
+            dst[n / 2].write(src[n / 2]);
+            dst[0].write(src[0]);
+        }
+        _ => {}
+    }
 }
 
 #[cold]
@@ -229,6 +312,49 @@ mod tests {
                 let free = wa.remaining();
                 assert_eq!(free, wb.remaining(), "{v}");
                 assert_eq!(a[free..], b[free..], "{v} with {spare} spare");
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_varints_match_key_then_varint() {
+        let keys: [&[u8]; 4] = [b"\x08", b"\x80\x01", b"\x80\x80\x01", b"\x80\x80\x80\x01"];
+        for key in keys {
+            for v in [0u64, 1, 0x7f, 0x80, 300, 0x3fff, 0x4000, u64::MAX] {
+                let n = key.len() + varint::len(v);
+                for spare in [0usize, 1, 2, 3, 8] {
+                    let mut fused = vec![0xeeu8; spare + n + 1];
+                    let mut apart = fused.clone();
+                    let (mut wf, mut wa) = (Writer::new(&mut fused), Writer::new(&mut apart));
+                    wf.put_u8(0x42);
+                    wa.put_u8(0x42);
+                    wf.put_key_varint(key, v);
+                    wa.put_varint(v);
+                    wa.put_slice(key);
+                    assert_eq!(wf.remaining(), spare, "{key:?} {v}");
+                    assert_eq!(wa.remaining(), spare);
+                    assert_eq!(fused[spare..], apart[spare..], "{key:?} {v} with {spare} spare");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_slices_and_short_copies_keep_every_byte() {
+        let src: Vec<u8> = (1..=40).collect();
+        for len in 0..=src.len() {
+            for spare in [0usize, 1, 9] {
+                let mut buf = vec![0u8; spare + 2 + len + 1];
+                let mut w = Writer::new(&mut buf);
+                w.put_u8(0xff);
+                w.put_key_slice(&[0xaa, 0xbb], &src[..len]);
+                assert_eq!(w.remaining(), spare);
+                let mut plain = vec![0u8; len];
+                Writer::new(&mut plain).put_slice(&src[..len]);
+                assert_eq!(plain, src[..len], "put_slice of {len} bytes");
+                assert_eq!(buf[spare..spare + 2], [0xaa, 0xbb]);
+                assert_eq!(buf[spare + 2..spare + 2 + len], src[..len], "{len} bytes");
+                assert_eq!(buf[spare + 2 + len], 0xff);
             }
         }
     }

@@ -28,8 +28,7 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let set = is_set(kind, &quote!(self.#ident));
             quote! {
                 if #set {
-                    #codec::write(&self.#ident, w);
-                    w.put_slice(#tag);
+                    #codec::write_keyed(&self.#ident, #tag, w);
                 }
             }
         }
@@ -37,8 +36,7 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec_call(kind, scope);
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
-                    #codec::write(v, w);
-                    w.put_slice(#tag);
+                    #codec::write_keyed(v, #tag, w);
                 }
             }
         }
@@ -79,8 +77,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
         let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
         quote! {
             ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                #codec::write(v, w);
-                w.put_slice(#tag);
+                #codec::write_keyed(v, #tag, w);
             }
         }
     });

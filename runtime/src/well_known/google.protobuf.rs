@@ -86,12 +86,10 @@ impl ::fastrs::Message for Any {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.value.is_empty() {
-            ::fastrs::encoding::Bytes::write(&self.value, w);
-            w.put_slice(&[0x12]);
+            ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x12], w);
         }
         if !self.type_url.is_empty() {
-            ::fastrs::encoding::Str::write(&self.type_url, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -143,8 +141,7 @@ impl ::fastrs::Message for SourceContext {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.file_name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.file_name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.file_name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -296,16 +293,15 @@ impl ::fastrs::Message for Type {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write(&self.edition, w);
-            w.put_slice(&[0x3a]);
+            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x3a], w);
         }
         if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<Syntax>::write(&self.syntax, w);
-            w.put_slice(&[0x30]);
+            ::fastrs::encoding::OpenEnum::<
+                Syntax,
+            >::write_keyed(&self.syntax, &[0x30], w);
         }
         if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write(v, w);
-            w.put_slice(&[0x2a]);
+            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Option>,
@@ -317,8 +313,7 @@ impl ::fastrs::Message for Type {
             ::fastrs::encoding::Msg<Field>,
         >(&self.fields, &[0x12], w);
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -615,45 +610,38 @@ impl ::fastrs::Message for Field {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.default_value.is_empty() {
-            ::fastrs::encoding::Str::write(&self.default_value, w);
-            w.put_slice(&[0x5a]);
+            ::fastrs::encoding::Str::write_keyed(&self.default_value, &[0x5a], w);
         }
         if !self.json_name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.json_name, w);
-            w.put_slice(&[0x52]);
+            ::fastrs::encoding::Str::write_keyed(&self.json_name, &[0x52], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Option>,
         >(&self.options, &[0x4a], w);
         if self.packed {
-            ::fastrs::encoding::Bool::write(&self.packed, w);
-            w.put_slice(&[0x40]);
+            ::fastrs::encoding::Bool::write_keyed(&self.packed, &[0x40], w);
         }
         if self.oneof_index != 0 {
-            ::fastrs::encoding::Int32::write(&self.oneof_index, w);
-            w.put_slice(&[0x38]);
+            ::fastrs::encoding::Int32::write_keyed(&self.oneof_index, &[0x38], w);
         }
         if !self.type_url.is_empty() {
-            ::fastrs::encoding::Str::write(&self.type_url, w);
-            w.put_slice(&[0x32]);
+            ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x32], w);
         }
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x22]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x22], w);
         }
         if self.number != 0 {
-            ::fastrs::encoding::Int32::write(&self.number, w);
-            w.put_slice(&[0x18]);
+            ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x18], w);
         }
         if self.cardinality.to_i32() != 0 {
             ::fastrs::encoding::OpenEnum::<
                 field::Cardinality,
-            >::write(&self.cardinality, w);
-            w.put_slice(&[0x10]);
+            >::write_keyed(&self.cardinality, &[0x10], w);
         }
         if self.kind.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<field::Kind>::write(&self.kind, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::OpenEnum::<
+                field::Kind,
+            >::write_keyed(&self.kind, &[0x08], w);
         }
     }
     fn merge_from(
@@ -1142,16 +1130,15 @@ impl ::fastrs::Message for Enum {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write(&self.edition, w);
-            w.put_slice(&[0x32]);
+            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x32], w);
         }
         if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<Syntax>::write(&self.syntax, w);
-            w.put_slice(&[0x28]);
+            ::fastrs::encoding::OpenEnum::<
+                Syntax,
+            >::write_keyed(&self.syntax, &[0x28], w);
         }
         if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write(v, w);
-            w.put_slice(&[0x22]);
+            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x22], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Option>,
@@ -1160,8 +1147,7 @@ impl ::fastrs::Message for Enum {
             ::fastrs::encoding::Msg<EnumValue>,
         >(&self.enumvalue, &[0x12], w);
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -1403,12 +1389,10 @@ impl ::fastrs::Message for EnumValue {
             ::fastrs::encoding::Msg<Option>,
         >(&self.options, &[0x1a], w);
         if self.number != 0 {
-            ::fastrs::encoding::Int32::write(&self.number, w);
-            w.put_slice(&[0x10]);
+            ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x10], w);
         }
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -1574,12 +1558,10 @@ impl ::fastrs::Message for Option {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if let ::core::option::Option::Some(v) = &self.value {
-            ::fastrs::encoding::Msg::<Any>::write(v, w);
-            w.put_slice(&[0x12]);
+            ::fastrs::encoding::Msg::<Any>::write_keyed(v, &[0x12], w);
         }
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -1793,23 +1775,21 @@ impl ::fastrs::Message for Api {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write(&self.edition, w);
-            w.put_slice(&[0x42]);
+            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
         }
         if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<Syntax>::write(&self.syntax, w);
-            w.put_slice(&[0x38]);
+            ::fastrs::encoding::OpenEnum::<
+                Syntax,
+            >::write_keyed(&self.syntax, &[0x38], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Mixin>,
         >(&self.mixins, &[0x32], w);
         if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write(v, w);
-            w.put_slice(&[0x2a]);
+            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
         }
         if !self.version.is_empty() {
-            ::fastrs::encoding::Str::write(&self.version, w);
-            w.put_slice(&[0x22]);
+            ::fastrs::encoding::Str::write_keyed(&self.version, &[0x22], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Option>,
@@ -1818,8 +1798,7 @@ impl ::fastrs::Message for Api {
             ::fastrs::encoding::Msg<Method>,
         >(&self.methods, &[0x12], w);
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -2125,35 +2104,30 @@ impl ::fastrs::Message for Method {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write(&self.edition, w);
-            w.put_slice(&[0x42]);
+            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
         }
         if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<Syntax>::write(&self.syntax, w);
-            w.put_slice(&[0x38]);
+            ::fastrs::encoding::OpenEnum::<
+                Syntax,
+            >::write_keyed(&self.syntax, &[0x38], w);
         }
         ::fastrs::encoding::write_repeated::<
             ::fastrs::encoding::Msg<Option>,
         >(&self.options, &[0x32], w);
         if self.response_streaming {
-            ::fastrs::encoding::Bool::write(&self.response_streaming, w);
-            w.put_slice(&[0x28]);
+            ::fastrs::encoding::Bool::write_keyed(&self.response_streaming, &[0x28], w);
         }
         if !self.response_type_url.is_empty() {
-            ::fastrs::encoding::Str::write(&self.response_type_url, w);
-            w.put_slice(&[0x22]);
+            ::fastrs::encoding::Str::write_keyed(&self.response_type_url, &[0x22], w);
         }
         if self.request_streaming {
-            ::fastrs::encoding::Bool::write(&self.request_streaming, w);
-            w.put_slice(&[0x18]);
+            ::fastrs::encoding::Bool::write_keyed(&self.request_streaming, &[0x18], w);
         }
         if !self.request_type_url.is_empty() {
-            ::fastrs::encoding::Str::write(&self.request_type_url, w);
-            w.put_slice(&[0x12]);
+            ::fastrs::encoding::Str::write_keyed(&self.request_type_url, &[0x12], w);
         }
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -2505,12 +2479,10 @@ impl ::fastrs::Message for Mixin {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.root.is_empty() {
-            ::fastrs::encoding::Str::write(&self.root, w);
-            w.put_slice(&[0x12]);
+            ::fastrs::encoding::Str::write_keyed(&self.root, &[0x12], w);
         }
         if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write(&self.name, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -2710,12 +2682,10 @@ impl ::fastrs::Message for Duration {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.nanos != 0 {
-            ::fastrs::encoding::Int32::write(&self.nanos, w);
-            w.put_slice(&[0x10]);
+            ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
         }
         if self.seconds != 0 {
-            ::fastrs::encoding::Int64::write(&self.seconds, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3212,28 +3182,22 @@ impl ::fastrs::Message for Value {
         self.unknown_fields.write(w);
         match &self.kind {
             ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                ::fastrs::encoding::OpenEnum::<NullValue>::write(v, w);
-                w.put_slice(&[0x08]);
+                ::fastrs::encoding::OpenEnum::<NullValue>::write_keyed(v, &[0x08], w);
             }
             ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                ::fastrs::encoding::Double::write(v, w);
-                w.put_slice(&[0x11]);
+                ::fastrs::encoding::Double::write_keyed(v, &[0x11], w);
             }
             ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                ::fastrs::encoding::Str::write(v, w);
-                w.put_slice(&[0x1a]);
+                ::fastrs::encoding::Str::write_keyed(v, &[0x1a], w);
             }
             ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                ::fastrs::encoding::Bool::write(v, w);
-                w.put_slice(&[0x20]);
+                ::fastrs::encoding::Bool::write_keyed(v, &[0x20], w);
             }
             ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                ::fastrs::encoding::Msg::<Struct>::write(v, w);
-                w.put_slice(&[0x2a]);
+                ::fastrs::encoding::Msg::<Struct>::write_keyed(v, &[0x2a], w);
             }
             ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                ::fastrs::encoding::Msg::<ListValue>::write(v, w);
-                w.put_slice(&[0x32]);
+                ::fastrs::encoding::Msg::<ListValue>::write_keyed(v, &[0x32], w);
             }
             _ => {}
         }
@@ -3539,12 +3503,10 @@ impl ::fastrs::Message for Timestamp {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.nanos != 0 {
-            ::fastrs::encoding::Int32::write(&self.nanos, w);
-            w.put_slice(&[0x10]);
+            ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
         }
         if self.seconds != 0 {
-            ::fastrs::encoding::Int64::write(&self.seconds, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3599,8 +3561,7 @@ impl ::fastrs::Message for DoubleValue {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value.to_bits() != 0 {
-            ::fastrs::encoding::Double::write(&self.value, w);
-            w.put_slice(&[0x09]);
+            ::fastrs::encoding::Double::write_keyed(&self.value, &[0x09], w);
         }
     }
     fn merge_from(
@@ -3653,8 +3614,7 @@ impl ::fastrs::Message for FloatValue {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value.to_bits() != 0 {
-            ::fastrs::encoding::Float::write(&self.value, w);
-            w.put_slice(&[0x0d]);
+            ::fastrs::encoding::Float::write_keyed(&self.value, &[0x0d], w);
         }
     }
     fn merge_from(
@@ -3707,8 +3667,7 @@ impl ::fastrs::Message for Int64Value {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value != 0 {
-            ::fastrs::encoding::Int64::write(&self.value, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Int64::write_keyed(&self.value, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3761,8 +3720,7 @@ impl ::fastrs::Message for UInt64Value {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value != 0 {
-            ::fastrs::encoding::Uint64::write(&self.value, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Uint64::write_keyed(&self.value, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3815,8 +3773,7 @@ impl ::fastrs::Message for Int32Value {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value != 0 {
-            ::fastrs::encoding::Int32::write(&self.value, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Int32::write_keyed(&self.value, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3869,8 +3826,7 @@ impl ::fastrs::Message for UInt32Value {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value != 0 {
-            ::fastrs::encoding::Uint32::write(&self.value, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Uint32::write_keyed(&self.value, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3923,8 +3879,7 @@ impl ::fastrs::Message for BoolValue {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.value {
-            ::fastrs::encoding::Bool::write(&self.value, w);
-            w.put_slice(&[0x08]);
+            ::fastrs::encoding::Bool::write_keyed(&self.value, &[0x08], w);
         }
     }
     fn merge_from(
@@ -3977,8 +3932,7 @@ impl ::fastrs::Message for StringValue {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.value.is_empty() {
-            ::fastrs::encoding::Str::write(&self.value, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Str::write_keyed(&self.value, &[0x0a], w);
         }
     }
     fn merge_from(
@@ -4031,8 +3985,7 @@ impl ::fastrs::Message for BytesValue {
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if !self.value.is_empty() {
-            ::fastrs::encoding::Bytes::write(&self.value, w);
-            w.put_slice(&[0x0a]);
+            ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x0a], w);
         }
     }
     fn merge_from(
