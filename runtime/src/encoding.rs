@@ -492,23 +492,14 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
                 values.extend(bytes.iter().map(|&b| C::from_wire(u64::from(b))));
                 return Ok(());
             }
-            let mut rest = bytes;
-            // Ten bytes ahead: the loop-free decoder, no end-of-input checks.
-            while let Some(head) = rest.first_chunk::<10>() {
-                let (v, n) = match (head[0], head[1]) {
-                    (b0, _) if b0 < 0x80 => (u64::from(b0), 1),
-                    (b0, b1) if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
-                    _ => varint::decode_ten(head).map_err(|_| inner.error(DecodeErrorKind::VarintOverflow))?,
-                };
-                values.push(C::from_wire(v));
-                rest = &rest[n..];
+            let start = values.len();
+            let (filled, decoded) = decode_varints::<C>(bytes, &mut values.spare_capacity_mut()[..count]);
+            // SAFETY: `decode_varints` initialised the first `filled` spare slots.
+            #[allow(unsafe_code)]
+            unsafe {
+                values.set_len(start + filled);
             }
-            let mut tail = Reader::new(rest);
-            while !tail.is_empty() {
-                values.push(C::from_wire(tail.read_varint().map_err(|e| {
-                    DecodeError::new(e.kind(), inner.offset() + bytes.len() - rest.len() + e.offset())
-                })?));
-            }
+            decoded.map_err(|e| DecodeError::new(e.kind(), inner.offset() + e.offset()))?;
         }
         width => {
             if bytes.len() % width != 0 {
@@ -526,6 +517,60 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
         }
     }
     Ok(())
+}
+
+/// Decodes the varints of a packed run into `slots` (one per terminating byte,
+/// so never too few), returning how many it filled and the first error, whose
+/// offset is relative to `bytes`. Writing the reserved slots directly spares
+/// `push`'s capacity check and length update per element.
+#[inline(always)]
+fn decode_varints<C: Scalar>(
+    bytes: &[u8],
+    slots: &mut [core::mem::MaybeUninit<C::Value>],
+) -> (usize, Result<(), DecodeError>) {
+    let mut rest = bytes;
+    let mut filled = 0;
+    // Ten bytes ahead: the loop-free decoder, no end-of-input checks.
+    while let Some(head) = rest.first_chunk::<10>() {
+        let (v, n) = match (head[0], head[1]) {
+            (b0, _) if b0 < 0x80 => (u64::from(b0), 1),
+            (b0, b1) if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
+            _ => match varint::decode_ten(head) {
+                Ok(decoded) => decoded,
+                Err(_) => {
+                    let at = bytes.len() - rest.len();
+                    return (filled, Err(DecodeError::new(DecodeErrorKind::VarintOverflow, at)));
+                }
+            },
+        };
+        let Some(slot) = slots.get_mut(filled) else {
+            return (filled, Err(more_varints_than_terminators(bytes, rest)));
+        };
+        slot.write(C::from_wire(v));
+        filled += 1;
+        rest = &rest[n..];
+    }
+    let mut tail = Reader::new(rest);
+    while !tail.is_empty() {
+        let at = bytes.len() - rest.len();
+        let v = match tail.read_varint() {
+            Ok(v) => v,
+            Err(e) => return (filled, Err(DecodeError::new(e.kind(), at + e.offset()))),
+        };
+        let Some(slot) = slots.get_mut(filled) else {
+            return (filled, Err(more_varints_than_terminators(bytes, rest)));
+        };
+        slot.write(C::from_wire(v));
+        filled += 1;
+    }
+    (filled, Ok(()))
+}
+
+/// Cannot happen (each varint ends in its own terminating byte, and there is a
+/// slot per terminator); an error rather than a panic or a dropped value.
+#[cold]
+fn more_varints_than_terminators(bytes: &[u8], rest: &[u8]) -> DecodeError {
+    DecodeError::new(DecodeErrorKind::PackedLengthMismatch, bytes.len() - rest.len())
 }
 
 /// Size of a map field: one length-delimited entry (key = 1, value = 2) per pair.

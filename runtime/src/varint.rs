@@ -86,7 +86,8 @@ fn decode_multi(buf: &[u8]) -> Result<(u64, usize), VarintError> {
 /// decoders). Nine- and ten-byte varints finish byte by byte.
 #[inline(always)]
 pub(crate) fn decode_ten(head: &[u8; 10]) -> Result<(u64, usize), VarintError> {
-    let word = u64::from_le_bytes([head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7]]);
+    let (low8, _) = head.split_first_chunk::<8>().expect("ten bytes hold eight");
+    let word = u64::from_le_bytes(*low8);
     let stops = !word & 0x8080_8080_8080_8080;
     if stops != 0 {
         let len = (stops.trailing_zeros() as usize + 1) / 8;

@@ -182,6 +182,23 @@ fn packed_runs_that_do_not_divide_or_end_mid_varint() {
 }
 
 #[test]
+fn packed_run_errors_point_at_the_bad_varint() {
+    // Lists.f_int64 (4): twelve good one-byte values, then an eleven-byte
+    // varint (found ten bytes ahead of the end), or a run ending mid-varint
+    // (found in the last ten bytes). Both point at the varint's first byte.
+    let mut overlong = vec![0x22, 23];
+    overlong.extend([5; 12]);
+    overlong.extend([0xff; 11]);
+    let err = Lists::decode(&overlong).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::VarintOverflow, 14));
+    let mut cut = vec![0x22, 14];
+    cut.extend([5; 12]);
+    cut.extend([0x80, 0x80]);
+    let err = Lists::decode(&cut).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::Truncated, 14));
+}
+
+#[test]
 fn bad_tags_in_generated_messages() {
     assert_eq!(kind::<Tree>(&[0x00, 0x01]), DecodeErrorKind::InvalidFieldNumber);
     assert_eq!(
