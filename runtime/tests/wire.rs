@@ -246,3 +246,23 @@ fn packed_runs() {
     )
     .unwrap();
 }
+
+#[test]
+fn packed_varints_of_every_length_append_after_existing_values() {
+    // Long enough for the ten-bytes-ahead loop and the tail; every length 1-10.
+    let expected: Vec<u64> = (0..40)
+        .map(|i| if i % 10 == 9 { u64::MAX } else { 1 << (7 * (i % 10)) })
+        .collect();
+    let varint = |v: u64| {
+        let mut bytes = vec![0u8; fastrs::varint::len(v)];
+        fastrs::varint::encode_exact(v, &mut bytes);
+        bytes
+    };
+    let run: Vec<u8> = expected.iter().flat_map(|&v| varint(v)).collect();
+    let mut input = varint(run.len() as u64);
+    input.extend_from_slice(&run);
+    let mut values = vec![7u64];
+    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&input), &mut values).unwrap();
+    assert_eq!(values[0], 7);
+    assert_eq!(values[1..], expected);
+}
