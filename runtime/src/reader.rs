@@ -112,10 +112,15 @@ impl<'a> Reader<'a> {
     /// known tags cost nothing extra.
     #[inline(always)]
     pub fn read_tag(&mut self) -> Result<u32, DecodeError> {
-        let tag = match self.buf.first() {
-            Some(&b) if b < 0x80 => {
+        let tag = match *self.buf {
+            [b, ..] if b < 0x80 => {
                 self.buf = &self.buf[1..];
                 u32::from(b)
+            }
+            // Field numbers 16 to 2047: as common in wide schemas as the first 15.
+            [b0, b1, ..] if b1 < 0x80 => {
+                self.buf = &self.buf[2..];
+                u32::from(b0 & 0x7f) | u32::from(b1) << 7
             }
             _ => {
                 let v = self.read_varint()?;
@@ -165,7 +170,18 @@ impl<'a> Reader<'a> {
     /// Reads a length prefix and checks it against the bytes that remain.
     #[inline(always)]
     fn read_len(&mut self) -> Result<usize, DecodeError> {
-        let len = self.read_varint()?;
+        let len = match *self.buf {
+            [b, ..] if b < 0x80 => {
+                self.buf = &self.buf[1..];
+                u64::from(b)
+            }
+            // Lengths of 128 bytes to 16 KiB (nested messages, longer strings).
+            [b0, b1, ..] if b1 < 0x80 => {
+                self.buf = &self.buf[2..];
+                u64::from(b0 & 0x7f) | u64::from(b1) << 7
+            }
+            _ => self.read_varint()?,
+        };
         match usize::try_from(len) {
             Ok(len) if len <= self.buf.len() => Ok(len),
             _ => Err(self.error(DecodeErrorKind::LengthOutOfBounds)),
