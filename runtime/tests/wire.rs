@@ -123,6 +123,32 @@ fn invalid_utf8_is_an_error_at_the_bad_byte() {
 }
 
 #[test]
+fn a_non_ascii_byte_anywhere_in_a_short_string_is_seen() {
+    // Strings up to 16 bytes are checked for ASCII by overlapping word loads:
+    // a high byte at any position must reach the UTF-8 check.
+    for len in 1..=40u8 {
+        for at in 0..usize::from(len) {
+            let mut input = vec![len];
+            input.extend(std::iter::repeat_n(b'a', usize::from(len)));
+            input[1 + at] = 0xff;
+            let err = decode::<encoding::Str>(&input).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (DecodeErrorKind::InvalidUtf8, 1 + at),
+                "{len} {at}"
+            );
+            if at + 2 <= usize::from(len) {
+                input[1 + at..3 + at].copy_from_slice("é".as_bytes());
+                let mut expected = "a".repeat(at);
+                expected.push('é');
+                expected.push_str(&"a".repeat(usize::from(len) - at - 2));
+                assert_eq!(decode::<encoding::Str>(&input).unwrap(), expected);
+            }
+        }
+    }
+}
+
+#[test]
 fn length_past_the_end() {
     let err = decode::<encoding::Bytes>(&[5, 1, 2]).unwrap_err();
     assert_eq!(err.kind(), DecodeErrorKind::LengthOutOfBounds);
