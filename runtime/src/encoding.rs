@@ -521,7 +521,7 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
         0 => {
             // Every varint ends in exactly one byte below 0x80.
             let count = terminators(bytes);
-            values.reserve(count);
+            reserve(values, count);
             if count == bytes.len() {
                 // All one-byte varints: a straight map the compiler vectorises.
                 values.extend(bytes.iter().map(|&b| C::from_wire(u64::from(b))));
@@ -540,8 +540,9 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
             if bytes.len() % width != 0 {
                 return Err(inner.error(DecodeErrorKind::PackedLengthMismatch));
             }
-            // Array chunks give an exact-size iterator: `extend` reserves once and
-            // copies in one pass without per-element capacity checks.
+            // Array chunks give an exact-size iterator: `extend` copies in one
+            // pass without per-element capacity checks.
+            reserve(values, bytes.len() / width);
             if width == 4 {
                 let (chunks, _) = bytes.as_chunks::<4>();
                 values.extend(chunks.iter().map(|c| C::from_wire(u64::from(u32::from_le_bytes(*c)))));
@@ -552,6 +553,17 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
         }
     }
     Ok(())
+}
+
+/// Makes room for `n` more values: an empty vector (a fresh field) gets one
+/// exact allocation without `reserve`'s growth path.
+#[inline]
+fn reserve<T>(values: &mut Vec<T>, n: usize) {
+    if values.capacity() == 0 {
+        *values = Vec::with_capacity(n);
+    } else {
+        values.reserve(n);
+    }
 }
 
 /// Decodes the varints of a packed run into `slots` (one per terminating byte,
