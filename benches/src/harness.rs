@@ -95,13 +95,13 @@ impl Settings {
 
 /// Measures every op: allocations of one steady-state call, then `rounds`
 /// interleaved samples, rotating the order each round. Steady state is after
-/// ten warm-up calls: a reused message's kept buffers go back to values in an
+/// twenty warm-up calls: a reused message's kept buffers go back to values in an
 /// order that may not match at first, so one can still grow in early calls.
 pub fn measure(ops: &mut [Op], settings: Settings) -> Vec<Measured> {
     let mut iters = Vec::with_capacity(ops.len());
     let mut allocs = Vec::with_capacity(ops.len());
     for op in ops.iter_mut() {
-        for _ in 0..10 {
+        for _ in 0..20 {
             (op.run)();
         }
         let (a, b) = (ALLOCS.load(Relaxed), ALLOC_BYTES.load(Relaxed));

@@ -555,6 +555,28 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
     Ok(())
 }
 
+/// Sizes a fresh repeated field (no capacity yet) for the run of `tag` values
+/// about to be read (see [`Reader::count_run`]), so it is allocated once
+/// instead of growing; a reused vector keeps its capacity. Never more than the
+/// decode's allocation budget would let the values take.
+#[inline]
+pub fn reserve_run<T>(values: &mut Vec<T>, r: &Reader<'_>, tag: u32) {
+    if values.capacity() == 0 {
+        *values = Vec::with_capacity(run_length::<T>(r, tag));
+    }
+}
+
+/// The capacity [`reserve_run`] gives a fresh map of `K` to `V` (generated
+/// code reserves it, as maps are `std` types).
+#[must_use]
+pub fn map_run_length<K: Codec, V: Codec>(r: &Reader<'_>, tag: u32) -> usize {
+    run_length::<(K::Value, V::Value)>(r, tag)
+}
+
+fn run_length<T>(r: &Reader<'_>, tag: u32) -> usize {
+    r.count_run(tag).min(r.budget() / core::mem::size_of::<T>().max(1))
+}
+
 /// Makes room for `n` more values: an empty vector (a fresh field) gets one
 /// exact allocation without `reserve`'s growth path.
 #[inline]

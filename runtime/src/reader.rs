@@ -223,6 +223,30 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// How many values of the field with `tag` (just read) follow in a row from
+    /// here, counting the one about to be read: encoders write a repeated
+    /// field's values together, so this sizes a fresh vector or map once.
+    /// Skims tags and lengths without decoding; stops at another tag, a group
+    /// or a malformed field (the decode proper reports it). At least 1.
+    #[must_use]
+    pub fn count_run(&self, tag: u32) -> usize {
+        let mut skim = Reader::new(self.buf);
+        let mut count = 1;
+        while wire::wire_type(tag) != wire::START_GROUP
+            && skim.skip_value(tag, 0).is_ok()
+            && matches!(skim.read_tag(), Ok(next) if next == tag)
+        {
+            count += 1;
+        }
+        count
+    }
+
+    /// The bytes of message values this decode may still allocate.
+    #[inline]
+    pub(crate) fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// Skips the value of a field and discards it.
     pub fn skip_value(&mut self, tag: u32, depth: u32) -> Result<(), DecodeError> {
         if wire::field_number(tag) == 0 {

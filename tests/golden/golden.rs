@@ -106,7 +106,10 @@ impl ::fastrs::Message for User {
                         ::fastrs::encoding::Uint32,
                     >(r, &mut self.scores)?
                 }
-                0x18 => self.scores.push(::fastrs::encoding::Uint32::read(r, depth)?),
+                0x18 => {
+                    ::fastrs::encoding::reserve_run(&mut self.scores, r, 0x18);
+                    self.scores.push(::fastrs::encoding::Uint32::read(r, depth)?);
+                }
                 0x20 => {
                     ::fastrs::encoding::Bool::merge(
                         self
@@ -122,6 +125,15 @@ impl ::fastrs::Message for User {
                     >::merge(&mut self.role, r, depth)?
                 }
                 0x32 => {
+                    if self.counters.capacity() == 0 {
+                        self.counters
+                            .reserve(
+                                ::fastrs::encoding::map_run_length::<
+                                    ::fastrs::encoding::Str,
+                                    ::fastrs::encoding::Int64,
+                                >(r, 0x32),
+                            );
+                    }
                     let (k, v) = ::fastrs::encoding::read_map_entry_into::<
                         ::fastrs::encoding::Str,
                         ::fastrs::encoding::Int64,

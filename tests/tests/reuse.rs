@@ -248,3 +248,55 @@ fn spares_are_not_part_of_the_value() {
     assert_eq!(format!("{used:?}"), format!("{:?}", Lists::default()));
     assert_eq!(used.encode_to_vec(), Vec::<u8>::new());
 }
+
+#[test]
+fn a_fresh_decode_sizes_vectors_and_maps_once() {
+    // Each repeated field's values come in one run, as encoders write them:
+    // the vector or map is allocated once, exactly sized, never regrown.
+    let lists = Lists {
+        f_string: (0..50).map(|i| format!("s{i}")).collect(),
+        f_message: (0..50)
+            .map(|i| Scalars {
+                f_int32: i,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    // 50 strings + 2 vectors.
+    assert_eq!(allocations(|| drop(Lists::decode(&lists).unwrap())), 52);
+    let maps = Maps {
+        int32_int32: (0..50).map(|i| (i, i)).collect(),
+        string_string: (0..50).map(|i| (format!("k{i}"), String::new())).collect(),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    // 50 keys + 2 tables.
+    assert_eq!(allocations(|| drop(Maps::decode(&maps).unwrap())), 52);
+    // A run broken by another field still decodes whole (the vector grows).
+    let mut split = Lists {
+        f_string: vec!["a".into()],
+        ..Default::default()
+    }
+    .encode_to_vec();
+    split.extend(
+        Lists {
+            f_int32: vec![1],
+            ..Default::default()
+        }
+        .encode_to_vec(),
+    );
+    split.extend(
+        Lists {
+            f_string: vec!["b".into(), "c".into()],
+            ..Default::default()
+        }
+        .encode_to_vec(),
+    );
+    let decoded = Lists::decode(&split).unwrap();
+    assert_eq!(
+        (decoded.f_string, decoded.f_int32),
+        (vec!["a".into(), "b".into(), "c".into()], vec![1])
+    );
+}

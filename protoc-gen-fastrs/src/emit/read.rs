@@ -89,8 +89,10 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                 unreachable!("only enums are closed")
             };
             let e = path.relative_to(scope);
+            let reserve = reserve_map(f, &k, &quote!(::fastrs::encoding::Int32));
             quote! {
                 #tag => {
+                    #reserve
                     if let ::core::option::Option::Some((k, v)) =
                         ::fastrs::encoding::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
                     {
@@ -120,8 +122,10 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
             } else {
                 quote!(self.#ident.insert(k, v);)
             };
+            let reserve = reserve_map(f, &k, &v);
             quote! {
                 #tag => {
+                    #reserve
                     let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(
                         r,
                         depth,
@@ -134,14 +138,30 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
         }
         Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
+            let reserve = reserve_map(f, &k, &v);
             quote! {
                 #tag => {
+                    #reserve
                     let (k, v) = ::fastrs::encoding::read_map_entry::<#k, #v>(r, depth)?;
                     self.#ident.insert(k, v);
                 }
             }
         }
         Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
+    }
+}
+
+/// Sizes a fresh hash map for the run of entries about to be read (see
+/// `fastrs::encoding::reserve_run`); a `BTreeMap` has no capacity.
+fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
+    let Shape::Map { sorted: false, .. } = f.shape else {
+        return TokenStream::new();
+    };
+    let (ident, tag) = (&f.ident, tag_value(&f.tag));
+    quote! {
+        if self.#ident.capacity() == 0 {
+            self.#ident.reserve(::fastrs::encoding::map_run_length::<#k, #v>(r, #tag));
+        }
     }
 }
 
@@ -166,10 +186,12 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
     });
     let unpacked_arm = unpacked_tag.map(|t| {
         let tag = tag_value(t);
+        let reserve = quote!(::fastrs::encoding::reserve_run(&mut self.#ident, r, #tag););
         if is_closed(kind) {
             let read = closed_enum(msg, kind, t);
             quote! {
                 #tag => {
+                    #reserve
                     if let ::core::option::Option::Some(v) = #read {
                         self.#ident.push(v);
                     }
@@ -179,6 +201,7 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
             let (call, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
             quote! {
                 #tag => {
+                    #reserve
                     let mut v = #spare;
                     #call::merge(&mut v, r, depth)?;
                     self.#ident.push(v);
@@ -186,7 +209,12 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
             }
         } else {
             let call = codec_call(kind, scope);
-            quote!(#tag => self.#ident.push(#call::read(r, depth)?),)
+            quote! {
+                #tag => {
+                    #reserve
+                    self.#ident.push(#call::read(r, depth)?);
+                }
+            }
         }
     });
     quote!(#packed_arm #unpacked_arm)

@@ -325,16 +325,19 @@ impl ::fastrs::Message for Type {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
+                    ::fastrs::encoding::reserve_run(&mut self.fields, r, 0x12);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Field>::merge(&mut v, r, depth)?;
                     self.fields.push(v);
                 }
                 0x1a => {
+                    ::fastrs::encoding::reserve_run(&mut self.oneofs, r, 0x1a);
                     let mut v = self.unknown_fields.spare();
                     ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
                     self.oneofs.push(v);
                 }
                 0x22 => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x22);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -669,6 +672,7 @@ impl ::fastrs::Message for Field {
                 }
                 0x40 => ::fastrs::encoding::Bool::merge(&mut self.packed, r, depth)?,
                 0x4a => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x4a);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -1159,11 +1163,13 @@ impl ::fastrs::Message for Enum {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
+                    ::fastrs::encoding::reserve_run(&mut self.enumvalue, r, 0x12);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<EnumValue>::merge(&mut v, r, depth)?;
                     self.enumvalue.push(v);
                 }
                 0x1a => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -1405,6 +1411,7 @@ impl ::fastrs::Message for EnumValue {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x10 => ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?,
                 0x1a => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -1810,11 +1817,13 @@ impl ::fastrs::Message for Api {
             match r.read_tag()? {
                 0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
                 0x12 => {
+                    ::fastrs::encoding::reserve_run(&mut self.methods, r, 0x12);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Method>::merge(&mut v, r, depth)?;
                     self.methods.push(v);
                 }
                 0x1a => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -1832,6 +1841,7 @@ impl ::fastrs::Message for Api {
                     )?
                 }
                 0x32 => {
+                    ::fastrs::encoding::reserve_run(&mut self.mixins, r, 0x32);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Mixin>::merge(&mut v, r, depth)?;
                     self.mixins.push(v);
@@ -2163,6 +2173,7 @@ impl ::fastrs::Message for Method {
                     )?
                 }
                 0x32 => {
+                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x32);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
                     self.options.push(v);
@@ -3037,6 +3048,7 @@ impl ::fastrs::Message for FieldMask {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
+                    ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
                     let mut v = self.unknown_fields.spare();
                     ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
                     self.paths.push(v);
@@ -3107,6 +3119,15 @@ impl ::fastrs::Message for Struct {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
+                    if self.fields.capacity() == 0 {
+                        self.fields
+                            .reserve(
+                                ::fastrs::encoding::map_run_length::<
+                                    ::fastrs::encoding::Str,
+                                    ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                                >(r, 0x0a),
+                            );
+                    }
                     let (k, v) = ::fastrs::encoding::read_map_entry_into::<
                         ::fastrs::encoding::Str,
                         ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
@@ -3363,6 +3384,7 @@ impl ::fastrs::Message for ListValue {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
+                    ::fastrs::encoding::reserve_run(&mut self.values, r, 0x0a);
                     let mut v = self.unknown_fields.spare_message();
                     ::fastrs::encoding::Msg::<Value>::merge(&mut v, r, depth)?;
                     self.values.push(v);
