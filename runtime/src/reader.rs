@@ -107,6 +107,25 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Reads `tag` if it is what comes next (a constant of one or two bytes in
+    /// generated code: the field expected after the one just read, as
+    /// encoders write fields in number order), so the decoder can go straight
+    /// to that field instead of dispatching on a freshly read tag.
+    #[inline(always)]
+    pub fn read_tag_if(&mut self, tag: u32) -> bool {
+        let next = match *self.buf {
+            [b, ..] if tag < 0x80 => u32::from(b) == tag,
+            [b0, b1, ..] if tag < 0x4000 => u32::from(b0) | u32::from(b1) << 8 == (tag & 0x7f) | 0x80 | (tag >> 7) << 8,
+            _ => false,
+        };
+        if next {
+            let len = if tag < 0x80 { 1 } else { 2 };
+            self.buf = &self.buf[len..];
+            self.field = wire::field_number(tag);
+        }
+        next
+    }
+
     /// Reads a tag. The caller has checked that the reader is not empty. Field
     /// number 0 and bad wire types are left for [`Reader::skip_field`] to reject, so
     /// known tags cost nothing extra.

@@ -98,91 +98,139 @@ impl ::fastrs::Message for User {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x10 => ::fastrs::encoding::Int64::merge(&mut self.id, r, depth)?,
-                0x1a => {
-                    ::fastrs::encoding::merge_packed::<
-                        ::fastrs::encoding::Uint32,
-                    >(r, &mut self.scores)?
-                }
-                0x18 => {
-                    ::fastrs::encoding::reserve_run(&mut self.scores, r, 0x18);
-                    self.scores.push(::fastrs::encoding::Uint32::read(r, depth)?);
-                }
-                0x20 => {
-                    ::fastrs::encoding::Bool::merge(
-                        self
-                            .active
-                            .get_or_insert_with(::core::default::Default::default),
-                        r,
-                        depth,
-                    )?
-                }
-                0x28 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        Role,
-                    >::merge(&mut self.role, r, depth)?
-                }
-                0x32 => {
-                    if self.counters.capacity() == 0 {
-                        self.counters
-                            .reserve(
-                                ::fastrs::encoding::map_run_length::<
-                                    ::fastrs::encoding::Str,
-                                    ::fastrs::encoding::Int64,
-                                >(r, 0x32),
-                            );
-                    }
-                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<
-                        ::fastrs::encoding::Str,
-                        ::fastrs::encoding::Int64,
-                    >(
-                        r,
-                        depth,
-                        self.unknown_fields.spare(),
-                        ::core::default::Default::default(),
-                    )?;
-                    self.counters.insert(k, v);
-                }
-                0x4a => {
-                    ::fastrs::encoding::Msg::<
-                        Address,
-                    >::merge(
-                        self
-                            .home
-                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
-                        r,
-                        depth,
-                    )?
-                }
-                0x3a => {
-                    match &mut self.contact {
-                        ::core::option::Option::Some(user::Contact::Email(v)) => {
-                            ::fastrs::encoding::Str::merge(v, r, depth)?
-                        }
-                        _ => {
-                            let mut v = self.unknown_fields.spare();
-                            ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                            let old = self.contact.replace(user::Contact::Email(v));
-                            user::keep_contact(&mut self.unknown_fields, old);
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x10) {
+                            tag = 0x10;
+                            continue;
                         }
                     }
-                }
-                0x42 => {
-                    match &mut self.contact {
-                        ::core::option::Option::Some(user::Contact::Address(v)) => {
-                            ::fastrs::encoding::Msg::<Address>::merge(v, r, depth)?
-                        }
-                        _ => {
-                            let mut v = self.unknown_fields.spare_message();
-                            ::fastrs::encoding::Msg::<Address>::merge(&mut v, r, depth)?;
-                            let old = self.contact.replace(user::Contact::Address(v));
-                            user::keep_contact(&mut self.unknown_fields, old);
+                    0x10 => {
+                        ::fastrs::encoding::Int64::merge(&mut self.id, r, depth)?;
+                        if r.read_tag_if(0x1a) {
+                            tag = 0x1a;
+                            continue;
                         }
                     }
+                    0x1a => {
+                        ::fastrs::encoding::merge_packed::<
+                            ::fastrs::encoding::Uint32,
+                        >(r, &mut self.scores)?;
+                        if r.read_tag_if(0x20) {
+                            tag = 0x20;
+                            continue;
+                        }
+                    }
+                    0x18 => {
+                        ::fastrs::encoding::reserve_run(&mut self.scores, r, 0x18);
+                        self.scores.push(::fastrs::encoding::Uint32::read(r, depth)?);
+                        if r.read_tag_if(0x18) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x20) {
+                            tag = 0x20;
+                            continue;
+                        }
+                    }
+                    0x20 => {
+                        ::fastrs::encoding::Bool::merge(
+                            self
+                                .active
+                                .get_or_insert_with(::core::default::Default::default),
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x28) {
+                            tag = 0x28;
+                            continue;
+                        }
+                    }
+                    0x28 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            Role,
+                        >::merge(&mut self.role, r, depth)?;
+                        if r.read_tag_if(0x32) {
+                            tag = 0x32;
+                            continue;
+                        }
+                    }
+                    0x32 => {
+                        if self.counters.capacity() == 0 {
+                            self.counters
+                                .reserve(
+                                    ::fastrs::encoding::map_run_length::<
+                                        ::fastrs::encoding::Str,
+                                        ::fastrs::encoding::Int64,
+                                    >(r, 0x32),
+                                );
+                        }
+                        let (k, v) = ::fastrs::encoding::read_map_entry_into::<
+                            ::fastrs::encoding::Str,
+                            ::fastrs::encoding::Int64,
+                        >(
+                            r,
+                            depth,
+                            self.unknown_fields.spare(),
+                            ::core::default::Default::default(),
+                        )?;
+                        self.counters.insert(k, v);
+                        if r.read_tag_if(0x32) {
+                            continue;
+                        }
+                    }
+                    0x3a => {
+                        match &mut self.contact {
+                            ::core::option::Option::Some(user::Contact::Email(v)) => {
+                                ::fastrs::encoding::Str::merge(v, r, depth)?;
+                            }
+                            _ => {
+                                let mut v = self.unknown_fields.spare();
+                                ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                                let old = self.contact.replace(user::Contact::Email(v));
+                                user::keep_contact(&mut self.unknown_fields, old);
+                            }
+                        }
+                        if r.read_tag_if(0x4a) {
+                            tag = 0x4a;
+                            continue;
+                        }
+                    }
+                    0x42 => {
+                        match &mut self.contact {
+                            ::core::option::Option::Some(user::Contact::Address(v)) => {
+                                ::fastrs::encoding::Msg::<Address>::merge(v, r, depth)?;
+                            }
+                            _ => {
+                                let mut v = self.unknown_fields.spare_message();
+                                ::fastrs::encoding::Msg::<
+                                    Address,
+                                >::merge(&mut v, r, depth)?;
+                                let old = self.contact.replace(user::Contact::Address(v));
+                                user::keep_contact(&mut self.unknown_fields, old);
+                            }
+                        }
+                        if r.read_tag_if(0x4a) {
+                            tag = 0x4a;
+                            continue;
+                        }
+                    }
+                    0x4a => {
+                        ::fastrs::encoding::Msg::<
+                            Address,
+                        >::merge(
+                            self
+                                .home
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -463,7 +511,9 @@ impl ::fastrs::Message for Address {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.city, r, depth)?,
+                0x0a => {
+                    ::fastrs::encoding::Str::merge(&mut self.city, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }

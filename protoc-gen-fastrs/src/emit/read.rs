@@ -8,22 +8,131 @@ use quote::quote;
 
 use super::types::{is_buffer, is_message, keep_method, keeper_ident, keeps_values, spare_call};
 use super::{codec, codec_call, tag_value};
-use crate::model::{Field, Kind, Message, Oneof, Shape, Tag};
+use crate::model::{Field, Kind, Message, Shape, Slot, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
-    let fields = msg.fields.iter().map(|f| field(msg, f));
-    let oneofs = msg.oneofs.iter().map(|o| oneof(msg, o));
+    let arms: Vec<(Arm, Option<TokenStream>)> = msg
+        .order
+        .iter()
+        .enumerate()
+        .flat_map(|(s, slot)| {
+            let arms = match slot {
+                Slot::Field(i) => field(msg, &msg.fields[*i]),
+                Slot::Oneof(o, members) => oneof(msg, *o, members),
+            };
+            let next = expected_after(msg, s);
+            arms.into_iter().map(move |arm| (arm, next.clone()))
+        })
+        .collect();
     let unknown = &msg.unknown_fields;
+    if arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
+        let arms = arms.into_iter().map(|(arm, _)| arm.plain());
+        return quote! {
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    #(#arms)*
+                    tag => r.skip_field(tag, depth, &mut self.#unknown)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        };
+    }
+    // `tag` changes only where an arm predicts another field.
+    let binding = if arms.iter().any(|(_, next)| next.is_some()) {
+        quote!(let mut tag)
+    } else {
+        quote!(let tag)
+    };
+    let arms = arms.into_iter().map(|(arm, next)| arm.with_prediction(next.as_ref()));
     quote! {
         while !r.is_empty() {
-            match r.read_tag()? {
-                #(#fields)*
-                #(#oneofs)*
-                tag => r.skip_field(tag, depth, &mut self.#unknown)?,
+            #binding = r.read_tag()?;
+            // A field's arm reads the tag expected next itself and goes round
+            // again with it: a constant, so this dispatch compiles to a jump.
+            loop {
+                match tag {
+                    #(#arms)*
+                    tag => r.skip_field(tag, depth, &mut self.#unknown)?,
+                }
+                break;
             }
         }
         ::core::result::Result::Ok(())
     }
+}
+
+/// One `match` arm: a tag and the statements that read its value.
+struct Arm {
+    tag: TokenStream,
+    body: TokenStream,
+    /// A repeated field's value: the same tag most likely comes next.
+    repeats: bool,
+}
+
+impl Arm {
+    fn new(tag: TokenStream, body: TokenStream) -> Self {
+        Self {
+            tag,
+            body,
+            repeats: false,
+        }
+    }
+
+    fn repeating(tag: &Tag, body: TokenStream) -> Self {
+        let repeats = predictable(tag).is_some();
+        Self {
+            tag: tag_value(tag),
+            body,
+            repeats,
+        }
+    }
+
+    /// Whether the arm checks for a tag after its value: its own, or `next`.
+    fn predicts(&self, next: Option<&TokenStream>) -> bool {
+        self.repeats || next.is_some()
+    }
+
+    fn plain(self) -> TokenStream {
+        let Arm { tag, body, .. } = self;
+        quote!(#tag => { #body })
+    }
+
+    /// The arm, followed by a check for the tag expected next: its own for a
+    /// repeated value, then `next` (the following field's).
+    fn with_prediction(self, next: Option<&TokenStream>) -> TokenStream {
+        let Arm { tag, body, repeats } = self;
+        let again = repeats.then(|| quote!(if r.read_tag_if(#tag) { continue; }));
+        let next = next.map(|next| {
+            quote! {
+                if r.read_tag_if(#next) {
+                    tag = #next;
+                    continue;
+                }
+            }
+        });
+        quote! {
+            #tag => {
+                #body
+                #again
+                #next
+            }
+        }
+    }
+}
+
+/// The tag expected after the field in slot `s`: the next slot's, when it is
+/// a plain field (a oneof's member cannot be predicted). Encoders write fields
+/// in number order; a field left out only costs the failed check.
+fn expected_after(msg: &Message, s: usize) -> Option<TokenStream> {
+    match msg.order.get(s + 1)? {
+        Slot::Field(i) => predictable(&msg.fields[*i].tag),
+        Slot::Oneof(..) => None,
+    }
+}
+
+/// Tags of one or two bytes (field numbers below 2048) are checked for.
+fn predictable(tag: &Tag) -> Option<TokenStream> {
+    (tag.bytes.len() <= 2).then(|| tag_value(tag))
 }
 
 /// `read_closed_enum::<E>(r, TAG, &mut self.unknown_fields)?`: `Some(v)` for a named
@@ -40,10 +149,10 @@ fn is_closed(kind: &Kind) -> bool {
     matches!(kind, Kind::Enum { closed: true, .. })
 }
 
-fn field(msg: &Message, f: &Field) -> TokenStream {
+fn field(msg: &Message, f: &Field) -> Vec<Arm> {
     let (scope, ident) = (&msg.scope, &f.ident);
     let tag = tag_value(&f.tag);
-    match &f.shape {
+    let body = match &f.shape {
         Shape::Implicit(kind) | Shape::Optional(kind) if is_closed(kind) => {
             let read = closed_enum(msg, kind, &f.tag);
             let set = match &f.shape {
@@ -51,103 +160,83 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
                 _ => quote!(v),
             };
             quote! {
-                #tag => {
-                    if let ::core::option::Option::Some(v) = #read {
-                        self.#ident = #set;
-                    }
+                if let ::core::option::Option::Some(v) = #read {
+                    self.#ident = #set;
                 }
             }
         }
         Shape::Implicit(kind) => {
             let codec = codec_call(kind, scope);
-            quote!(#tag => #codec::merge(&mut self.#ident, r, depth)?,)
-        }
-        Shape::Optional(kind) if is_buffer(kind) || is_message(kind) => {
-            let (codec, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
-            quote! {
-                #tag => #codec::merge(
-                    self.#ident.get_or_insert_with(|| #spare),
-                    r,
-                    depth,
-                )?,
-            }
+            quote!(#codec::merge(&mut self.#ident, r, depth)?;)
         }
         Shape::Optional(kind) => {
             let codec = codec_call(kind, scope);
-            quote! {
-                #tag => #codec::merge(
-                    self.#ident.get_or_insert_with(::core::default::Default::default),
-                    r,
-                    depth,
-                )?,
-            }
-        }
-        Shape::Repeated { kind, packed, alt_tag } => repeated(msg, f, kind, *packed, alt_tag.as_ref()),
-        Shape::Map { key, value, .. } if is_closed(value) => {
-            let (k, unknown) = (codec(key, scope), &msg.unknown_fields);
-            let Kind::Enum { path, .. } = value else {
-                unreachable!("only enums are closed")
-            };
-            let e = path.relative_to(scope);
-            let reserve = reserve_map(f, &k, &quote!(::fastrs::encoding::Int32));
-            quote! {
-                #tag => {
-                    #reserve
-                    if let ::core::option::Option::Some((k, v)) =
-                        ::fastrs::encoding::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
-                    {
-                        self.#ident.insert(k, v);
-                    }
-                }
-            }
-        }
-        Shape::Map { key, value, .. } if is_buffer(key) || is_buffer(value) || is_message(value) => {
-            let (k, v) = (codec(key, scope), codec(value, scope));
-            let start = |kind: &Kind| {
-                if is_buffer(kind) || is_message(kind) {
-                    spare_call(kind, &msg.unknown_fields)
-                } else {
-                    quote!(::core::default::Default::default())
-                }
-            };
-            let (key_start, value_start) = (start(key), start(value));
-            // A repeated key replaces the value: keep the old one's allocation.
-            let insert = if is_buffer(value) || is_message(value) {
-                let (unknown, keep) = (&msg.unknown_fields, keep_method(value));
-                quote! {
-                    if let ::core::option::Option::Some(old) = self.#ident.insert(k, v) {
-                        self.#unknown.#keep(old);
-                    }
-                }
+            let start = if is_buffer(kind) || is_message(kind) {
+                let spare = spare_call(kind, &msg.unknown_fields);
+                quote!(|| #spare)
             } else {
-                quote!(self.#ident.insert(k, v);)
+                quote!(::core::default::Default::default)
             };
-            let reserve = reserve_map(f, &k, &v);
-            quote! {
-                #tag => {
-                    #reserve
-                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(
-                        r,
-                        depth,
-                        #key_start,
-                        #value_start,
-                    )?;
-                    #insert
-                }
-            }
+            quote!(#codec::merge(self.#ident.get_or_insert_with(#start), r, depth)?;)
         }
-        Shape::Map { key, value, .. } => {
-            let (k, v) = (codec(key, scope), codec(value, scope));
-            let reserve = reserve_map(f, &k, &v);
-            quote! {
-                #tag => {
-                    #reserve
-                    let (k, v) = ::fastrs::encoding::read_map_entry::<#k, #v>(r, depth)?;
-                    self.#ident.insert(k, v);
-                }
-            }
-        }
+        Shape::Repeated { kind, packed, alt_tag } => return repeated(msg, f, kind, *packed, alt_tag.as_ref()),
+        Shape::Map { key, value, .. } => return vec![Arm::repeating(&f.tag, map(msg, f, key, value))],
         Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
+    };
+    vec![Arm::new(tag, body)]
+}
+
+/// Reads one map entry and inserts it.
+fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
+    let (scope, ident, tag, unknown) = (&msg.scope, &f.ident, tag_value(&f.tag), &msg.unknown_fields);
+    let k = codec(key, scope);
+    if is_closed(value) {
+        let Kind::Enum { path, .. } = value else {
+            unreachable!("only enums are closed")
+        };
+        let e = path.relative_to(scope);
+        let reserve = reserve_map(f, &k, &quote!(::fastrs::encoding::Int32));
+        return quote! {
+            #reserve
+            if let ::core::option::Option::Some((k, v)) =
+                ::fastrs::encoding::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
+            {
+                self.#ident.insert(k, v);
+            }
+        };
+    }
+    let v = codec(value, scope);
+    let reserve = reserve_map(f, &k, &v);
+    if !(is_buffer(key) || is_buffer(value) || is_message(value)) {
+        return quote! {
+            #reserve
+            let (k, v) = ::fastrs::encoding::read_map_entry::<#k, #v>(r, depth)?;
+            self.#ident.insert(k, v);
+        };
+    }
+    let start = |kind: &Kind| {
+        if is_buffer(kind) || is_message(kind) {
+            spare_call(kind, unknown)
+        } else {
+            quote!(::core::default::Default::default())
+        }
+    };
+    let (key_start, value_start) = (start(key), start(value));
+    // A repeated key replaces the value: keep the old one's allocation.
+    let insert = if is_buffer(value) || is_message(value) {
+        let keep = keep_method(value);
+        quote! {
+            if let ::core::option::Option::Some(old) = self.#ident.insert(k, v) {
+                self.#unknown.#keep(old);
+            }
+        }
+    } else {
+        quote!(self.#ident.insert(k, v);)
+    };
+    quote! {
+        #reserve
+        let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(r, depth, #key_start, #value_start)?;
+        #insert
     }
 }
 
@@ -167,63 +256,61 @@ fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
 
 /// Both encodings of a repeated field: the main tag and, for packable types,
 /// the other one.
-fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option<&Tag>) -> TokenStream {
+fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option<&Tag>) -> Vec<Arm> {
     let (scope, ident) = (&msg.scope, &f.ident);
     let (packed_tag, unpacked_tag) = match (packed, alt_tag) {
         (true, alt) => (Some(&f.tag), alt),
         (false, alt) => (alt, Some(&f.tag)),
     };
     let packed_arm = packed_tag.map(|t| {
-        let tag = tag_value(t);
-        if is_closed(kind) {
-            let Kind::Enum { path, .. } = kind else { unreachable!("only enums are closed") };
-            let (path, unknown, number) = (path.relative_to(scope), &msg.unknown_fields, Literal::u32_unsuffixed(f.number));
-            quote!(#tag => ::fastrs::encoding::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?,)
+        let body = if is_closed(kind) {
+            let Kind::Enum { path, .. } = kind else {
+                unreachable!("only enums are closed")
+            };
+            let (path, unknown, number) = (
+                path.relative_to(scope),
+                &msg.unknown_fields,
+                Literal::u32_unsuffixed(f.number),
+            );
+            quote!(::fastrs::encoding::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
         } else {
             let codec = codec(kind, scope);
-            quote!(#tag => ::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?,)
-        }
+            quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?;)
+        };
+        Arm::new(tag_value(t), body)
     });
     let unpacked_arm = unpacked_tag.map(|t| {
         let tag = tag_value(t);
         let reserve = quote!(::fastrs::encoding::reserve_run(&mut self.#ident, r, #tag););
-        if is_closed(kind) {
+        let push = if is_closed(kind) {
             let read = closed_enum(msg, kind, t);
             quote! {
-                #tag => {
-                    #reserve
-                    if let ::core::option::Option::Some(v) = #read {
-                        self.#ident.push(v);
-                    }
+                if let ::core::option::Option::Some(v) = #read {
+                    self.#ident.push(v);
                 }
             }
         } else if is_buffer(kind) || is_message(kind) {
             let (call, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
             quote! {
-                #tag => {
-                    #reserve
-                    let mut v = #spare;
-                    #call::merge(&mut v, r, depth)?;
-                    self.#ident.push(v);
-                }
+                let mut v = #spare;
+                #call::merge(&mut v, r, depth)?;
+                self.#ident.push(v);
             }
         } else {
             let call = codec_call(kind, scope);
-            quote! {
-                #tag => {
-                    #reserve
-                    self.#ident.push(#call::read(r, depth)?);
-                }
-            }
-        }
+            quote!(self.#ident.push(#call::read(r, depth)?);)
+        };
+        Arm::repeating(t, quote!(#reserve #push))
     });
-    quote!(#packed_arm #unpacked_arm)
+    packed_arm.into_iter().chain(unpacked_arm).collect()
 }
 
-/// Last member wins; a message member read again while set merges into it.
-fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
+/// The arms of a run of members of one oneof. Last member wins; a message
+/// member read again while set merges into it.
+fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
+    let oneof = &msg.oneofs[o];
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
-    let arms = oneof.members.iter().map(|m| {
+    let arm = |m: &Field| {
         let Shape::OneofMember(kind) = &m.shape else {
             unreachable!("oneof members are lowered as OneofMember")
         };
@@ -245,36 +332,32 @@ fn oneof(msg: &Message, oneof: &Oneof) -> TokenStream {
             }
         };
         let set_v = set(quote!(v));
-        match kind {
+        let body = match kind {
             // The same member again merges into (a message) or reuses (a
             // string) its value; another member starts from a kept one.
             Kind::String | Kind::Bytes | Kind::Message { .. } => quote! {
-                #tag => match &mut self.#ident {
+                match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                        #codec::merge(v, r, depth)?
+                        #codec::merge(v, r, depth)?;
                     }
                     _ => {
                         let mut v = #spare;
                         #codec::merge(&mut v, r, depth)?;
                         #set_v
                     }
-                },
+                }
             },
             Kind::Enum { closed: true, .. } => {
                 let read = closed_enum(msg, kind, &m.tag);
                 quote! {
-                    #tag => {
-                        if let ::core::option::Option::Some(v) = #read {
-                            #set_v
-                        }
+                    if let ::core::option::Option::Some(v) = #read {
+                        #set_v
                     }
                 }
             }
-            _ => {
-                let set = set(quote!(#codec::read(r, depth)?));
-                quote!(#tag => { #set })
-            }
-        }
-    });
-    quote!(#(#arms)*)
+            _ => set(quote!(#codec::read(r, depth)?)),
+        };
+        Arm::new(tag, body)
+    };
+    members.iter().map(|&m| arm(&oneof.members[m])).collect()
 }

@@ -98,10 +98,22 @@ impl ::fastrs::Message for Any {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?,
-                0x12 => ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                }
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -151,7 +163,9 @@ impl ::fastrs::Message for SourceContext {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.file_name, r, depth)?,
+                0x0a => {
+                    ::fastrs::encoding::Str::merge(&mut self.file_name, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -322,44 +336,85 @@ impl ::fastrs::Message for Type {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => {
-                    ::fastrs::encoding::reserve_run(&mut self.fields, r, 0x12);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Field>::merge(&mut v, r, depth)?;
-                    self.fields.push(v);
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::reserve_run(&mut self.fields, r, 0x12);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Field>::merge(&mut v, r, depth)?;
+                        self.fields.push(v);
+                        if r.read_tag_if(0x12) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x1a) {
+                            tag = 0x1a;
+                            continue;
+                        }
+                    }
+                    0x1a => {
+                        ::fastrs::encoding::reserve_run(&mut self.oneofs, r, 0x1a);
+                        let mut v = self.unknown_fields.spare();
+                        ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                        self.oneofs.push(v);
+                        if r.read_tag_if(0x1a) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x22) {
+                            tag = 0x22;
+                            continue;
+                        }
+                    }
+                    0x22 => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x22);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x22) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x2a) {
+                            tag = 0x2a;
+                            continue;
+                        }
+                    }
+                    0x2a => {
+                        ::fastrs::encoding::Msg::<
+                            SourceContext,
+                        >::merge(
+                            self
+                                .source_context
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x30) {
+                            tag = 0x30;
+                            continue;
+                        }
+                    }
+                    0x30 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            Syntax,
+                        >::merge(&mut self.syntax, r, depth)?;
+                        if r.read_tag_if(0x3a) {
+                            tag = 0x3a;
+                            continue;
+                        }
+                    }
+                    0x3a => {
+                        ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                0x1a => {
-                    ::fastrs::encoding::reserve_run(&mut self.oneofs, r, 0x1a);
-                    let mut v = self.unknown_fields.spare();
-                    ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                    self.oneofs.push(v);
-                }
-                0x22 => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x22);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
-                }
-                0x2a => {
-                    ::fastrs::encoding::Msg::<
-                        SourceContext,
-                    >::merge(
-                        self
-                            .source_context
-                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
-                        r,
-                        depth,
-                    )?
-                }
-                0x30 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        Syntax,
-                    >::merge(&mut self.syntax, r, depth)?
-                }
-                0x3a => ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -653,35 +708,96 @@ impl ::fastrs::Message for Field {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x08 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        field::Kind,
-                    >::merge(&mut self.kind, r, depth)?
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x08 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            field::Kind,
+                        >::merge(&mut self.kind, r, depth)?;
+                        if r.read_tag_if(0x10) {
+                            tag = 0x10;
+                            continue;
+                        }
+                    }
+                    0x10 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            field::Cardinality,
+                        >::merge(&mut self.cardinality, r, depth)?;
+                        if r.read_tag_if(0x18) {
+                            tag = 0x18;
+                            continue;
+                        }
+                    }
+                    0x18 => {
+                        ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?;
+                        if r.read_tag_if(0x22) {
+                            tag = 0x22;
+                            continue;
+                        }
+                    }
+                    0x22 => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x32) {
+                            tag = 0x32;
+                            continue;
+                        }
+                    }
+                    0x32 => {
+                        ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?;
+                        if r.read_tag_if(0x38) {
+                            tag = 0x38;
+                            continue;
+                        }
+                    }
+                    0x38 => {
+                        ::fastrs::encoding::Int32::merge(
+                            &mut self.oneof_index,
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x40) {
+                            tag = 0x40;
+                            continue;
+                        }
+                    }
+                    0x40 => {
+                        ::fastrs::encoding::Bool::merge(&mut self.packed, r, depth)?;
+                        if r.read_tag_if(0x4a) {
+                            tag = 0x4a;
+                            continue;
+                        }
+                    }
+                    0x4a => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x4a);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x4a) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x52) {
+                            tag = 0x52;
+                            continue;
+                        }
+                    }
+                    0x52 => {
+                        ::fastrs::encoding::Str::merge(&mut self.json_name, r, depth)?;
+                        if r.read_tag_if(0x5a) {
+                            tag = 0x5a;
+                            continue;
+                        }
+                    }
+                    0x5a => {
+                        ::fastrs::encoding::Str::merge(
+                            &mut self.default_value,
+                            r,
+                            depth,
+                        )?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                0x10 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        field::Cardinality,
-                    >::merge(&mut self.cardinality, r, depth)?
-                }
-                0x18 => ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?,
-                0x22 => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x32 => ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?,
-                0x38 => {
-                    ::fastrs::encoding::Int32::merge(&mut self.oneof_index, r, depth)?
-                }
-                0x40 => ::fastrs::encoding::Bool::merge(&mut self.packed, r, depth)?,
-                0x4a => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x4a);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
-                }
-                0x52 => ::fastrs::encoding::Str::merge(&mut self.json_name, r, depth)?,
-                0x5a => {
-                    ::fastrs::encoding::Str::merge(&mut self.default_value, r, depth)?
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -1160,38 +1276,72 @@ impl ::fastrs::Message for Enum {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => {
-                    ::fastrs::encoding::reserve_run(&mut self.enumvalue, r, 0x12);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<EnumValue>::merge(&mut v, r, depth)?;
-                    self.enumvalue.push(v);
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::reserve_run(&mut self.enumvalue, r, 0x12);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<EnumValue>::merge(&mut v, r, depth)?;
+                        self.enumvalue.push(v);
+                        if r.read_tag_if(0x12) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x1a) {
+                            tag = 0x1a;
+                            continue;
+                        }
+                    }
+                    0x1a => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x1a) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x22) {
+                            tag = 0x22;
+                            continue;
+                        }
+                    }
+                    0x22 => {
+                        ::fastrs::encoding::Msg::<
+                            SourceContext,
+                        >::merge(
+                            self
+                                .source_context
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x28) {
+                            tag = 0x28;
+                            continue;
+                        }
+                    }
+                    0x28 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            Syntax,
+                        >::merge(&mut self.syntax, r, depth)?;
+                        if r.read_tag_if(0x32) {
+                            tag = 0x32;
+                            continue;
+                        }
+                    }
+                    0x32 => {
+                        ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                0x1a => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
-                }
-                0x22 => {
-                    ::fastrs::encoding::Msg::<
-                        SourceContext,
-                    >::merge(
-                        self
-                            .source_context
-                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
-                        r,
-                        depth,
-                    )?
-                }
-                0x28 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        Syntax,
-                    >::merge(&mut self.syntax, r, depth)?
-                }
-                0x32 => ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -1407,16 +1557,35 @@ impl ::fastrs::Message for EnumValue {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x10 => ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?,
-                0x1a => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x10) {
+                            tag = 0x10;
+                            continue;
+                        }
+                    }
+                    0x10 => {
+                        ::fastrs::encoding::Int32::merge(&mut self.number, r, depth)?;
+                        if r.read_tag_if(0x1a) {
+                            tag = 0x1a;
+                            continue;
+                        }
+                    }
+                    0x1a => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x1a) {
+                            continue;
+                        }
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -1577,20 +1746,30 @@ impl ::fastrs::Message for Option {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => {
-                    ::fastrs::encoding::Msg::<
-                        Any,
-                    >::merge(
-                        self
-                            .value
-                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
-                        r,
-                        depth,
-                    )?
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::Msg::<
+                            Any,
+                        >::merge(
+                            self
+                                .value
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -1814,45 +1993,92 @@ impl ::fastrs::Message for Api {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => {
-                    ::fastrs::encoding::reserve_run(&mut self.methods, r, 0x12);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Method>::merge(&mut v, r, depth)?;
-                    self.methods.push(v);
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::reserve_run(&mut self.methods, r, 0x12);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Method>::merge(&mut v, r, depth)?;
+                        self.methods.push(v);
+                        if r.read_tag_if(0x12) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x1a) {
+                            tag = 0x1a;
+                            continue;
+                        }
+                    }
+                    0x1a => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x1a) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x22) {
+                            tag = 0x22;
+                            continue;
+                        }
+                    }
+                    0x22 => {
+                        ::fastrs::encoding::Str::merge(&mut self.version, r, depth)?;
+                        if r.read_tag_if(0x2a) {
+                            tag = 0x2a;
+                            continue;
+                        }
+                    }
+                    0x2a => {
+                        ::fastrs::encoding::Msg::<
+                            SourceContext,
+                        >::merge(
+                            self
+                                .source_context
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x32) {
+                            tag = 0x32;
+                            continue;
+                        }
+                    }
+                    0x32 => {
+                        ::fastrs::encoding::reserve_run(&mut self.mixins, r, 0x32);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Mixin>::merge(&mut v, r, depth)?;
+                        self.mixins.push(v);
+                        if r.read_tag_if(0x32) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x38) {
+                            tag = 0x38;
+                            continue;
+                        }
+                    }
+                    0x38 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            Syntax,
+                        >::merge(&mut self.syntax, r, depth)?;
+                        if r.read_tag_if(0x42) {
+                            tag = 0x42;
+                            continue;
+                        }
+                    }
+                    0x42 => {
+                        ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                0x1a => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x1a);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
-                }
-                0x22 => ::fastrs::encoding::Str::merge(&mut self.version, r, depth)?,
-                0x2a => {
-                    ::fastrs::encoding::Msg::<
-                        SourceContext,
-                    >::merge(
-                        self
-                            .source_context
-                            .get_or_insert_with(|| self.unknown_fields.spare_message()),
-                        r,
-                        depth,
-                    )?
-                }
-                0x32 => {
-                    ::fastrs::encoding::reserve_run(&mut self.mixins, r, 0x32);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Mixin>::merge(&mut v, r, depth)?;
-                    self.mixins.push(v);
-                }
-                0x38 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        Syntax,
-                    >::merge(&mut self.syntax, r, depth)?
-                }
-                0x42 => ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -2146,45 +2372,88 @@ impl ::fastrs::Message for Method {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => {
-                    ::fastrs::encoding::Str::merge(&mut self.request_type_url, r, depth)?
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::Str::merge(
+                            &mut self.request_type_url,
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x18) {
+                            tag = 0x18;
+                            continue;
+                        }
+                    }
+                    0x18 => {
+                        ::fastrs::encoding::Bool::merge(
+                            &mut self.request_streaming,
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x22) {
+                            tag = 0x22;
+                            continue;
+                        }
+                    }
+                    0x22 => {
+                        ::fastrs::encoding::Str::merge(
+                            &mut self.response_type_url,
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x28) {
+                            tag = 0x28;
+                            continue;
+                        }
+                    }
+                    0x28 => {
+                        ::fastrs::encoding::Bool::merge(
+                            &mut self.response_streaming,
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x32) {
+                            tag = 0x32;
+                            continue;
+                        }
+                    }
+                    0x32 => {
+                        ::fastrs::encoding::reserve_run(&mut self.options, r, 0x32);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
+                        self.options.push(v);
+                        if r.read_tag_if(0x32) {
+                            continue;
+                        }
+                        if r.read_tag_if(0x38) {
+                            tag = 0x38;
+                            continue;
+                        }
+                    }
+                    0x38 => {
+                        ::fastrs::encoding::OpenEnum::<
+                            Syntax,
+                        >::merge(&mut self.syntax, r, depth)?;
+                        if r.read_tag_if(0x42) {
+                            tag = 0x42;
+                            continue;
+                        }
+                    }
+                    0x42 => {
+                        ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                0x18 => {
-                    ::fastrs::encoding::Bool::merge(
-                        &mut self.request_streaming,
-                        r,
-                        depth,
-                    )?
-                }
-                0x22 => {
-                    ::fastrs::encoding::Str::merge(
-                        &mut self.response_type_url,
-                        r,
-                        depth,
-                    )?
-                }
-                0x28 => {
-                    ::fastrs::encoding::Bool::merge(
-                        &mut self.response_streaming,
-                        r,
-                        depth,
-                    )?
-                }
-                0x32 => {
-                    ::fastrs::encoding::reserve_run(&mut self.options, r, 0x32);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Option>::merge(&mut v, r, depth)?;
-                    self.options.push(v);
-                }
-                0x38 => {
-                    ::fastrs::encoding::OpenEnum::<
-                        Syntax,
-                    >::merge(&mut self.syntax, r, depth)?
-                }
-                0x42 => ::fastrs::encoding::Str::merge(&mut self.edition, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -2502,10 +2771,22 @@ impl ::fastrs::Message for Mixin {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?,
-                0x12 => ::fastrs::encoding::Str::merge(&mut self.root, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::Str::merge(&mut self.root, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                }
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -2705,10 +2986,22 @@ impl ::fastrs::Message for Duration {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?,
-                0x10 => ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x08 => {
+                        ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
+                        if r.read_tag_if(0x10) {
+                            tag = 0x10;
+                            continue;
+                        }
+                    }
+                    0x10 => {
+                        ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                }
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -3046,14 +3339,21 @@ impl ::fastrs::Message for FieldMask {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => {
-                    ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
-                    let mut v = self.unknown_fields.spare();
-                    ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                    self.paths.push(v);
+            let tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
+                        let mut v = self.unknown_fields.spare();
+                        ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                        self.paths.push(v);
+                        if r.read_tag_if(0x0a) {
+                            continue;
+                        }
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -3117,31 +3417,41 @@ impl ::fastrs::Message for Struct {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => {
-                    if self.fields.capacity() == 0 {
-                        self.fields
-                            .reserve(
-                                ::fastrs::encoding::map_run_length::<
-                                    ::fastrs::encoding::Str,
-                                    ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
-                                >(r, 0x0a),
-                            );
+            let tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        if self.fields.capacity() == 0 {
+                            self.fields
+                                .reserve(
+                                    ::fastrs::encoding::map_run_length::<
+                                        ::fastrs::encoding::Str,
+                                        ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                                    >(r, 0x0a),
+                                );
+                        }
+                        let (k, v) = ::fastrs::encoding::read_map_entry_into::<
+                            ::fastrs::encoding::Str,
+                            ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                        >(
+                            r,
+                            depth,
+                            self.unknown_fields.spare(),
+                            self.unknown_fields.spare_message(),
+                        )?;
+                        if let ::core::option::Option::Some(old) = self
+                            .fields
+                            .insert(k, v)
+                        {
+                            self.unknown_fields.keep_message(old);
+                        }
+                        if r.read_tag_if(0x0a) {
+                            continue;
+                        }
                     }
-                    let (k, v) = ::fastrs::encoding::read_map_entry_into::<
-                        ::fastrs::encoding::Str,
-                        ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
-                    >(
-                        r,
-                        depth,
-                        self.unknown_fields.spare(),
-                        self.unknown_fields.spare_message(),
-                    )?;
-                    if let ::core::option::Option::Some(old) = self.fields.insert(k, v) {
-                        self.unknown_fields.keep_message(old);
-                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -3253,7 +3563,7 @@ impl ::fastrs::Message for Value {
                 0x1a => {
                     match &mut self.kind {
                         ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                            ::fastrs::encoding::Str::merge(v, r, depth)?
+                            ::fastrs::encoding::Str::merge(v, r, depth)?;
                         }
                         _ => {
                             let mut v = self.unknown_fields.spare();
@@ -3276,7 +3586,7 @@ impl ::fastrs::Message for Value {
                 0x2a => {
                     match &mut self.kind {
                         ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                            ::fastrs::encoding::Msg::<Struct>::merge(v, r, depth)?
+                            ::fastrs::encoding::Msg::<Struct>::merge(v, r, depth)?;
                         }
                         _ => {
                             let mut v = self.unknown_fields.spare_message();
@@ -3289,7 +3599,7 @@ impl ::fastrs::Message for Value {
                 0x32 => {
                     match &mut self.kind {
                         ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                            ::fastrs::encoding::Msg::<ListValue>::merge(v, r, depth)?
+                            ::fastrs::encoding::Msg::<ListValue>::merge(v, r, depth)?;
                         }
                         _ => {
                             let mut v = self.unknown_fields.spare_message();
@@ -3382,14 +3692,21 @@ impl ::fastrs::Message for ListValue {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => {
-                    ::fastrs::encoding::reserve_run(&mut self.values, r, 0x0a);
-                    let mut v = self.unknown_fields.spare_message();
-                    ::fastrs::encoding::Msg::<Value>::merge(&mut v, r, depth)?;
-                    self.values.push(v);
+            let tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::reserve_run(&mut self.values, r, 0x0a);
+                        let mut v = self.unknown_fields.spare_message();
+                        ::fastrs::encoding::Msg::<Value>::merge(&mut v, r, depth)?;
+                        self.values.push(v);
+                        if r.read_tag_if(0x0a) {
+                            continue;
+                        }
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -3537,10 +3854,22 @@ impl ::fastrs::Message for Timestamp {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?,
-                0x10 => ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?,
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x08 => {
+                        ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
+                        if r.read_tag_if(0x10) {
+                            tag = 0x10;
+                            continue;
+                        }
+                    }
+                    0x10 => {
+                        ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                }
+                break;
             }
         }
         ::core::result::Result::Ok(())
@@ -3593,7 +3922,9 @@ impl ::fastrs::Message for DoubleValue {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x09 => ::fastrs::encoding::Double::merge(&mut self.value, r, depth)?,
+                0x09 => {
+                    ::fastrs::encoding::Double::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3646,7 +3977,9 @@ impl ::fastrs::Message for FloatValue {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0d => ::fastrs::encoding::Float::merge(&mut self.value, r, depth)?,
+                0x0d => {
+                    ::fastrs::encoding::Float::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3699,7 +4032,9 @@ impl ::fastrs::Message for Int64Value {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Int64::merge(&mut self.value, r, depth)?,
+                0x08 => {
+                    ::fastrs::encoding::Int64::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3752,7 +4087,9 @@ impl ::fastrs::Message for UInt64Value {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Uint64::merge(&mut self.value, r, depth)?,
+                0x08 => {
+                    ::fastrs::encoding::Uint64::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3805,7 +4142,9 @@ impl ::fastrs::Message for Int32Value {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Int32::merge(&mut self.value, r, depth)?,
+                0x08 => {
+                    ::fastrs::encoding::Int32::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3858,7 +4197,9 @@ impl ::fastrs::Message for UInt32Value {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Uint32::merge(&mut self.value, r, depth)?,
+                0x08 => {
+                    ::fastrs::encoding::Uint32::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3911,7 +4252,9 @@ impl ::fastrs::Message for BoolValue {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x08 => ::fastrs::encoding::Bool::merge(&mut self.value, r, depth)?,
+                0x08 => {
+                    ::fastrs::encoding::Bool::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -3964,7 +4307,9 @@ impl ::fastrs::Message for StringValue {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Str::merge(&mut self.value, r, depth)?,
+                0x0a => {
+                    ::fastrs::encoding::Str::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
@@ -4017,7 +4362,9 @@ impl ::fastrs::Message for BytesValue {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
             match r.read_tag()? {
-                0x0a => ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?,
+                0x0a => {
+                    ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
+                }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
