@@ -115,7 +115,7 @@ const fn pack_groups(x: u64) -> u64 {
 /// Spreads the low 56 bits of `v` into eight 7-bit groups, one per byte, high
 /// bits clear: the inverse of [`pack_groups`].
 #[inline(always)]
-const fn spread_groups(v: u64) -> u64 {
+pub(crate) const fn spread_groups(v: u64) -> u64 {
     let x = (v & 0x0000_0000_0fff_ffff) | ((v & 0x00ff_ffff_f000_0000) << 4);
     let x = (x & 0x0000_3fff_0000_3fff) | ((x & 0x0fff_c000_0fff_c000) << 2);
     (x & 0x007f_007f_007f_007f) | ((x & 0x3f80_3f80_3f80_3f80) << 1)

@@ -109,6 +109,23 @@ impl<'a> Writer<'a> {
                 fill(room, &word.to_le_bytes());
                 self.release(n);
             }
+            // Nine or ten bytes (negative int32 and int64 values): the low 56
+            // bits spread over eight bytes, all continued, then the rest.
+            _ if n >= 9 => {
+                let low = (varint::spread_groups(v) | 0x8080_8080_8080_8080).to_le_bytes();
+                #[allow(clippy::cast_possible_truncation)] // seven bits
+                let ninth = (v >> 56) as u8 & 0x7f;
+                if n == 10 {
+                    let dst = self.claim(10);
+                    fill(&mut dst[..8], &low);
+                    fill(&mut dst[8..], &[ninth | 0x80, 1]);
+                } else {
+                    let dst = self.claim(9);
+                    fill(&mut dst[..8], &low);
+                    dst[8].write(ninth);
+                }
+            }
+            // Fewer than eight bytes free (the start of the buffer).
             _ => {
                 let mut bytes = [0u8; 10];
                 varint::encode_exact(v, &mut bytes[..n]);
