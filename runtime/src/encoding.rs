@@ -499,11 +499,7 @@ fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
                 d.write(C::to_wire(v) as u8);
             }
         }
-        0x80..0x4000 => {
-            for &v in values.iter().rev() {
-                w.put_varint_short(C::to_wire(v));
-            }
-        }
+        0x80..0x4000 => w.put_short_varints(values, C::to_wire),
         _ => {
             for &v in values.iter().rev() {
                 w.put_varint_long(C::to_wire(v));

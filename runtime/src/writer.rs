@@ -154,6 +154,33 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Writes `values` as varints below 2^14 (one or two bytes each, `wire`
+    /// gives each value's varint) so that they read in order: one two-byte
+    /// store per value, with the end of the free space kept in a register. A
+    /// one-byte varint's store also fills the free byte before it, which the
+    /// varint written next (the one before it) covers.
+    #[inline(always)]
+    pub(crate) fn put_short_varints<T: Copy>(&mut self, values: &[T], wire: impl Fn(T) -> u64) {
+        let free = core::mem::take(&mut self.free);
+        let mut end = free.len();
+        let mut left = values.len();
+        while let (Some(&v), Some(start)) = (values[..left].last(), end.checked_sub(2)) {
+            let v = wire(v);
+            debug_assert!(v < 0x4000);
+            let two = v >= 0x80;
+            let pair = if two { (v & 0x7f) | 0x80 | (v >> 7) << 8 } else { v << 8 };
+            #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
+            fill(&mut free[start..end], &(pair as u16).to_le_bytes());
+            end -= 1 + usize::from(two);
+            left -= 1;
+        }
+        self.free = &mut free[..end];
+        // Fewer than two bytes free (the start of the buffer): one at a time.
+        for &v in values[..left].iter().rev() {
+            self.put_varint_short(wire(v));
+        }
+    }
+
     /// Marks the last `n` free bytes as written, after a store that filled
     /// them (and possibly free bytes before them, which stay free).
     #[inline(always)]
@@ -330,6 +357,27 @@ mod tests {
                 assert_eq!(free, wb.remaining(), "{v}");
                 assert_eq!(a[free..], b[free..], "{v} with {spare} spare");
             }
+        }
+    }
+
+    #[test]
+    fn short_varint_runs_match_one_at_a_time() {
+        let values: Vec<u64> = (0..40).map(|i| [0, 1, 0x7f, 0x80, 300, 0x3fff][i % 6]).collect();
+        let bytes: usize = values.iter().map(|&v| varint::len(v)).sum();
+        // Exactly sized (the last stores fall back), and with room before.
+        for spare in [0usize, 1, 2, 5] {
+            let mut run = vec![0xeeu8; spare + bytes + 1];
+            let mut single = run.clone();
+            let (mut wr, mut ws) = (Writer::new(&mut run), Writer::new(&mut single));
+            wr.put_u8(0x42);
+            ws.put_u8(0x42);
+            wr.put_short_varints(&values, |v| v);
+            for &v in values.iter().rev() {
+                ws.put_varint(v);
+            }
+            assert_eq!(wr.remaining(), spare);
+            assert_eq!(ws.remaining(), spare);
+            assert_eq!(run[spare..], single[spare..], "{spare} spare");
         }
     }
 
