@@ -686,11 +686,19 @@ pub fn read_map_entry_into<K: Codec, V: Codec>(
     };
     r.charge(core::mem::size_of::<(K::Value, V::Value)>())?;
     let mut inner = r.read_nested()?;
+    let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE), wire::tag(2, V::WIRE_TYPE));
+    // Key then value, as every encoder writes them: no tag dispatch.
+    if inner.read_tag_if(key_tag) {
+        K::merge(&mut key, &mut inner, depth)?;
+    }
+    if inner.read_tag_if(value_tag) {
+        V::merge(&mut value, &mut inner, depth)?;
+    }
     while !inner.is_empty() {
         let tag = inner.read_tag()?;
-        if tag == wire::tag(1, K::WIRE_TYPE) {
+        if tag == key_tag {
             K::merge(&mut key, &mut inner, depth)?;
-        } else if tag == wire::tag(2, V::WIRE_TYPE) {
+        } else if tag == value_tag {
             V::merge(&mut value, &mut inner, depth)?;
         } else {
             inner.skip_value(tag, depth)?;
