@@ -252,14 +252,10 @@ impl Str {
 #[inline(always)]
 fn is_ascii(bytes: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let word = |b: &[u8]| match b.first_chunk::<8>() {
-        Some(w) => u64::from_le_bytes(*w),
-        None => 0,
-    };
-    let half = |b: &[u8]| match b.first_chunk::<4>() {
-        Some(w) => u64::from(u32::from_le_bytes(*w)),
-        None => 0,
-    };
+    // The slices below always hold the bytes loaded; were one short, the
+    // answer would be "not ASCII" and the full UTF-8 check would run.
+    let word = |b: &[u8]| b.first_chunk::<8>().map_or(HIGH, |w| u64::from_le_bytes(*w));
+    let half = |b: &[u8]| b.first_chunk::<4>().map_or(HIGH, |w| u64::from(u32::from_le_bytes(*w)));
     let n = bytes.len();
     match n {
         8..=16 => (word(bytes) | word(&bytes[n - 8..])) & HIGH == 0,
