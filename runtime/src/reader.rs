@@ -141,13 +141,27 @@ impl<'a> Reader<'a> {
                 self.buf = &self.buf[2..];
                 u32::from(b0 & 0x7f) | u32::from(b1) << 7
             }
-            _ => {
-                let v = self.read_varint()?;
-                u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))?
-            }
+            _ => self.read_long_tag()?,
         };
         self.field = wire::field_number(tag);
         Ok(tag)
+    }
+
+    /// A tag of three or more bytes (field numbers from 2048), out of line:
+    /// the inline paths of every decoder stay short.
+    #[cold]
+    #[inline(never)]
+    fn read_long_tag(&mut self) -> Result<u32, DecodeError> {
+        let v = self.read_varint()?;
+        u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))
+    }
+
+    /// A length of three or more bytes (16 KiB and up), out of line: copying
+    /// a value that long costs far more than the call.
+    #[cold]
+    #[inline(never)]
+    fn read_long_varint(&mut self) -> Result<u64, DecodeError> {
+        self.read_varint()
     }
 
     /// Reads a varint.
@@ -199,7 +213,7 @@ impl<'a> Reader<'a> {
                 self.buf = &self.buf[2..];
                 u64::from(b0 & 0x7f) | u64::from(b1) << 7
             }
-            _ => self.read_varint()?,
+            _ => self.read_long_varint()?,
         };
         match usize::try_from(len) {
             Ok(len) if len <= self.buf.len() => Ok(len),

@@ -104,6 +104,15 @@ fn strings_and_bytes() {
     let bytes = encode::<encoding::Str>(&long);
     assert_eq!(&bytes[..2], &[0xac, 0x02]);
     check::<encoding::Str>(long, &bytes);
+    // Lengths of one, two and three bytes take different paths.
+    for len in [127, 128, 16_383, 16_384, 100_000] {
+        let value = vec![7u8; len];
+        let bytes = encode::<encoding::Bytes>(&value);
+        assert_eq!(bytes.len(), fastrs::varint::len(len as u64) + len);
+        check::<encoding::Bytes>(value, &bytes);
+        let err = decode::<encoding::Bytes>(&bytes[..bytes.len() - 1]).unwrap_err();
+        assert_eq!(err.kind(), DecodeErrorKind::LengthOutOfBounds, "{len}");
+    }
 }
 
 #[test]
