@@ -202,10 +202,12 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
         Ok(self.encode_to_vec())
     }
 
-    /// Encodes into a new vector of exactly `self.size()` bytes.
+    /// Encodes into a new vector of exactly `self.size()` bytes (one
+    /// allocation of that capacity).
     fn encode_to_vec(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.encode_append(&mut out);
+        let size = self.size();
+        let mut out = Vec::with_capacity(size);
+        append_sized(self, &mut out, size);
         out
     }
 
@@ -214,20 +216,26 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     fn encode_append(&self, out: &mut Vec<u8>) {
         let size = self.size();
         out.reserve(size);
-        let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..size]);
-        self.write_backward(&mut w);
-        assert!(
-            w.remaining() == 0,
-            "fastrs: {} wrote less than its size()",
-            Self::FULL_NAME
-        );
-        // SAFETY: the writer initialised all `size` spare bytes (it initialises
-        // everything it claims and nothing is left unclaimed), and `reserve`
-        // made room for them.
-        #[allow(unsafe_code)]
-        unsafe {
-            out.set_len(out.len() + size);
-        }
+        append_sized(self, out, size);
+    }
+}
+
+/// Writes `m`, whose size is `size`, into the spare capacity of `out`, which
+/// must hold at least `size` bytes.
+fn append_sized<M: Message>(m: &M, out: &mut Vec<u8>, size: usize) {
+    let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..size]);
+    m.write_backward(&mut w);
+    assert!(
+        w.remaining() == 0,
+        "fastrs: {} wrote less than its size()",
+        M::FULL_NAME
+    );
+    // SAFETY: the writer initialised all `size` spare bytes (it initialises
+    // everything it claims and nothing is left unclaimed), and the slice above
+    // proved the capacity holds them.
+    #[allow(unsafe_code)]
+    unsafe {
+        out.set_len(out.len() + size);
     }
 }
 
