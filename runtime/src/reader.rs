@@ -23,6 +23,30 @@ pub struct Reader<'a> {
     budget: usize,
 }
 
+/// [`Reader::count_run`] for length-delimited values (strings, bytes,
+/// messages, map entries: the repeated fields whose growth costs most):
+/// each step skips a length and its bytes and compares the next bytes with
+/// the tag's encoding, without decoding the tag.
+fn count_len_run(mut rest: &[u8], tag: u32) -> usize {
+    let mut key = [0u8; 5];
+    let key_len = varint::len(u64::from(tag));
+    varint::encode_exact(u64::from(tag), &mut key[..key_len]);
+    let key = &key[..key_len];
+    // The bytes after the value starting at `rest`, past the next `key`.
+    let next_value = |rest: &[u8]| -> Option<usize> {
+        let (len, n) = varint::decode(rest).ok()?;
+        let end = n.checked_add(usize::try_from(len).ok()?)?;
+        let after = rest.get(end..)?.strip_prefix(key)?;
+        Some(rest.len() - after.len())
+    };
+    let mut count = 1;
+    while let Some(skip) = next_value(rest) {
+        rest = &rest[skip..];
+        count += 1;
+    }
+    count
+}
+
 impl<'a> Reader<'a> {
     /// A reader over a whole input.
     #[must_use]
@@ -263,6 +287,9 @@ impl<'a> Reader<'a> {
     /// or a malformed field (the decode proper reports it). At least 1.
     #[must_use]
     pub fn count_run(&self, tag: u32) -> usize {
+        if wire::wire_type(tag) == wire::LEN {
+            return count_len_run(self.buf, tag);
+        }
         let mut skim = Reader::new(self.buf);
         let mut count = 1;
         while wire::wire_type(tag) != wire::START_GROUP

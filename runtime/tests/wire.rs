@@ -301,3 +301,26 @@ fn packed_varints_of_every_length_append_after_existing_values() {
     assert_eq!(values[0], 7);
     assert_eq!(values[1..], expected);
 }
+
+#[test]
+fn runs_of_a_repeated_field_are_counted_up_to_another_field() {
+    // Field 1 strings: three in a row, then field 2, then field 1 again.
+    let input = b"\x0a\x01a\x0a\x00\x0a\x02bc\x10\x01\x0a\x01d";
+    let mut r = Reader::new(input);
+    assert_eq!(r.read_tag().unwrap(), 0x0a);
+    assert_eq!(r.count_run(0x0a), 3);
+    // A two-byte key (field 16); the second value's length runs past the end,
+    // which stops the count there (the decode itself reports it).
+    let input = b"\x82\x01\x01a\x82\x01\x05ab";
+    let mut r = Reader::new(input);
+    assert_eq!(r.read_tag().unwrap(), 0x82);
+    assert_eq!(r.count_run(0x82), 2);
+    // Varints, and a lone value.
+    let input = [0x08, 0x96, 0x01, 0x08, 0x01, 0x08, 0x7f];
+    let mut r = Reader::new(&input);
+    assert_eq!(r.read_tag().unwrap(), 0x08);
+    assert_eq!(r.count_run(0x08), 3);
+    let mut r = Reader::new(b"\x0a\x00");
+    assert_eq!(r.read_tag().unwrap(), 0x0a);
+    assert_eq!(r.count_run(0x0a), 1);
+}
