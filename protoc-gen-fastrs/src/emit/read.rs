@@ -1,4 +1,6 @@
 //! `merge_from()`: one `match` on the tag per field read; tags are constants.
+//! Each arm then checks for the tag expected next (its own for a repeated
+//! field, then the following field's) and goes round the `match` with it.
 //! Packable repeated fields accept both encodings; anything else (unknown field
 //! numbers, or a known number with another wire type) is kept as unknown, and so
 //! are numbers a closed enum does not name.
