@@ -106,6 +106,9 @@ impl Schema {
 
     /// A random valid encoding of message `name`. `has_map` is set when the
     /// message contains a map field with entries (whose order is unspecified).
+    /// One time in three the fields come shuffled (repeated values and map
+    /// entries interleaved with other fields), as a valid encoder may write
+    /// them: decoders must not depend on field order.
     pub fn encode(&self, name: &str, rng: &mut Rng, depth: u32, has_map: &mut bool) -> Vec<u8> {
         let m = &self.messages[name];
         let mut out = Vec::new();
@@ -116,6 +119,14 @@ impl Schema {
             let times = if rng.chance(8) { 2 } else { 1 };
             for _ in 0..times {
                 self.field(f, rng, depth, has_map, &mut out);
+            }
+        }
+        if rng.chance(3) {
+            if let Some(mut fields) = split_fields(&out) {
+                for i in (1..fields.len()).rev() {
+                    fields.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                return fields.concat();
             }
         }
         out
@@ -219,6 +230,52 @@ impl Schema {
             }
         }
     }
+}
+
+/// The fields of an encoded message, each with its tag (None if malformed).
+fn split_fields(mut bytes: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut fields = Vec::new();
+    while !bytes.is_empty() {
+        let len = field_len(bytes)?;
+        fields.push(&bytes[..len]);
+        bytes = &bytes[len..];
+    }
+    Some(fields)
+}
+
+/// The length of the field at the start of `bytes`, tag included.
+fn field_len(bytes: &[u8]) -> Option<usize> {
+    let (tag, mut at) = get_varint(bytes)?;
+    match tag & 7 {
+        0 => at += get_varint(&bytes[at..])?.1,
+        1 => at += 8,
+        2 => {
+            let (len, n) = get_varint(&bytes[at..])?;
+            at += n + usize::try_from(len).ok()?;
+        }
+        3 => loop {
+            let (inner, n) = get_varint(&bytes[at..])?;
+            if inner == (tag & !7) | 4 {
+                at += n;
+                break;
+            }
+            at += field_len(&bytes[at..])?;
+        },
+        5 => at += 4,
+        _ => return None,
+    }
+    (at <= bytes.len()).then_some(at)
+}
+
+fn get_varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b < 0x80 {
+            return Some((v, i + 1));
+        }
+    }
+    None
 }
 
 fn is_packable(t: Type) -> bool {
