@@ -155,20 +155,28 @@ impl<'a> Reader<'a> {
     /// known tags cost nothing extra.
     #[inline(always)]
     pub fn read_tag(&mut self) -> Result<u32, DecodeError> {
-        let tag = match *self.buf {
-            [b, ..] if b < 0x80 => {
-                self.buf = &self.buf[1..];
-                u32::from(b)
-            }
-            // Field numbers 16 to 2047: as common in wide schemas as the first 15.
-            [b0, b1, ..] if b1 < 0x80 => {
-                self.buf = &self.buf[2..];
-                u32::from(b0 & 0x7f) | u32::from(b1) << 7
-            }
-            _ => self.read_long_tag()?,
+        // Field numbers 16 to 2047 (two bytes) are as common in wide schemas
+        // as the first 15.
+        let tag = match self.read_short_varint() {
+            #[allow(clippy::cast_possible_truncation)] // below 2^14
+            Some(tag) => tag as u32,
+            None => self.read_long_tag()?,
         };
         self.field = wire::field_number(tag);
         Ok(tag)
+    }
+
+    /// Reads a varint of one or two bytes; `None` (nothing read) for a longer
+    /// one or at the end of the input.
+    #[inline(always)]
+    fn read_short_varint(&mut self) -> Option<u64> {
+        let (v, n) = match *self.buf {
+            [b, ..] if b < 0x80 => (u64::from(b), 1),
+            [b0, b1, ..] if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
+            _ => return None,
+        };
+        self.buf = &self.buf[n..];
+        Some(v)
     }
 
     /// A tag of three or more bytes (field numbers from 2048), out of line:
@@ -227,17 +235,10 @@ impl<'a> Reader<'a> {
     /// Reads a length prefix and checks it against the bytes that remain.
     #[inline(always)]
     fn read_len(&mut self) -> Result<usize, DecodeError> {
-        let len = match *self.buf {
-            [b, ..] if b < 0x80 => {
-                self.buf = &self.buf[1..];
-                u64::from(b)
-            }
-            // Lengths of 128 bytes to 16 KiB (nested messages, longer strings).
-            [b0, b1, ..] if b1 < 0x80 => {
-                self.buf = &self.buf[2..];
-                u64::from(b0 & 0x7f) | u64::from(b1) << 7
-            }
-            _ => self.read_long_varint()?,
+        // Up to 16 KiB (nested messages, longer strings) inline.
+        let len = match self.read_short_varint() {
+            Some(len) => len,
+            None => self.read_long_varint()?,
         };
         match usize::try_from(len) {
             Ok(len) if len <= self.buf.len() => Ok(len),

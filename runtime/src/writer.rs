@@ -138,16 +138,10 @@ impl<'a> Writer<'a> {
     /// length: one two-byte store ending where the varint ends.
     #[inline(always)]
     pub fn put_varint_short(&mut self, v: u64) {
-        debug_assert!(v < 0x4000);
-        let two = v >= 0x80;
-        let n = 1 + usize::from(two);
-        // Two bytes: low seven bits with the continuation bit, then the rest.
-        // One byte: the value in the second (last) byte; the first is free space.
-        let pair = if two { (v & 0x7f) | 0x80 | (v >> 7) << 8 } else { v << 8 };
+        let (pair, n) = short_pair(v);
         match self.free.last_chunk_mut::<2>() {
             Some(room) => {
-                #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
-                fill(room, &(pair as u16).to_le_bytes());
+                fill(room, &pair);
                 self.release(n);
             }
             None => self.put_varint_long(v),
@@ -165,13 +159,9 @@ impl<'a> Writer<'a> {
         let mut end = free.len();
         let mut left = values.len();
         while let (Some(&v), Some(start)) = (values[..left].last(), end.checked_sub(2)) {
-            let v = wire(v);
-            debug_assert!(v < 0x4000);
-            let two = v >= 0x80;
-            let pair = if two { (v & 0x7f) | 0x80 | (v >> 7) << 8 } else { v << 8 };
-            #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
-            fill(&mut free[start..end], &(pair as u16).to_le_bytes());
-            end -= 1 + usize::from(two);
+            let (pair, n) = short_pair(wire(v));
+            fill(&mut free[start..end], &pair);
+            end -= n;
             left -= 1;
         }
         self.free = &mut free[..end];
@@ -242,6 +232,19 @@ impl<'a> Writer<'a> {
         let len = remaining_before - self.free.len();
         self.put_varint(len as u64);
     }
+}
+
+/// A varint below 2^14 as the two bytes that end where it ends, and its
+/// length. Two bytes: the low seven bits with the continuation bit, then the
+/// rest. One byte: the value in the second byte; the first is filler, left in
+/// free space.
+#[inline(always)]
+fn short_pair(v: u64) -> ([u8; 2], usize) {
+    debug_assert!(v < 0x4000);
+    let two = v >= 0x80;
+    let pair = if two { (v & 0x7f) | 0x80 | (v >> 7) << 8 } else { v << 8 };
+    #[allow(clippy::cast_possible_truncation)] // below 2^16 by construction
+    ((pair as u16).to_le_bytes(), 1 + usize::from(two))
 }
 
 /// Initialises `dst` with `src` (same length); compiles to a plain copy.
