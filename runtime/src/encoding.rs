@@ -596,13 +596,14 @@ fn decode_varints<C: Scalar>(
         let (v, n) = match (head[0], head[1]) {
             (b0, _) if b0 < 0x80 => (u64::from(b0), 1),
             (b0, b1) if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
-            _ => match varint::decode_ten(head) {
-                Ok(decoded) => decoded,
-                Err(_) => {
-                    let at = bytes.len() - rest.len();
-                    return (filled, Err(DecodeError::new(DecodeErrorKind::VarintOverflow, at)));
+            _ => {
+                let decoded;
+                (filled, rest, decoded) = decode_long_varints::<C>(bytes, rest, slots, filled);
+                if decoded.is_err() {
+                    return (filled, decoded);
                 }
-            },
+                continue;
+            }
         };
         let Some(slot) = slots.get_mut(filled) else {
             return (filled, Err(more_varints_than_terminators(bytes, rest)));
@@ -625,6 +626,52 @@ fn decode_varints<C: Scalar>(
         filled += 1;
     }
     (filled, Ok(()))
+}
+
+/// Decodes the varints of three bytes or more at the front of `rest` (part of
+/// `bytes`) into `slots` from `filled` on, until a shorter one or the last
+/// ten bytes are left; returns the slots filled, the input left and the first
+/// error. Out of line, so the loop over one- and two-byte varints keeps its
+/// registers.
+///
+/// A run of varints of one length up to eight bytes (large values of one
+/// magnitude: ids, timestamps, hashes) is decoded at a fixed stride: the next
+/// load need not wait for this varint's end to be found, as a predicted branch
+/// replaces the data dependency.
+#[inline(never)]
+fn decode_long_varints<'b, C: Scalar>(
+    bytes: &[u8],
+    mut rest: &'b [u8],
+    slots: &mut [core::mem::MaybeUninit<C::Value>],
+    mut filled: usize,
+) -> (usize, &'b [u8], Result<(), DecodeError>) {
+    while let Some(head) = rest.first_chunk::<10>() {
+        if head[0] < 0x80 || head[1] < 0x80 {
+            break;
+        }
+        let Ok((v, n)) = varint::decode_ten(head) else {
+            let at = bytes.len() - rest.len();
+            return (filled, rest, Err(DecodeError::new(DecodeErrorKind::VarintOverflow, at)));
+        };
+        let Some(slot) = slots.get_mut(filled) else {
+            return (filled, rest, Err(more_varints_than_terminators(bytes, rest)));
+        };
+        slot.write(C::from_wire(v));
+        filled += 1;
+        rest = &rest[n..];
+        if n > 8 {
+            continue;
+        }
+        while let (Some(word), Some(slot)) = (rest.first_chunk::<8>(), slots.get_mut(filled)) {
+            let Some(v) = varint::decode_len(u64::from_le_bytes(*word), n) else {
+                break;
+            };
+            slot.write(C::from_wire(v));
+            filled += 1;
+            rest = &rest[n..];
+        }
+    }
+    (filled, rest, Ok(()))
 }
 
 /// Cannot happen (each varint ends in its own terminating byte, and there is a

@@ -104,6 +104,23 @@ pub(crate) fn decode_ten(head: &[u8; 10]) -> Result<(u64, usize), VarintError> {
     Ok((low | (b8 & 0x7f) << 56 | b9 << 63, 10))
 }
 
+/// Decodes the varint at the front of `word` (eight bytes, little-endian) if
+/// it is exactly `len` bytes long (2 to 8), else `None`. A run of same-length
+/// varints decoded with this advances by the same `len` each time, so the next
+/// load need not wait for this one's end to be found (a predicted branch
+/// replaces the data dependency).
+#[inline(always)]
+pub(crate) const fn decode_len(word: u64, len: usize) -> Option<u64> {
+    debug_assert!(len >= 2 && len <= 8);
+    let used = u64::MAX >> (64 - 8 * len);
+    let last_stop = 0x80 << (8 * (len - 1));
+    if !word & 0x8080_8080_8080_8080 & used == last_stop {
+        Some(pack_groups(word & used))
+    } else {
+        None
+    }
+}
+
 /// Packs the low 7 bits of each of the eight bytes of `x` into 56 bits.
 #[inline(always)]
 const fn pack_groups(x: u64) -> u64 {
@@ -250,6 +267,23 @@ mod tests {
                 bytes.resize(10, 0xff);
                 let head: &[u8; 10] = bytes.as_slice().try_into().unwrap();
                 assert_eq!(decode_ten(head), Ok((v, n)), "{v:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn same_length_decoder_accepts_exactly_its_length() {
+        for bits in 0..56 {
+            for v in [1u64 << bits, (1u64 << bits) - 1, (1u64 << bits) | 0x55] {
+                let v = v & ((1 << 56) - 1);
+                let mut bytes = encode(v);
+                let n = bytes.len();
+                bytes.resize(8, 0xff);
+                let word = u64::from_le_bytes(bytes.as_slice().try_into().unwrap());
+                for len in 2..=8 {
+                    let expected = (len == n).then_some(v);
+                    assert_eq!(decode_len(word, len), expected, "{v:#x} as {len} bytes");
+                }
             }
         }
     }

@@ -288,18 +288,57 @@ fn packed_varints_of_every_length_append_after_existing_values() {
     let expected: Vec<u64> = (0..40)
         .map(|i| if i % 10 == 9 { u64::MAX } else { 1 << (7 * (i % 10)) })
         .collect();
+    let mut values = vec![7u64];
+    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
+    assert_eq!(values[0], 7);
+    assert_eq!(values[1..], expected);
+}
+
+/// A packed field's bytes: the length, then each value's varint.
+fn packed_input(values: &[u64]) -> Vec<u8> {
     let varint = |v: u64| {
         let mut bytes = vec![0u8; fastrs::varint::len(v)];
         fastrs::varint::encode_exact(v, &mut bytes);
         bytes
     };
-    let run: Vec<u8> = expected.iter().flat_map(|&v| varint(v)).collect();
+    let run: Vec<u8> = values.iter().flat_map(|&v| varint(v)).collect();
     let mut input = varint(run.len() as u64);
     input.extend_from_slice(&run);
-    let mut values = vec![7u64];
-    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&input), &mut values).unwrap();
-    assert_eq!(values[0], 7);
-    assert_eq!(values[1..], expected);
+    input
+}
+
+#[test]
+fn runs_of_same_length_varints_break_on_any_other_length() {
+    // Ten n-byte values with one value of every other length at every
+    // position, so a same-length run ends early, late and at the input's end.
+    for n in 3..=8u32 {
+        let same = |i: u64| (1u64 << (7 * (n - 1))) + i;
+        for other_len in (1..=10).filter(|&l| l != n) {
+            let other = if other_len == 10 {
+                u64::MAX
+            } else {
+                1u64 << (7 * (other_len - 1))
+            };
+            for at in 0..=10 {
+                let mut expected: Vec<u64> = (0..10).map(same).collect();
+                expected.insert(at, other);
+                let mut values = Vec::new();
+                encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values)
+                    .unwrap();
+                assert_eq!(values, expected, "{n}-byte run, a {other_len}-byte value at {at}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_same_length_run_stops_at_a_truncated_varint() {
+    // Four 5-byte values and then a varint cut short by the packed length.
+    let mut input = packed_input(&[1 << 28; 4]);
+    input.extend_from_slice(&[0x80, 0x80, 0x80]);
+    input[0] += 3;
+    let err = encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&input), &mut Vec::new()).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::Truncated);
 }
 
 #[test]
