@@ -63,11 +63,100 @@ pub trait Scalar: Codec<Value: Copy> {
     /// The value from its wire form (keeps the low bits, as protobuf specifies for
     /// 32-bit types read from a 64-bit varint).
     fn from_wire(w: u64) -> Self::Value;
+
+    /// Writes the values of a packed fixed-width run (`FIXED_WIDTH` bytes each).
+    #[inline]
+    fn write_fixed(values: &[Self::Value], w: &mut Writer<'_>) {
+        let width = Self::FIXED_WIDTH;
+        let dst = w.claim(width * values.len());
+        for (chunk, &v) in dst.chunks_exact_mut(width).zip(values) {
+            fill(chunk, &Self::to_wire(v).to_le_bytes()[..width]);
+        }
+    }
+
+    /// Appends the values of a packed fixed-width run; `bytes` holds a whole
+    /// number of them.
+    #[inline]
+    fn extend_fixed(values: &mut Vec<Self::Value>, bytes: &[u8]) {
+        // Array chunks give an exact-size iterator: `extend` copies in one
+        // pass without per-element capacity checks.
+        if Self::FIXED_WIDTH == 4 {
+            let (chunks, _) = bytes.as_chunks::<4>();
+            values.extend(
+                chunks
+                    .iter()
+                    .map(|c| Self::from_wire(u64::from(u32::from_le_bytes(*c)))),
+            );
+        } else {
+            let (chunks, _) = bytes.as_chunks::<8>();
+            values.extend(chunks.iter().map(|c| Self::from_wire(u64::from_le_bytes(*c))));
+        }
+    }
+}
+
+/// The fixed-width number types, whose memory on a little-endian target is
+/// their wire form: no padding, and any bytes make a valid value.
+trait Plain: Copy {}
+
+impl Plain for u32 {}
+impl Plain for i32 {}
+impl Plain for f32 {}
+impl Plain for u64 {}
+impl Plain for i64 {}
+impl Plain for f64 {}
+
+/// The bytes of `values`, which on a little-endian target are their wire form.
+#[inline]
+fn plain_bytes<T: Plain>(values: &[T]) -> &[u8] {
+    // SAFETY: a `Plain` value has no padding, so all its bytes are initialised,
+    // and `u8` has no alignment requirement.
+    #[allow(unsafe_code)]
+    unsafe {
+        core::slice::from_raw_parts(values.as_ptr().cast::<u8>(), core::mem::size_of_val(values))
+    }
+}
+
+/// Appends the values whose little-endian bytes are `bytes` (a whole number
+/// of them) with one copy.
+#[inline]
+fn extend_plain<T: Plain>(values: &mut Vec<T>, bytes: &[u8]) {
+    let n = bytes.len() / core::mem::size_of::<T>();
+    values.reserve(n);
+    let start = values.len();
+    let spare = &mut values.spare_capacity_mut()[..n];
+    // SAFETY: `spare` is `n` values long, room for the first `n * size_of::<T>()`
+    // bytes of `bytes`, and any bytes make a valid `Plain` value, so the `n`
+    // slots are initialised before the length covers them.
+    #[allow(unsafe_code)]
+    unsafe {
+        let len = n * core::mem::size_of::<T>();
+        core::ptr::copy_nonoverlapping(bytes.as_ptr(), spare.as_mut_ptr().cast::<u8>(), len);
+        values.set_len(start + n);
+    }
+}
+
+/// The fixed-width run methods of a codec whose values are [`Plain`]: one
+/// copy each way on little-endian targets (the defaults convert value by
+/// value, which is what big-endian targets need).
+macro_rules! plain_runs {
+    ($value:ty) => {
+        #[cfg(target_endian = "little")]
+        #[inline]
+        fn write_fixed(values: &[$value], w: &mut Writer<'_>) {
+            w.put_slice(plain_bytes(values));
+        }
+
+        #[cfg(target_endian = "little")]
+        #[inline]
+        fn extend_fixed(values: &mut Vec<$value>, bytes: &[u8]) {
+            extend_plain(values, bytes);
+        }
+    };
 }
 
 macro_rules! scalar_codec {
     ($(#[$doc:meta])* $name:ident, $value:ty, $wire_type:expr, $width:expr,
-     |$v:ident| $to_wire:expr, |$w:ident| $from_wire:expr, |$d:ident| $is_default:expr) => {
+     |$v:ident| $to_wire:expr, |$w:ident| $from_wire:expr, |$d:ident| $is_default:expr $(, $plain:ident)?) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $name {}
@@ -83,6 +172,7 @@ macro_rules! scalar_codec {
             fn from_wire($w: u64) -> $value {
                 $from_wire
             }
+            $($plain!($value);)?
         }
 
         impl Codec for $name {
@@ -133,17 +223,17 @@ scalar_codec!(/// `sint64`: zigzag varint.
 scalar_codec!(/// `bool`: any non-zero varint reads as `true`.
     Bool, bool, wire::VARINT, 0, |v| u64::from(v), |w| w != 0, |v| !*v);
 scalar_codec!(/// `fixed32`.
-    Fixed32, u32, wire::FIXED32, 4, |v| u64::from(v), |w| w as u32, |v| *v == 0);
+    Fixed32, u32, wire::FIXED32, 4, |v| u64::from(v), |w| w as u32, |v| *v == 0, plain_runs);
 scalar_codec!(/// `sfixed32`.
-    Sfixed32, i32, wire::FIXED32, 4, |v| u64::from(v as u32), |w| w as u32 as i32, |v| *v == 0);
+    Sfixed32, i32, wire::FIXED32, 4, |v| u64::from(v as u32), |w| w as u32 as i32, |v| *v == 0, plain_runs);
 scalar_codec!(/// `float`: `-0.0` is not the default and is written.
-    Float, f32, wire::FIXED32, 4, |v| u64::from(v.to_bits()), |w| f32::from_bits(w as u32), |v| v.to_bits() == 0);
+    Float, f32, wire::FIXED32, 4, |v| u64::from(v.to_bits()), |w| f32::from_bits(w as u32), |v| v.to_bits() == 0, plain_runs);
 scalar_codec!(/// `fixed64`.
-    Fixed64, u64, wire::FIXED64, 8, |v| v, |w| w, |v| *v == 0);
+    Fixed64, u64, wire::FIXED64, 8, |v| v, |w| w, |v| *v == 0, plain_runs);
 scalar_codec!(/// `sfixed64`.
-    Sfixed64, i64, wire::FIXED64, 8, |v| v as u64, |w| w as i64, |v| *v == 0);
+    Sfixed64, i64, wire::FIXED64, 8, |v| v as u64, |w| w as i64, |v| *v == 0, plain_runs);
 scalar_codec!(/// `double`: `-0.0` is not the default and is written.
-    Double, f64, wire::FIXED64, 8, |v| v.to_bits(), |w| f64::from_bits(w), |v| v.to_bits() == 0);
+    Double, f64, wire::FIXED64, 8, |v| v.to_bits(), |w| f64::from_bits(w), |v| v.to_bits() == 0, plain_runs);
 
 /// An open enum: an `int32` varint kept as [`EnumValue`], known or not.
 #[derive(Debug)]
@@ -463,13 +553,7 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
     let end = w.remaining();
     match C::FIXED_WIDTH {
         0 => write_varint_run::<C>(values, w),
-        width => {
-            // One claim for the whole run; each element is copied in little-endian order.
-            let dst = w.claim(width * values.len());
-            for (chunk, &v) in dst.chunks_exact_mut(width).zip(values) {
-                fill(chunk, &C::to_wire(v).to_le_bytes()[..width]);
-            }
-        }
+        _ => C::write_fixed(values, w),
     }
     w.put_key_varint(tag, (end - w.remaining()) as u64);
 }
@@ -532,16 +616,8 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
             if bytes.len() % width != 0 {
                 return Err(inner.error(DecodeErrorKind::PackedLengthMismatch));
             }
-            // Array chunks give an exact-size iterator: `extend` copies in one
-            // pass without per-element capacity checks.
             reserve(values, bytes.len() / width);
-            if width == 4 {
-                let (chunks, _) = bytes.as_chunks::<4>();
-                values.extend(chunks.iter().map(|c| C::from_wire(u64::from(u32::from_le_bytes(*c)))));
-            } else {
-                let (chunks, _) = bytes.as_chunks::<8>();
-                values.extend(chunks.iter().map(|c| C::from_wire(u64::from_le_bytes(*c))));
-            }
+            C::extend_fixed(values, bytes);
         }
     }
     Ok(())

@@ -282,6 +282,47 @@ fn packed_runs() {
     .unwrap();
 }
 
+/// Writes `values` as a packed field of number 1, decodes it after an existing
+/// value and checks both ways against `wire`, the expected payload.
+fn check_packed_fixed<C: encoding::Scalar>(existing: C::Value, values: &[C::Value], wire: &[u8])
+where
+    C::Value: PartialEq + std::fmt::Debug,
+{
+    let tag = [0x0a];
+    let mut buf = vec![0; encoding::size_packed::<C>(values, 1)];
+    let mut w = Writer::new(&mut buf);
+    encoding::write_packed::<C>(values, &tag, &mut w);
+    assert_eq!(w.remaining(), 0, "size and write agree");
+    assert_eq!(buf[..2], [0x0a, wire.len() as u8]);
+    assert_eq!(buf[2..], *wire);
+    let mut decoded = vec![existing];
+    encoding::merge_packed::<C>(&mut Reader::new(&buf[1..]), &mut decoded).unwrap();
+    assert_eq!(decoded[0], existing);
+    assert_eq!(decoded[1..], *values);
+}
+
+#[test]
+fn packed_fixed_width_runs_are_little_endian_for_every_type() {
+    check_packed_fixed::<encoding::Fixed32>(
+        9,
+        &[1, 0x0403_0201, u32::MAX],
+        &[1, 0, 0, 0, 1, 2, 3, 4, 0xff, 0xff, 0xff, 0xff],
+    );
+    check_packed_fixed::<encoding::Sfixed32>(9, &[-2, i32::MIN], &[0xfe, 0xff, 0xff, 0xff, 0, 0, 0, 0x80]);
+    check_packed_fixed::<encoding::Float>(9.0, &[1.0, -0.0], &[0, 0, 0x80, 0x3f, 0, 0, 0, 0x80]);
+    check_packed_fixed::<encoding::Fixed64>(
+        9,
+        &[0x0807_0605_0403_0201, 0],
+        &[1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0, 0, 0],
+    );
+    check_packed_fixed::<encoding::Sfixed64>(9, &[-2], &[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    check_packed_fixed::<encoding::Double>(
+        9.0,
+        &[1.0, -0.0],
+        &[0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0x80],
+    );
+}
+
 #[test]
 fn packed_varints_of_every_length_append_after_existing_values() {
     // Long enough for the ten-bytes-ahead loop and the tail; every length 1-10.
