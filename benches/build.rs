@@ -17,6 +17,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .json()
         .out_dir(out.join("fastrs"))
         .compile(&files, &includes)?;
+    // The map workloads again with buffa's hasher, for like-for-like rows.
+    protoc_gen_fastrs::Builder::new()
+        .include_file("mod.rs")
+        .map_hasher("::foldhash::fast::RandomState")
+        .out_dir(out.join("fastrs_foldhash"))
+        .compile(
+            &[own_dir.join("wide.proto"), shared_dir.join("fastpb_testcase.proto")],
+            &includes,
+        )?;
 
     let protoc = protoc_bin_vendored::protoc_bin_path()?;
     std::fs::create_dir_all(out.join("prost"))?;

@@ -6,6 +6,13 @@ pub mod fast {
     include!(concat!(env!("OUT_DIR"), "/fastrs/mod.rs"));
 }
 
+/// fastrs with `map_hasher=::foldhash::fast::RandomState`, buffa's default
+/// hasher (the map workloads only).
+#[allow(clippy::all, dead_code, missing_docs)]
+pub mod fast_foldhash {
+    include!(concat!(env!("OUT_DIR"), "/fastrs_foldhash/mod.rs"));
+}
+
 /// prost.
 #[allow(clippy::all, dead_code, missing_docs)]
 pub mod pb {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::data::{self, Dist};
 use crate::harness::{measure, Measured, Op, Settings};
-use crate::{bf, fast, pb, peers, qp};
+use crate::{bf, fast, fast_foldhash, pb, peers, qp};
 
 /// One row of the table: a workload and operation, and each library's result.
 #[derive(Debug, Clone)]
@@ -152,6 +152,16 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
+    if select("fastpb Map, foldhash") {
+        let p = data::fastpb("Map");
+        let libs = vec![
+            peers::fastrs::<fast_foldhash::benchmark::Map>(&p),
+            peers::prost::<pb::benchmark::Map>(&p),
+            peers::buffa::<bf::benchmark::Map>(&p),
+            peers::memcpy(&p),
+        ];
+        run_payload(&mut rows, "fastpb Map, foldhash", &p, libs, settings, None);
+    }
     if select("wide payload") {
         let p = data::wide_message();
         run_payload(
@@ -162,6 +172,16 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             settings,
             None,
         );
+    }
+    if select("wide payload, foldhash") {
+        let p = data::wide_message();
+        let libs = vec![
+            peers::fastrs::<fast_foldhash::bench::wide::Wide>(&p),
+            peers::prost::<pb::bench::wide::Wide>(&p),
+            peers::buffa::<bf::bench::wide::Wide>(&p),
+            peers::memcpy(&p),
+        ];
+        run_payload(&mut rows, "wide payload, foldhash", &p, libs, settings, None);
     }
     json_rows(&mut rows, settings, &mut select);
     for depth in [16, 64, 256] {
