@@ -302,6 +302,32 @@ where
 }
 
 #[test]
+fn packed_varint_sizes_at_every_length_boundary() {
+    // Runs whose largest value is one, two and more bytes, each boundary both sides.
+    let runs: [&[u64]; 4] = [
+        &[0, 0x7f],
+        &[0x7f, 0x80, 0x3fff, 1],
+        &[0x4000, 0x80, 0],
+        &[u64::MAX, 0x3fff, 0x7f],
+    ];
+    for run in runs {
+        let payload: usize = run.iter().map(|&v| fastrs::varint::len(v)).sum();
+        let expected = 1 + fastrs::varint::len(payload as u64) + payload;
+        assert_eq!(encoding::size_packed::<encoding::Uint64>(run, 1), expected, "{run:x?}");
+        let mut buf = vec![0; expected];
+        let mut w = Writer::new(&mut buf);
+        encoding::write_packed::<encoding::Uint64>(run, &[0x0a], &mut w);
+        assert_eq!(w.remaining(), 0, "{run:x?}");
+        let mut decoded = Vec::new();
+        encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&buf[1..]), &mut decoded).unwrap();
+        assert_eq!(decoded, run);
+    }
+    // Zigzag: -64 is one byte, 64 and -65 two.
+    assert_eq!(encoding::size_packed::<encoding::Sint64>(&[-64, 63], 1), 4);
+    assert_eq!(encoding::size_packed::<encoding::Sint64>(&[-65, 64, 0], 1), 7);
+}
+
+#[test]
 fn packed_fixed_width_runs_are_little_endian_for_every_type() {
     check_packed_fixed::<encoding::Fixed32>(
         9,
