@@ -83,9 +83,13 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// About a minute for the whole suite. This shared machine's speed swings
+    /// by up to 2x for seconds at a time; 61 rounds of 2 ms per library and
+    /// operation, interleaved, keep a row's ratio within about 0.05 between
+    /// runs where 21 rounds of 0.8 ms moved it by up to 0.15.
     pub const FULL: Settings = Settings {
-        rounds: 21,
-        sample: Duration::from_micros(800),
+        rounds: 61,
+        sample: Duration::from_millis(2),
     };
     pub const QUICK: Settings = Settings {
         rounds: 1,
