@@ -481,7 +481,12 @@ impl<M: Message> Codec for Msg<M> {
 }
 
 /// Reads a length-delimited message and merges it into `m`, one level deeper.
-#[inline]
+/// Forced inline in optimised builds: the glue around a nested message's
+/// `merge_from`, called from decoders too large for the inliner's own
+/// judgement. (Not in debug builds, where its locals would grow every
+/// decoder's frame, as for `Writer::put_key_varint`.)
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline)]
 pub fn merge_message<M: Message>(m: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
     let Some(depth) = depth.checked_sub(1) else {
         return Err(r.error(DecodeErrorKind::RecursionLimit));
@@ -630,11 +635,17 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
 /// about to be read (see [`Reader::count_run`]), so it is allocated once
 /// instead of growing; a reused vector keeps its capacity. Never more than the
 /// decode's allocation budget would let the values take.
-#[inline]
+#[inline(always)]
 pub fn reserve_run<T>(values: &mut Vec<T>, r: &Reader<'_>, tag: u32) {
     if values.capacity() == 0 {
-        *values = Vec::with_capacity(run_length::<T>(r, tag));
+        allocate_run(values, r, tag);
     }
+}
+
+/// [`reserve_run`]'s allocation, out of line: once per fresh field.
+#[inline(never)]
+fn allocate_run<T>(values: &mut Vec<T>, r: &Reader<'_>, tag: u32) {
+    *values = Vec::with_capacity(run_length::<T>(r, tag));
 }
 
 /// The capacity [`reserve_run`] gives a fresh map of `K` to `V` (generated

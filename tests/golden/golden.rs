@@ -509,6 +509,9 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Str::merge(&mut self.city, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {

@@ -64,6 +64,7 @@ differential! {
     outer: ".fastrs.test.Outer" => fast::fastrs::test::Outer, pb::fastrs::test::Outer;
     keywords: ".fastrs.test.Keywords" => fast::fastrs::test::Keywords, pb::fastrs::test::Keywords;
     edges: ".fastrs.test.Edges" => fast::fastrs::test::Edges, pb::fastrs::test::Edges;
+    flat: ".fastrs.test.Flat" => fast::fastrs::test::Flat, pb::fastrs::test::Flat;
     everything: ".fastrs.test.Everything" => fast::fastrs::test::Everything, pb::fastrs::test::Everything;
     remote: ".fastrs.test.other.Remote" => fast::fastrs::test::other::Remote, pb::fastrs::test::other::Remote;
     rootless: ".Rootless" => fast::Rootless, pb::Rootless;

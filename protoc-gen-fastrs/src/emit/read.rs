@@ -1,9 +1,20 @@
-//! `merge_from()`: one `match` on the tag per field read; tags are constants.
-//! Each arm then checks for the tag expected next (its own for a repeated
-//! field, then the following field's) and goes round the `match` with it.
-//! Packable repeated fields accept both encodings; anything else (unknown field
-//! numbers, or a known number with another wire type) is kept as unknown, and so
-//! are numbers a closed enum does not name.
+//! `merge_from()`. Tags are constants. Encoders write fields in number order,
+//! and the decoder is shaped for that:
+//!
+//! - A message that holds no messages (a leaf of the recursion) first reads
+//!   its fields in number order, each if its tag comes next (a one- or
+//!   two-byte compare, no dispatch; a repeated field's run in a loop), then
+//!   whatever is left (fields out of order, repeated ones interleaved, unknown
+//!   fields) with one `match` on the tag per field.
+//! - A message that holds messages has only the `match`, as its arms would
+//!   otherwise be emitted twice and debug builds' frames, which nesting
+//!   multiplies, would double: each arm checks for the tag expected next (its
+//!   own for a repeated field, then the following field's) and goes round the
+//!   `match` with it.
+//!
+//! Packable repeated fields accept both encodings; anything else (unknown
+//! field numbers, or a known number with another wire type) is kept as
+//! unknown, and so are numbers a closed enum does not name.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -27,14 +38,30 @@ pub fn body(msg: &Message) -> TokenStream {
         })
         .collect();
     let unknown = &msg.unknown_fields;
+    let dispatch = |arms: Vec<TokenStream>| {
+        quote! {
+            match r.read_tag()? {
+                #(#arms)*
+                tag => r.skip_field(tag, depth, &mut self.#unknown)?,
+            }
+        }
+    };
+    if !holds_messages(msg) {
+        let in_order = arms.iter().filter_map(|(arm, _)| arm.in_order());
+        let dispatch = dispatch(arms.iter().map(|(arm, _)| arm.plain()).collect());
+        return quote! {
+            #(#in_order)*
+            while !r.is_empty() {
+                #dispatch
+            }
+            ::core::result::Result::Ok(())
+        };
+    }
     if arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
-        let arms = arms.into_iter().map(|(arm, _)| arm.plain());
+        let dispatch = dispatch(arms.iter().map(|(arm, _)| arm.plain()).collect());
         return quote! {
             while !r.is_empty() {
-                match r.read_tag()? {
-                    #(#arms)*
-                    tag => r.skip_field(tag, depth, &mut self.#unknown)?,
-                }
+                #dispatch
             }
             ::core::result::Result::Ok(())
         };
@@ -45,12 +72,12 @@ pub fn body(msg: &Message) -> TokenStream {
     } else {
         quote!(let tag)
     };
-    let arms = arms.into_iter().map(|(arm, next)| arm.with_prediction(next.as_ref()));
+    let arms = arms.iter().map(|(arm, next)| arm.with_prediction(next.as_ref()));
     quote! {
         while !r.is_empty() {
             #binding = r.read_tag()?;
             // A field's arm reads the tag expected next itself and goes round
-            // again with it: a constant, so this dispatch compiles to a jump.
+            // again with it.
             loop {
                 match tag {
                     #(#arms)*
@@ -63,47 +90,69 @@ pub fn body(msg: &Message) -> TokenStream {
     }
 }
 
-/// One `match` arm: a tag and the statements that read its value.
+/// Whether a field or oneof member of `msg` is a message (or a map of them).
+fn holds_messages(msg: &Message) -> bool {
+    let members = msg.oneofs.iter().flat_map(|o| &o.members);
+    msg.fields.iter().chain(members).any(|f| match &f.shape {
+        Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
+            is_message(kind)
+        }
+        Shape::Map { value, .. } => is_message(value),
+    })
+}
+
+/// The reading of one tag: the tag and the statements that read its value.
 struct Arm {
     tag: TokenStream,
     body: TokenStream,
+    /// One or two bytes: checked for before a dispatch.
+    short: bool,
     /// A repeated field's value: the same tag most likely comes next.
     repeats: bool,
 }
 
 impl Arm {
-    fn new(tag: TokenStream, body: TokenStream) -> Self {
+    fn new(tag: &Tag, body: TokenStream) -> Self {
         Self {
-            tag,
+            tag: tag_value(tag),
             body,
+            short: tag.bytes.len() <= 2,
             repeats: false,
         }
     }
 
     fn repeating(tag: &Tag, body: TokenStream) -> Self {
-        let repeats = predictable(tag).is_some();
         Self {
-            tag: tag_value(tag),
-            body,
-            repeats,
+            repeats: true,
+            ..Self::new(tag, body)
         }
+    }
+
+    /// The read in number order: if the tag comes next (every value of a run
+    /// for a repeated field). Longer tags are left to the dispatch.
+    fn in_order(&self) -> Option<TokenStream> {
+        let Arm { tag, body, .. } = self;
+        self.short.then(|| match self.repeats {
+            true => quote!(while r.read_tag_if(#tag) { #body }),
+            false => quote!(if r.read_tag_if(#tag) { #body }),
+        })
     }
 
     /// Whether the arm checks for a tag after its value: its own, or `next`.
     fn predicts(&self, next: Option<&TokenStream>) -> bool {
-        self.repeats || next.is_some()
+        self.repeats && self.short || next.is_some()
     }
 
-    fn plain(self) -> TokenStream {
+    fn plain(&self) -> TokenStream {
         let Arm { tag, body, .. } = self;
         quote!(#tag => { #body })
     }
 
     /// The arm, followed by a check for the tag expected next: its own for a
     /// repeated value, then `next` (the following field's).
-    fn with_prediction(self, next: Option<&TokenStream>) -> TokenStream {
-        let Arm { tag, body, repeats } = self;
-        let again = repeats.then(|| quote!(if r.read_tag_if(#tag) { continue; }));
+    fn with_prediction(&self, next: Option<&TokenStream>) -> TokenStream {
+        let Arm { tag, body, .. } = self;
+        let again = (self.repeats && self.short).then(|| quote!(if r.read_tag_if(#tag) { continue; }));
         let next = next.map(|next| {
             quote! {
                 if r.read_tag_if(#next) {
@@ -153,7 +202,6 @@ fn is_closed(kind: &Kind) -> bool {
 
 fn field(msg: &Message, f: &Field) -> Vec<Arm> {
     let (scope, ident) = (&msg.scope, &f.ident);
-    let tag = tag_value(&f.tag);
     let body = match &f.shape {
         Shape::Implicit(kind) | Shape::Optional(kind) if is_closed(kind) => {
             let read = closed_enum(msg, kind, &f.tag);
@@ -185,7 +233,7 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
         Shape::Map { key, value, .. } => return vec![Arm::repeating(&f.tag, map(msg, f, key, value))],
         Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
     };
-    vec![Arm::new(tag, body)]
+    vec![Arm::new(&f.tag, body)]
 }
 
 /// Reads one map entry and inserts it.
@@ -279,7 +327,7 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?;)
         };
-        Arm::new(tag_value(t), body)
+        Arm::new(t, body)
     });
     let unpacked_arm = unpacked_tag.map(|t| {
         let tag = tag_value(t);
@@ -316,7 +364,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let Shape::OneofMember(kind) = &m.shape else {
             unreachable!("oneof members are lowered as OneofMember")
         };
-        let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_value(&m.tag));
+        let (variant, codec) = (&m.ident, codec_call(kind, &msg.scope));
         let (spare, keeper, unknown) = (
             spare_call(kind, &msg.unknown_fields),
             keeper_ident(oneof),
@@ -359,7 +407,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
             }
             _ => set(quote!(#codec::read(r, depth)?)),
         };
-        Arm::new(tag, body)
+        Arm::new(&m.tag, body)
     };
     members.iter().map(|&m| arm(&oneof.members[m])).collect()
 }

@@ -97,23 +97,21 @@ impl ::fastrs::Message for Any {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?;
+        }
+        if r.read_tag_if(0x12) {
+            ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::encoding::Str::merge(&mut self.type_url, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -161,6 +159,9 @@ impl ::fastrs::Message for SourceContext {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Str::merge(&mut self.file_name, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -2770,23 +2771,21 @@ impl ::fastrs::Message for Mixin {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+        }
+        if r.read_tag_if(0x12) {
+            ::fastrs::encoding::Str::merge(&mut self.root, r, depth)?;
+        }
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::encoding::Str::merge(&mut self.root, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::encoding::Str::merge(&mut self.root, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2985,23 +2984,21 @@ impl ::fastrs::Message for Duration {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+        }
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3338,22 +3335,21 @@ impl ::fastrs::Message for FieldMask {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        while r.read_tag_if(0x0a) {
+            ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
+            let mut v = self.unknown_fields.spare();
+            ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+            self.paths.push(v);
+        }
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
-                        let mut v = self.unknown_fields.spare();
-                        ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
-                        self.paths.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::encoding::reserve_run(&mut self.paths, r, 0x0a);
+                    let mut v = self.unknown_fields.spare();
+                    ::fastrs::encoding::Str::merge(&mut v, r, depth)?;
+                    self.paths.push(v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3853,23 +3849,21 @@ impl ::fastrs::Message for Timestamp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+        }
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::encoding::Int64::merge(&mut self.seconds, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::encoding::Int32::merge(&mut self.nanos, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3920,6 +3914,9 @@ impl ::fastrs::Message for DoubleValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x09) {
+            ::fastrs::encoding::Double::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
@@ -3975,6 +3972,9 @@ impl ::fastrs::Message for FloatValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0d) {
+            ::fastrs::encoding::Float::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0d => {
@@ -4030,6 +4030,9 @@ impl ::fastrs::Message for Int64Value {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Int64::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
@@ -4085,6 +4088,9 @@ impl ::fastrs::Message for UInt64Value {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Uint64::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
@@ -4140,6 +4146,9 @@ impl ::fastrs::Message for Int32Value {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Int32::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
@@ -4195,6 +4204,9 @@ impl ::fastrs::Message for UInt32Value {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Uint32::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
@@ -4250,6 +4262,9 @@ impl ::fastrs::Message for BoolValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x08) {
+            ::fastrs::encoding::Bool::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
@@ -4305,6 +4320,9 @@ impl ::fastrs::Message for StringValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Str::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -4360,6 +4378,9 @@ impl ::fastrs::Message for BytesValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::encoding::Bytes::merge(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
