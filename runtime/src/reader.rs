@@ -132,9 +132,8 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads `tag` if it is what comes next (a constant of one or two bytes in
-    /// generated code: the field expected after the one just read, as
-    /// encoders write fields in number order): one compare instead of decoding
-    /// a tag, and the decoder's `match` then dispatches on a constant.
+    /// generated code: the field expected in number order, the order encoders
+    /// write): one compare instead of decoding a tag.
     #[inline(always)]
     pub fn read_tag_if(&mut self, tag: u32) -> bool {
         let next = match *self.buf {

@@ -37,35 +37,35 @@ pub fn body(msg: &Message) -> TokenStream {
             arms.into_iter().map(move |arm| (arm, next.clone()))
         })
         .collect();
+    let leaf = !holds_messages(msg);
+    if leaf || arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
+        return in_order_then_dispatch(msg, &arms, leaf);
+    }
+    predicting_dispatch(msg, &arms)
+}
+
+/// With `in_order`, the fields read in number order while their tags come
+/// next; then one `match` per field for the rest.
+fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in_order: bool) -> TokenStream {
     let unknown = &msg.unknown_fields;
-    let dispatch = |arms: Vec<TokenStream>| {
-        quote! {
+    let in_order = arms.iter().filter(|_| in_order).filter_map(|(arm, _)| arm.in_order());
+    let arms = arms.iter().map(|(arm, _)| arm.plain());
+    quote! {
+        #(#in_order)*
+        while !r.is_empty() {
             match r.read_tag()? {
                 #(#arms)*
                 tag => r.skip_field(tag, depth, &mut self.#unknown)?,
             }
         }
-    };
-    if !holds_messages(msg) {
-        let in_order = arms.iter().filter_map(|(arm, _)| arm.in_order());
-        let dispatch = dispatch(arms.iter().map(|(arm, _)| arm.plain()).collect());
-        return quote! {
-            #(#in_order)*
-            while !r.is_empty() {
-                #dispatch
-            }
-            ::core::result::Result::Ok(())
-        };
+        ::core::result::Result::Ok(())
     }
-    if arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
-        let dispatch = dispatch(arms.iter().map(|(arm, _)| arm.plain()).collect());
-        return quote! {
-            while !r.is_empty() {
-                #dispatch
-            }
-            ::core::result::Result::Ok(())
-        };
-    }
+}
+
+/// One `match` per field read, whose arms check for the tag expected next
+/// and go round again with it.
+fn predicting_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> TokenStream {
+    let unknown = &msg.unknown_fields;
     // `tag` changes only where an arm predicts another field.
     let binding = if arms.iter().any(|(_, next)| next.is_some()) {
         quote!(let mut tag)
@@ -76,8 +76,6 @@ pub fn body(msg: &Message) -> TokenStream {
     quote! {
         while !r.is_empty() {
             #binding = r.read_tag()?;
-            // A field's arm reads the tag expected next itself and goes round
-            // again with it.
             loop {
                 match tag {
                     #(#arms)*
