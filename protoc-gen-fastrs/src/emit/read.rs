@@ -138,7 +138,13 @@ impl Arm {
 
     /// Whether the arm checks for a tag after its value: its own, or `next`.
     fn predicts(&self, next: Option<&TokenStream>) -> bool {
-        self.repeats && self.short || next.is_some()
+        self.checks_own_tag() || next.is_some()
+    }
+
+    /// A repeated value with a tag short enough to check for: its own tag
+    /// most likely comes next.
+    fn checks_own_tag(&self) -> bool {
+        self.repeats && self.short
     }
 
     fn plain(&self) -> TokenStream {
@@ -150,7 +156,9 @@ impl Arm {
     /// repeated value, then `next` (the following field's).
     fn with_prediction(&self, next: Option<&TokenStream>) -> TokenStream {
         let Arm { tag, body, .. } = self;
-        let again = (self.repeats && self.short).then(|| quote!(if r.read_tag_if(#tag) { continue; }));
+        let again = self
+            .checks_own_tag()
+            .then(|| quote!(if r.read_tag_if(#tag) { continue; }));
         let next = next.map(|next| {
             quote! {
                 if r.read_tag_if(#next) {
