@@ -75,7 +75,10 @@ pub(crate) fn decode(buf: &[u8]) -> Result<(u64, usize), VarintError> {
 fn decode_multi(buf: &[u8]) -> Result<(u64, usize), VarintError> {
     match buf.first_chunk::<10>() {
         Some(head) => decode_ten(head),
-        None => decode_short(buf),
+        None => match decode_short(buf) {
+            (_, 0) => Err(VarintError::Truncated),
+            ok => Ok(ok),
+        },
     }
 }
 
@@ -148,17 +151,49 @@ pub const fn encode_word(v: u64) -> u64 {
     spread_groups(v) | continuation
 }
 
-/// Decodes a varint from a buffer shorter than ten bytes (the end of a nested
-/// message, say): copied into a zero-padded block for the loop-free decoder;
-/// a varint that would end in the padding is truncated.
-#[inline]
-fn decode_short(buf: &[u8]) -> Result<(u64, usize), VarintError> {
-    let mut block = [0u8; 10];
-    let n = buf.len().min(10);
-    block[..n].copy_from_slice(&buf[..n]);
-    match decode_ten(&block) {
-        Ok((v, len)) if len <= n => Ok((v, len)),
-        _ => Err(VarintError::Truncated),
+/// Decodes a varint from a buffer shorter than ten bytes: the last field of a
+/// nested message, which for a map entry's value or a timestamp's nanos is
+/// most of them. The bytes are read as one word (two overlapping loads when
+/// fewer than eight remain), not copied out; a varint running past the end is
+/// truncated: length 0. Out of line (inlined, it grew every decoder that reads
+/// a varint), returning in two registers.
+#[inline(never)]
+fn decode_short(buf: &[u8]) -> (u64, usize) {
+    let (word, in_buf) = match buf.first_chunk::<8>() {
+        Some(low8) => (u64::from_le_bytes(*low8), u64::MAX),
+        // Past the end the word is zero, which would read as a final byte.
+        None => (gather(buf), (1u64 << (8 * buf.len())) - 1),
+    };
+    let stops = !word & 0x8080_8080_8080_8080 & in_buf;
+    if stops != 0 {
+        let len = (stops.trailing_zeros() as usize + 1) / 8;
+        return (pack_groups(word & (u64::MAX >> (64 - 8 * len))), len);
+    }
+    // Eight bytes without an end: only a ninth can end it (ten do not fit).
+    match buf.get(8) {
+        Some(&b8) if b8 < 0x80 => (pack_groups(word) | u64::from(b8) << 56, 9),
+        _ => (0, 0),
+    }
+}
+
+/// The bytes of `buf` (fewer than eight) as a little-endian word, zero above
+/// them, from two loads that overlap in the middle.
+#[inline(always)]
+fn gather(buf: &[u8]) -> u64 {
+    let n = buf.len();
+    match (
+        buf.first_chunk::<4>(),
+        buf.last_chunk::<4>(),
+        buf.first_chunk::<2>(),
+        buf.last_chunk::<2>(),
+    ) {
+        (Some(lo), Some(hi), ..) => {
+            u64::from(u32::from_le_bytes(*lo)) | u64::from(u32::from_le_bytes(*hi)) << (8 * (n - 4))
+        }
+        (.., Some(lo), Some(hi)) => {
+            u64::from(u16::from_le_bytes(*lo)) | u64::from(u16::from_le_bytes(*hi)) << (8 * (n - 2))
+        }
+        _ => buf.first().map_or(0, |&b| u64::from(b)),
     }
 }
 
@@ -226,6 +261,31 @@ mod tests {
         for cut in 0..enc.len() {
             assert_eq!(decode(&enc[..cut]), Err(VarintError::Truncated), "cut at {cut}");
         }
+    }
+
+    #[test]
+    fn every_length_at_the_end_of_the_input_and_every_cut() {
+        for bytes in 1..=9u32 {
+            let lo = if bytes == 1 { 0 } else { 1u64 << (7 * (bytes - 1)) };
+            let hi = (1u64 << (7 * bytes)) - 1;
+            for v in [lo, lo | 0x55, hi] {
+                let enc = encode(v);
+                assert_eq!(decode(&enc), Ok((v, enc.len())), "value {v:#x} ends the input");
+                for cut in 1..enc.len() {
+                    assert_eq!(decode(&enc[..cut]), Err(VarintError::Truncated), "{v:#x} cut at {cut}");
+                }
+                // Followed by fewer than ten bytes in all.
+                let mut short = enc.clone();
+                short.resize(9, 0x7f);
+                assert_eq!(decode(&short), Ok((v, enc.len())), "{v:#x} with a short tail");
+            }
+        }
+        // Non-canonical: nine bytes encoding zero, and eight continuation bytes alone.
+        let mut nine = [0x80u8; 9];
+        nine[8] = 0;
+        assert_eq!(decode(&nine), Ok((0, 9)));
+        assert_eq!(decode(&nine[..8]), Err(VarintError::Truncated));
+        assert_eq!(decode(&[0xff; 9]), Err(VarintError::Truncated));
     }
 
     #[test]
