@@ -261,7 +261,7 @@ pub(crate) fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
 // a message of a dozen fields), and deep messages would overflow the stack.
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline)]
-fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+pub(crate) fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
     let n = src.len();
     match n {
         8..=16 => {

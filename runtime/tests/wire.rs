@@ -115,6 +115,31 @@ fn strings_and_bytes() {
     }
 }
 
+/// Decoding into a field that already has an allocation replaces its
+/// contents: short values copied inline when they fit, longer ones or those
+/// that do not fit through the general path.
+#[test]
+fn strings_and_bytes_replace_reused_values_of_every_short_length() {
+    for capacity in [1, 5, 8, 16, 40] {
+        for len in 0..=40 {
+            let text: String = ('a'..='z').cycle().skip(len).take(len).collect();
+            let input = encode::<encoding::Str>(&text);
+            let mut s = String::with_capacity(capacity);
+            s.push('x');
+            let mut b = Vec::with_capacity(capacity);
+            b.push(b'x');
+            let kept = s.capacity();
+            encoding::Str::merge(&mut s, &mut Reader::new(&input), 100).unwrap();
+            encoding::Bytes::merge(&mut b, &mut Reader::new(&input), 100).unwrap();
+            assert_eq!(s, text, "string of {len} into capacity {capacity}");
+            assert_eq!(b, text.as_bytes(), "bytes of {len} into capacity {capacity}");
+            if len <= kept {
+                assert_eq!(s.capacity(), kept, "allocation kept");
+            }
+        }
+    }
+}
+
 #[test]
 fn invalid_utf8_is_an_error_at_the_bad_byte() {
     let err = decode::<encoding::Str>(b"\x04ab\xffc").unwrap_err();
