@@ -31,6 +31,27 @@ impl Rng {
     }
 }
 
+/// About 1 KiB of text in several scripts (two-, three- and four-byte UTF-8
+/// sequences among ASCII), cut at a character boundary: user content such as
+/// names, messages and reviews, where validation is not the ASCII fast path.
+pub fn utf8_text() -> String {
+    const SAMPLES: [&str; 5] = [
+        "Größe, Straße, café, naïve: déjà vu. ",
+        "Съешь же ещё этих мягких французских булок. ",
+        "我能吞下玻璃而不伤身体。",
+        "私はガラスを食べられます。",
+        "🎉 ok 👍🏽 done 🔥 ",
+    ];
+    let mut text = String::new();
+    for sample in SAMPLES.iter().cycle() {
+        if text.len() + sample.len() > MOCK_LEN as usize {
+            break;
+        }
+        text.push_str(sample);
+    }
+    text
+}
+
 /// Workload 1's value distributions.
 #[derive(Clone, Copy, Debug)]
 pub enum Dist {
@@ -128,7 +149,8 @@ fn zero_string(rng: &mut Rng) -> String {
     String::from_utf8(zeros(rng)).expect("zero bytes are UTF-8")
 }
 
-/// Workload 3: fastpb's four messages, filled as fastpb's benchmark does.
+/// Workload 3: fastpb's four messages, filled as fastpb's benchmark does; and
+/// "String, UTF-8 text", its String with [`utf8_text`] in the string field.
 pub fn fastpb(which: &str) -> Vec<u8> {
     let mut rng = Rng::new(3);
     let r = &mut rng;
@@ -147,6 +169,12 @@ pub fn fastpb(which: &str) -> Vec<u8> {
             field11: r.u64(),
             field12: r.u64() as i32,
             field13: r.u64() as i64,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+        "String, UTF-8 text" => benchmark::String {
+            field1: utf8_text(),
+            field2: vec![0; MOCK_LEN as usize],
             ..Default::default()
         }
         .encode_to_vec(),
@@ -191,7 +219,7 @@ pub fn fastpb(which: &str) -> Vec<u8> {
             }
             .encode_to_vec()
         }
-        _ => unreachable!("fastpb has four messages"),
+        _ => unreachable!("fastpb has four messages; String also filled with UTF-8 text"),
     }
 }
 

@@ -138,14 +138,14 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             None,
         );
     }
-    for which in ["Number", "String", "List", "Map"] {
+    for which in ["Number", "String", "String, UTF-8 text", "List", "Map"] {
         if !select(&format!("fastpb {which}")) {
             continue;
         }
         let p = data::fastpb(which);
         let libs = match which {
             "Number" => peers!(&p, benchmark::Number, qp::benchmark::Number),
-            "String" => peers!(&p, benchmark::String, qp::benchmark::String_pb<'static>),
+            "String" | "String, UTF-8 text" => peers!(&p, benchmark::String, qp::benchmark::String_pb<'static>),
             // quick-protobuf's packed fixed-width reads are unaligned casts (see above).
             "List" => peers!(&p, benchmark::List),
             _ => peers!(&p, benchmark::Map, qp::benchmark::Map<'static>),
