@@ -182,6 +182,46 @@ fn a_non_ascii_byte_anywhere_in_a_short_string_is_seen() {
     }
 }
 
+/// Strings of 64 bytes and more are validated by SIMD: text in several scripts
+/// on both sides of that length and of the 32- and 64-byte blocks, valid and
+/// with each kind of bad sequence at positions throughout, must decode as
+/// `core::str::from_utf8` says, errors at the same byte.
+#[test]
+fn long_strings_are_validated_like_core_at_every_length_and_position() {
+    let script = "aé€😀Жx我ü🎉 ok ";
+    let text: String = script.chars().cycle().take(400).collect();
+    let bad: [&[u8]; 5] = [b"\xff", b"\x80", b"\xc0\xaf", b"\xed\xa0\x80", b"\xf0\x9f\x98"];
+    let step = if cfg!(miri) { 29 } else { 1 };
+    for len in (40..200).step_by(step).chain([1000]) {
+        let mut cut = len.min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let valid = &text.as_bytes()[..cut];
+        let input = encode::<encoding::Bytes>(&valid.to_vec());
+        assert_eq!(
+            decode::<encoding::Str>(&input).unwrap().as_bytes(),
+            valid,
+            "{cut} bytes"
+        );
+        for at in (0..cut).step_by(7 * step).chain([cut.saturating_sub(1)]) {
+            for seq in bad {
+                let mut body = valid[..at].to_vec();
+                body.extend_from_slice(seq);
+                body.extend_from_slice(&valid[at..]);
+                let expected = std::str::from_utf8(&body).map(|_| ()).map_err(|e| e.valid_up_to());
+                let input = encode::<encoding::Bytes>(&body);
+                let header = input.len() - body.len();
+                let got = decode::<encoding::Str>(&input).map(|_| ()).map_err(|e| {
+                    assert_eq!(e.kind(), DecodeErrorKind::InvalidUtf8);
+                    e.offset() - header
+                });
+                assert_eq!(got, expected, "{seq:x?} at {at} of {cut}");
+            }
+        }
+    }
+}
+
 #[test]
 fn length_past_the_end() {
     let err = decode::<encoding::Bytes>(&[5, 1, 2]).unwrap_err();
