@@ -36,7 +36,7 @@ fn count_len_run(mut rest: &[u8], tag: u32) -> usize {
     let next_value = |rest: &[u8]| -> Option<usize> {
         let (len, n) = varint::decode(rest).ok()?;
         let end = n.checked_add(usize::try_from(len).ok()?)?;
-        let after = rest.get(end..)?.strip_prefix(key)?;
+        let after = strip_key(rest.get(end..)?, key)?;
         Some(rest.len() - after.len())
     };
     let mut count = 1;
@@ -45,6 +45,18 @@ fn count_len_run(mut rest: &[u8], tag: u32) -> usize {
         count += 1;
     }
     count
+}
+
+/// `bytes` without `key` (a tag's encoding) at its front, if it is there. One-
+/// and two-byte keys (fields 1 to 2047) are compared inline: a `memcmp` call
+/// for an unknown length cost more than the rest of a step.
+#[inline(always)]
+fn strip_key<'b>(bytes: &'b [u8], key: &[u8]) -> Option<&'b [u8]> {
+    match key.len() {
+        1 => bytes.strip_prefix(&key[..1]),
+        2 => bytes.strip_prefix(&key[..2]),
+        _ => bytes.strip_prefix(key),
+    }
 }
 
 impl<'a> Reader<'a> {

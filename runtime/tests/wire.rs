@@ -486,6 +486,16 @@ fn runs_of_a_repeated_field_are_counted_up_to_another_field() {
     let mut r = Reader::new(input);
     assert_eq!(r.read_tag().unwrap(), 0x82);
     assert_eq!(r.count_run(0x82), 2);
+    // Field 16 then field 32, whose key starts with the same byte.
+    let input = b"\x82\x01\x01a\x82\x01\x00\x82\x02\x01b";
+    let mut r = Reader::new(input);
+    assert_eq!(r.read_tag().unwrap(), 0x82);
+    assert_eq!(r.count_run(0x82), 2);
+    // A three-byte key (field 2048): two in a row.
+    let input = b"\x82\x80\x01\x01a\x82\x80\x01\x00\x0a\x00";
+    let mut r = Reader::new(input);
+    assert_eq!(r.read_tag().unwrap(), 0x4002);
+    assert_eq!(r.count_run(0x4002), 2);
     // Varints, and a lone value.
     let input = [0x08, 0x96, 0x01, 0x08, 0x01, 0x08, 0x7f];
     let mut r = Reader::new(&input);
