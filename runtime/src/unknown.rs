@@ -112,6 +112,13 @@ impl UnknownFields {
         }
     }
 
+    /// Keeps each buffer of `values` (the keys or values of a drained map) for
+    /// reuse, reserving once. For generated `clear()`.
+    #[doc(hidden)]
+    pub fn keep_each<T: Reusable>(&mut self, values: impl Iterator<Item = T>) {
+        T::pool(self.spare.get_or_insert_with(Box::default)).extend(values);
+    }
+
     /// Keeps one buffer for reuse. For generated `clear()`.
     #[doc(hidden)]
     pub fn keep<T: Reusable>(&mut self, value: T) {

@@ -241,9 +241,7 @@ impl ::fastrs::Message for User {
         self.scores.clear();
         self.active = ::core::option::Option::None;
         self.role = ::core::default::Default::default();
-        for (k, _) in self.counters.drain() {
-            self.unknown_fields.keep(k);
-        }
+        self.unknown_fields.keep_each(self.counters.drain().map(|(k, _)| k));
         if let ::core::option::Option::Some(v) = self.home.take() {
             self.unknown_fields.keep_message(v);
         }

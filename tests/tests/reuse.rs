@@ -127,6 +127,7 @@ fn map_keys_and_values_are_reused() {
     m.string_bytes.insert("k".into(), vec![1, 2, 3]);
     m.int32_int32.insert(1, 2);
     m.string_enum.insert("e".into(), Color::Red.into());
+    m.int32_bytes.insert(7, vec![4, 5]);
     steady_state::<Maps>(&m.encode_to_vec());
 }
 

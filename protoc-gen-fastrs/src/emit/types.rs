@@ -356,6 +356,16 @@ fn clear_body(msg: &Message) -> TokenStream {
                     }
                 }
             }
+            // Buffers on one side only (`map<string, int64>`): kept in one call.
+            Shape::Map { key, value, sorted, .. } if !is_message(value) && is_buffer(key) != is_buffer(value) => {
+                let side = match (is_buffer(key), sorted) {
+                    (true, true) => quote!(::core::mem::take(&mut self.#ident).into_keys()),
+                    (false, true) => quote!(::core::mem::take(&mut self.#ident).into_values()),
+                    (true, false) => quote!(self.#ident.drain().map(|(k, _)| k)),
+                    (false, false) => quote!(self.#ident.drain().map(|(_, v)| v)),
+                };
+                quote!(self.#unknown.keep_each(#side);)
+            }
             Shape::Map { key, value, sorted, .. } if is_buffer(key) || is_buffer(value) || is_message(value) => {
                 let keep = |kind: &Kind, name: TokenStream| {
                     if is_buffer(kind) || is_message(kind) {
