@@ -181,12 +181,14 @@ impl<'a> Reader<'a> {
     /// one or at the end of the input.
     #[inline(always)]
     fn read_short_varint(&mut self) -> Option<u64> {
-        let (v, n) = match *self.buf {
-            [b, ..] if b < 0x80 => (u64::from(b), 1),
-            [b0, b1, ..] if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
+        // Each arm takes its own rest: slicing by a length merged from both
+        // would check a bound the pattern has already proved.
+        let (v, rest) = match *self.buf {
+            [b, ref rest @ ..] if b < 0x80 => (u64::from(b), rest),
+            [b0, b1, ref rest @ ..] if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, rest),
             _ => return None,
         };
-        self.buf = &self.buf[n..];
+        self.buf = rest;
         Some(v)
     }
 
@@ -243,27 +245,24 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Reads a length prefix and checks it against the bytes that remain.
+    /// Reads a length-delimited value and returns its bytes; the length is
+    /// checked against the bytes that remain.
     #[inline(always)]
-    fn read_len(&mut self) -> Result<usize, DecodeError> {
+    pub fn read_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
         // Up to 16 KiB (nested messages, longer strings) inline.
         let len = match self.read_short_varint() {
             Some(len) => len,
             None => self.read_long_varint()?,
         };
-        match usize::try_from(len) {
-            Ok(len) if len <= self.buf.len() => Ok(len),
-            _ => Err(self.error(DecodeErrorKind::LengthOutOfBounds)),
+        // One check for the length and the split (a length past `usize` is
+        // past the end too).
+        match self.buf.split_at_checked(usize::try_from(len).unwrap_or(usize::MAX)) {
+            Some((value, rest)) => {
+                self.buf = rest;
+                Ok(value)
+            }
+            None => Err(self.error(DecodeErrorKind::LengthOutOfBounds)),
         }
-    }
-
-    /// Reads a length-delimited value and returns its bytes.
-    #[inline(always)]
-    pub fn read_bytes(&mut self) -> Result<&'a [u8], DecodeError> {
-        let len = self.read_len()?;
-        let (value, rest) = self.buf.split_at(len);
-        self.buf = rest;
-        Ok(value)
     }
 
     /// Reads a length-delimited value and returns a reader over it; `self` moves
