@@ -331,8 +331,7 @@ impl Str {
             #[allow(unsafe_code)]
             return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
         }
-        validate_utf8(bytes)
-            .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, r.offset() - bytes.len() + e.valid_up_to()))
+        validate_utf8(bytes, r.offset())
     }
 }
 
@@ -343,9 +342,11 @@ const SIMD_UTF8_MIN: usize = 64;
 /// validated by SIMD: on text that is not all ASCII (names, messages, reviews
 /// in most of the world's scripts) `core` takes about 1.5 ns a byte and
 /// `simdutf8` a tenth of that; on ASCII it beats `is_ascii` too. Shorter
-/// strings stay with `core`, which is as fast there.
-#[inline]
-fn validate_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
+/// strings stay with `core`, which is as fast there. `end` is the offset just
+/// past `bytes`, for the error. Out of line: it would tip `Str::merge` over
+/// the size at which decoders inline it.
+#[inline(never)]
+fn validate_utf8(bytes: &[u8], end: usize) -> Result<&str, DecodeError> {
     if bytes.len() >= SIMD_UTF8_MIN {
         if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
             return Ok(s);
@@ -353,6 +354,7 @@ fn validate_utf8(bytes: &[u8]) -> Result<&str, core::str::Utf8Error> {
     }
     // Short text, or invalid: `core` says where the error is.
     core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, end - bytes.len() + e.valid_up_to()))
 }
 
 /// `bytes.is_ascii()`, with strings of up to 16 bytes (names, keys, ids)
