@@ -475,33 +475,38 @@ fn a_same_length_run_stops_at_a_truncated_varint() {
 
 #[test]
 fn runs_of_a_repeated_field_are_counted_up_to_another_field() {
-    // Field 1 strings: three in a row, then field 2, then field 1 again.
-    let input = b"\x0a\x01a\x0a\x00\x0a\x02bc\x10\x01\x0a\x01d";
-    let mut r = Reader::new(input);
-    assert_eq!(r.read_tag().unwrap(), 0x0a);
-    assert_eq!(r.count_run(0x0a), 3);
-    // A two-byte key (field 16); the second value's length runs past the end,
-    // which stops the count there (the decode itself reports it).
-    let input = b"\x82\x01\x01a\x82\x01\x05ab";
-    let mut r = Reader::new(input);
-    assert_eq!(r.read_tag().unwrap(), 0x82);
-    assert_eq!(r.count_run(0x82), 2);
-    // Field 16 then field 32, whose key starts with the same byte.
-    let input = b"\x82\x01\x01a\x82\x01\x00\x82\x02\x01b";
-    let mut r = Reader::new(input);
-    assert_eq!(r.read_tag().unwrap(), 0x82);
-    assert_eq!(r.count_run(0x82), 2);
-    // A three-byte key (field 2048): two in a row.
-    let input = b"\x82\x80\x01\x01a\x82\x80\x01\x00\x0a\x00";
-    let mut r = Reader::new(input);
-    assert_eq!(r.read_tag().unwrap(), 0x4002);
-    assert_eq!(r.count_run(0x4002), 2);
-    // Varints, and a lone value.
-    let input = [0x08, 0x96, 0x01, 0x08, 0x01, 0x08, 0x7f];
-    let mut r = Reader::new(&input);
-    assert_eq!(r.read_tag().unwrap(), 0x08);
-    assert_eq!(r.count_run(0x08), 3);
-    let mut r = Reader::new(b"\x0a\x00");
-    assert_eq!(r.read_tag().unwrap(), 0x0a);
-    assert_eq!(r.count_run(0x0a), 1);
+    let cases: [(&str, &[u8], u32, usize); 6] = [
+        (
+            "field 1 strings: three in a row, then field 2, then field 1 again",
+            b"\x0a\x01a\x0a\x00\x0a\x02bc\x10\x01\x0a\x01d",
+            0x0a,
+            3,
+        ),
+        (
+            "a two-byte key (field 16) whose second value runs past the end, \
+             which stops the count there (the decode itself reports it)",
+            b"\x82\x01\x01a\x82\x01\x05ab",
+            0x82,
+            2,
+        ),
+        (
+            "field 16, then field 32, whose key starts with the same byte",
+            b"\x82\x01\x01a\x82\x01\x00\x82\x02\x01b",
+            0x82,
+            2,
+        ),
+        (
+            "a three-byte key (field 2048), twice, then field 1",
+            b"\x82\x80\x01\x01a\x82\x80\x01\x00\x0a\x00",
+            0x4002,
+            2,
+        ),
+        ("varints", b"\x08\x96\x01\x08\x01\x08\x7f", 0x08, 3),
+        ("a lone value", b"\x0a\x00", 0x0a, 1),
+    ];
+    for (what, input, tag, expected) in cases {
+        let mut r = Reader::new(input);
+        assert_eq!(r.read_tag().unwrap(), tag, "{what}");
+        assert_eq!(r.count_run(tag), expected, "{what}");
+    }
 }
