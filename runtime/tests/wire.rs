@@ -120,20 +120,25 @@ fn strings_and_bytes() {
 /// that do not fit through the general path.
 #[test]
 fn strings_and_bytes_replace_reused_values_of_every_short_length() {
-    for capacity in [1, 5, 8, 16, 40] {
+    // Capacity 0 is a fresh field: allocated exactly.
+    for capacity in [0, 1, 5, 8, 16, 40] {
         for len in 0..=40 {
             let text: String = ('a'..='z').cycle().skip(len).take(len).collect();
             let input = encode::<encoding::Str>(&text);
             let mut s = String::with_capacity(capacity);
-            s.push('x');
             let mut b = Vec::with_capacity(capacity);
-            b.push(b'x');
+            if capacity > 0 {
+                s.push('x');
+                b.push(b'x');
+            }
             let kept = s.capacity();
             encoding::Str::merge(&mut s, &mut Reader::new(&input), 100).unwrap();
             encoding::Bytes::merge(&mut b, &mut Reader::new(&input), 100).unwrap();
             assert_eq!(s, text, "string of {len} into capacity {capacity}");
             assert_eq!(b, text.as_bytes(), "bytes of {len} into capacity {capacity}");
-            if len <= kept {
+            if capacity == 0 {
+                assert_eq!((s.capacity(), b.capacity()), (len, len), "exact allocation");
+            } else if len <= kept {
                 assert_eq!(s.capacity(), kept, "allocation kept");
             }
         }
