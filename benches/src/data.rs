@@ -90,7 +90,12 @@ pub fn int_values(dist: Dist) -> Vec<i64> {
 
 /// The payload of a `repeated <kind> values = 1` list of 1000 values.
 pub fn int_list(kind: &str, dist: Dist) -> Vec<u8> {
-    let v = dist.values(&mut Rng::new(1));
+    int_list_seeded(kind, dist, 1)
+}
+
+/// [`int_list`] with values drawn from the generator seeded with `seed`.
+pub fn int_list_seeded(kind: &str, dist: Dist, seed: u64) -> Vec<u8> {
+    let v = dist.values(&mut Rng::new(seed));
     match kind {
         "int64" => ints::Int64List {
             values: v,
