@@ -328,6 +328,25 @@ fn buffer_too_short(needed: usize, free: usize) -> ! {
 mod tests {
     use super::*;
 
+    /// Writes `n` bytes with `fast` and with `plain` into buffers with
+    /// `spare` free bytes before them and a written byte after: both must
+    /// leave the same bytes, the spare ones free and the byte after intact.
+    fn same_bytes(
+        n: usize,
+        spare: usize,
+        fast: impl FnOnce(&mut Writer<'_>),
+        plain: impl FnOnce(&mut Writer<'_>),
+    ) -> bool {
+        let mut a = vec![0xeeu8; spare + n + 1];
+        let mut b = a.clone();
+        let (mut wa, mut wb) = (Writer::new(&mut a), Writer::new(&mut b));
+        wa.put_u8(0x42);
+        wb.put_u8(0x42);
+        fast(&mut wa);
+        plain(&mut wb);
+        (wa.remaining(), wb.remaining()) == (spare, spare) && a[spare..] == b[spare..]
+    }
+
     #[test]
     fn writes_back_to_front() {
         let mut buf = [0u8; 7];
@@ -412,18 +431,9 @@ mod tests {
             let bytes: usize = values.iter().map(|&v| varint::len(v)).sum();
             // Exactly sized (the last stores fall back), and with room before.
             for spare in [0usize, 1, 2, 5, 9] {
-                let mut run = vec![0xeeu8; spare + bytes + 1];
-                let mut single = run.clone();
-                let (mut wr, mut ws) = (Writer::new(&mut run), Writer::new(&mut single));
-                wr.put_u8(0x42);
-                ws.put_u8(0x42);
-                wr.put_short_varints(values, |v| v);
-                for &v in values.iter().rev() {
-                    ws.put_varint(v);
-                }
-                assert_eq!(wr.remaining(), spare);
-                assert_eq!(ws.remaining(), spare);
-                assert_eq!(run[spare..], single[spare..], "{len} values, {spare} spare");
+                let run = |w: &mut Writer<'_>| w.put_short_varints(values, |v| v);
+                let single = |w: &mut Writer<'_>| values.iter().rev().for_each(|&v| w.put_varint(v));
+                assert!(same_bytes(bytes, spare, run, single), "{len} values, {spare} spare");
             }
         }
     }
@@ -435,17 +445,12 @@ mod tests {
             for v in [0u64, 1, 0x7f, 0x80, 300, 0x3fff, 0x4000, u64::MAX] {
                 let n = key.len() + varint::len(v);
                 for spare in [0usize, 1, 2, 3, 8] {
-                    let mut fused = vec![0xeeu8; spare + n + 1];
-                    let mut apart = fused.clone();
-                    let (mut wf, mut wa) = (Writer::new(&mut fused), Writer::new(&mut apart));
-                    wf.put_u8(0x42);
-                    wa.put_u8(0x42);
-                    wf.put_key_varint(key, v);
-                    wa.put_varint(v);
-                    wa.put_slice(key);
-                    assert_eq!(wf.remaining(), spare, "{key:?} {v}");
-                    assert_eq!(wa.remaining(), spare);
-                    assert_eq!(fused[spare..], apart[spare..], "{key:?} {v} with {spare} spare");
+                    let fused = |w: &mut Writer<'_>| w.put_key_varint(key, v);
+                    let apart = |w: &mut Writer<'_>| {
+                        w.put_varint(v);
+                        w.put_slice(key);
+                    };
+                    assert!(same_bytes(n, spare, fused, apart), "{key:?} {v} with {spare} spare");
                 }
             }
         }
