@@ -91,10 +91,8 @@ fn decode_multi(buf: &[u8]) -> Result<(u64, usize), VarintError> {
 pub(crate) fn decode_ten(head: &[u8; 10]) -> Result<(u64, usize), VarintError> {
     let (low8, _) = head.split_first_chunk::<8>().expect("ten bytes hold eight");
     let word = u64::from_le_bytes(*low8);
-    let stops = !word & 0x8080_8080_8080_8080;
-    if stops != 0 {
-        let len = (stops.trailing_zeros() as usize + 1) / 8;
-        return Ok((pack_groups(word & (u64::MAX >> (64 - 8 * len))), len));
+    if let Some(decoded) = ended_in_word(word, !word & 0x8080_8080_8080_8080) {
+        return Ok(decoded);
     }
     let low = pack_groups(word);
     let (b8, b9) = (u64::from(head[8]), u64::from(head[9]));
@@ -105,6 +103,18 @@ pub(crate) fn decode_ten(head: &[u8; 10]) -> Result<(u64, usize), VarintError> {
         return Err(VarintError::Overflow);
     }
     Ok((low | (b8 & 0x7f) << 56 | b9 << 63, 10))
+}
+
+/// The varint at the front of `word` (eight bytes, little-endian) and its
+/// length, if it ends there: `stops` has the high bit of each byte that may
+/// end it (a clear high bit in `word`).
+#[inline(always)]
+const fn ended_in_word(word: u64, stops: u64) -> Option<(u64, usize)> {
+    if stops == 0 {
+        return None;
+    }
+    let len = (stops.trailing_zeros() as usize + 1) / 8;
+    Some((pack_groups(word & (u64::MAX >> (64 - 8 * len))), len))
 }
 
 /// Decodes the varint at the front of `word` (eight bytes, little-endian) if
@@ -164,10 +174,8 @@ fn decode_short(buf: &[u8]) -> (u64, usize) {
         // Past the end the word is zero, which would read as a final byte.
         None => (gather(buf), (1u64 << (8 * buf.len())) - 1),
     };
-    let stops = !word & 0x8080_8080_8080_8080 & in_buf;
-    if stops != 0 {
-        let len = (stops.trailing_zeros() as usize + 1) / 8;
-        return (pack_groups(word & (u64::MAX >> (64 - 8 * len))), len);
+    if let Some(decoded) = ended_in_word(word, !word & 0x8080_8080_8080_8080 & in_buf) {
+        return decoded;
     }
     // Eight bytes without an end: only a ninth can end it (ten do not fit).
     match buf.get(8) {

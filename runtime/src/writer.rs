@@ -268,7 +268,10 @@ fn short_pair(v: u64) -> ([u8; 2], usize) {
 }
 
 /// The one- or two-byte varint of `v` (below 2^14) in stream order in the low
-/// bits, and whether it takes two bytes (0 or 1), without a branch.
+/// bits, and whether it takes two bytes (0 or 1), without a branch: for runs,
+/// whose lengths vary unpredictably. [`short_pair`] keeps its branch for
+/// single values (lengths, tags, a field's value), whose length a field
+/// mostly repeats from one message to the next.
 #[inline(always)]
 const fn short_pair_bits(v: u64) -> (u64, u32) {
     debug_assert!(v < 0x4000);
