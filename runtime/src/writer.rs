@@ -202,27 +202,44 @@ impl<'a> Writer<'a> {
 
     /// Writes `key` (a field's tag bytes) followed by the varint `v`, as the
     /// stream reads them. A key of up to three bytes with a one-byte varint
-    /// (most fields) is one four-byte store and one bounds check instead of
-    /// two of each; `key` is a constant in generated code, so only `v` is
-    /// tested. (Forced inline only when optimised: see `copy_short`.)
+    /// (most fields), or of up to two with a two-byte varint (lengths up to
+    /// 16 KiB), is one four-byte store and one bounds check instead of two of
+    /// each; `key` is a constant in generated code, so only `v` is tested.
+    /// (Forced inline only when optimised: see `copy_short`.)
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
     pub fn put_key_varint(&mut self, key: &[u8], v: u64) {
-        if key.len() <= 3 && v < 0x80 {
-            if let Some(room) = self.free.last_chunk_mut::<4>() {
-                let key_word = key.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b));
-                let n = key.len() + 1;
-                // The bytes in stream order, shifted to end where the store ends;
-                // the bytes before them stay free space.
-                let word = (key_word | v << (8 * key.len())) << (8 * (4 - n));
-                #[allow(clippy::cast_possible_truncation)] // at most four bytes by construction
-                fill(room, &(word as u32).to_le_bytes());
-                self.release(n);
-                return;
-            }
+        let done = if key.len() <= 3 && v < 0x80 {
+            self.put_key_word(key, v, 1)
+        } else if key.len() <= 2 && v < 0x4000 {
+            // The low seven bits with the continuation bit, then the rest.
+            self.put_key_word(key, (v & 0x7f) | 0x80 | (v >> 7) << 8, 2)
+        } else {
+            false
+        };
+        if !done {
+            self.put_varint(v);
+            self.put_slice(key);
         }
-        self.put_varint(v);
-        self.put_slice(key);
+    }
+
+    /// [`Writer::put_key_varint`] for a key and varint of at most four bytes
+    /// together (`varint` holds the varint's `len` bytes in stream order), if
+    /// four bytes are free; returns whether it wrote them.
+    #[inline(always)]
+    fn put_key_word(&mut self, key: &[u8], varint: u64, len: usize) -> bool {
+        let Some(room) = self.free.last_chunk_mut::<4>() else {
+            return false;
+        };
+        let key_word = key.iter().rev().fold(0, |word, &b| word << 8 | u64::from(b));
+        let n = key.len() + len;
+        // The bytes in stream order, shifted to end where the store ends; the
+        // bytes before them stay free space.
+        let word = (key_word | varint << (8 * key.len())) << (8 * (4 - n));
+        #[allow(clippy::cast_possible_truncation)] // at most four bytes by construction
+        fill(room, &(word as u32).to_le_bytes());
+        self.release(n);
+        true
     }
 
     /// Writes `key` followed by `bytes` (a fixed-width value): one bounds check.
@@ -445,7 +462,7 @@ mod tests {
     fn keyed_varints_match_key_then_varint() {
         let keys: [&[u8]; 4] = [b"\x08", b"\x80\x01", b"\x80\x80\x01", b"\x80\x80\x80\x01"];
         for key in keys {
-            for v in [0u64, 1, 0x7f, 0x80, 300, 0x3fff, 0x4000, u64::MAX] {
+            for v in [0u64, 1, 0x7f, 0x80, 0xff, 300, 0x2345, 0x3fff, 0x4000, u64::MAX] {
                 let n = key.len() + varint::len(v);
                 for spare in [0usize, 1, 2, 3, 8] {
                     let fused = |w: &mut Writer<'_>| w.put_key_varint(key, v);
