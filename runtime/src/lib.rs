@@ -25,6 +25,7 @@ pub extern crate alloc;
 // Lets the generated well-known types name this crate `::fastrs` like user code does.
 extern crate self as fastrs;
 
+pub mod chain;
 pub mod encoding;
 mod enumeration;
 mod error;

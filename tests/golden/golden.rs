@@ -593,6 +593,207 @@ impl ::fastrs::json::JsonFields for Address {
         ::core::result::Result::Ok(())
     }
 }
+/// A chain of command: each manager holds the one they report to, so size and
+/// write follow `reports_to` in a loop.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct Manager {
+    pub name: ::fastrs::alloc::string::String,
+    pub reports_to: ::core::option::Option<::fastrs::alloc::boxed::Box<Manager>>,
+    pub level: u32,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for Manager {
+    const FULL_NAME: &'static str = "golden.Manager";
+    fn size(&self) -> usize {
+        ::fastrs::chain::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        ::fastrs::chain::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        while !r.is_empty() {
+            let mut tag = r.read_tag()?;
+            loop {
+                match tag {
+                    0x0a => {
+                        ::fastrs::encoding::Str::merge(&mut self.name, r, depth)?;
+                        if r.read_tag_if(0x12) {
+                            tag = 0x12;
+                            continue;
+                        }
+                    }
+                    0x12 => {
+                        ::fastrs::encoding::Msg::<
+                            ::fastrs::alloc::boxed::Box<Manager>,
+                        >::merge(
+                            self
+                                .reports_to
+                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                            r,
+                            depth,
+                        )?;
+                        if r.read_tag_if(0x18) {
+                            tag = 0x18;
+                            continue;
+                        }
+                    }
+                    0x18 => {
+                        ::fastrs::encoding::Uint32::merge(&mut self.level, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                }
+                break;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn clear(&mut self) {
+        self.name.clear();
+        if let ::core::option::Option::Some(v) = self.reports_to.take() {
+            self.unknown_fields.keep_message(v);
+        }
+        self.level = ::core::default::Default::default();
+        self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::chain::Chain for Manager {
+    const LINK_KEY: &'static [u8] = &[0x12];
+    #[inline]
+    fn link(&self) -> ::core::option::Option<&Self> {
+        self.reports_to.as_deref()
+    }
+    #[inline]
+    fn rest_size(&self) -> usize {
+        let mut n = self.unknown_fields.len();
+        if !self.name.is_empty() {
+            n += 1 + ::fastrs::encoding::Str::size(&self.name);
+        }
+        if self.level != 0 {
+            n += 1 + ::fastrs::encoding::Uint32::size(&self.level);
+        }
+        n
+    }
+    #[inline]
+    fn write_after_link(&self, w: &mut ::fastrs::Writer<'_>) {
+        self.unknown_fields.write(w);
+        if self.level != 0 {
+            ::fastrs::encoding::Uint32::write_keyed(&self.level, &[0x18], w);
+        }
+    }
+    #[inline]
+    fn write_before_link(&self, w: &mut ::fastrs::Writer<'_>) {
+        if !self.name.is_empty() {
+            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+        }
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Manager {
+    fn serialize<__S: ::fastrs::serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.name.is_empty() {
+            map.serialize_entry(
+                "name",
+                &::fastrs::json::Single::<::fastrs::encoding::Str>(&self.name),
+            )?;
+        }
+        if let ::core::option::Option::Some(v) = &self.reports_to {
+            map.serialize_entry(
+                "reportsTo",
+                &::fastrs::json::Single::<
+                    ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Manager>>,
+                >(v),
+            )?;
+        }
+        if self.level != 0 {
+            map.serialize_entry(
+                "level",
+                &::fastrs::json::Single::<::fastrs::encoding::Uint32>(&self.level),
+            )?;
+        }
+        map.end()
+    }
+}
+impl<'de> ::fastrs::serde::Deserialize<'de> for Manager {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::fastrs::json::deserialize_object(de)
+    }
+}
+impl ::fastrs::json::JsonMessage for Manager {
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::json::Read<Self>, __D::Error> {
+        ::fastrs::json::read_object(de, options)
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::json::JsonFields for Manager {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "name" => ::core::option::Option::Some(1),
+            "reportsTo" | "reports_to" => ::core::option::Option::Some(2),
+            "level" => ::core::option::Option::Some(3),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Str,
+                    _,
+                >(map, options, "name")? {
+                    self.name = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Manager>>,
+                    _,
+                >(map, options, "reportsTo")? {
+                    self.reports_to = ::core::option::Option::Some(v);
+                }
+            }
+            3 => {
+                if let ::fastrs::json::Read::Value(v) = ::fastrs::json::next_value::<
+                    ::fastrs::encoding::Uint32,
+                    _,
+                >(map, options, "level")? {
+                    self.level = v;
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum Role {
@@ -631,4 +832,5 @@ impl ::fastrs::Enum for Role {
 pub fn register_json_types() {
     ::fastrs::json::register::<User>();
     ::fastrs::json::register::<Address>();
+    ::fastrs::json::register::<Manager>();
 }

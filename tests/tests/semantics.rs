@@ -468,6 +468,36 @@ fn keywords_and_prelude_names_compile_and_round_trip() {
 }
 
 #[test]
+fn a_chain_follows_the_first_singular_field_of_its_own_type() {
+    use fastrs::chain::Chain;
+    // Tree's `left` (2): not `right` (3), the repeated `children` or the oneof
+    // member `only`.
+    assert_eq!(Tree::LINK_KEY, [0x12]);
+    let leaf = |value| {
+        Some(Box::new(Tree {
+            value,
+            ..Default::default()
+        }))
+    };
+    let t = Tree {
+        left: leaf(1),
+        right: leaf(2),
+        children: vec![Tree::default()],
+        branch: Some(t::tree::Branch::Only(Box::default())),
+        ..Default::default()
+    };
+    assert_eq!(t.link().map(|l| l.value), Some(1));
+    assert_eq!(
+        Tree {
+            right: leaf(2),
+            ..Default::default()
+        }
+        .link(),
+        None
+    );
+}
+
+#[test]
 fn recursive_fields_are_boxed_and_nested_types_live_in_modules() {
     let t = Tree {
         left: Some(Box::default()),

@@ -1,5 +1,6 @@
 //! Model → tokens. One module per generated piece; each reads the model only.
 
+mod chain;
 mod json;
 mod read;
 mod size;

@@ -7,11 +7,30 @@ use super::{codec, codec_call, is_set, key_len};
 use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
+    match msg.chain {
+        Some(_) => quote!(::fastrs::chain::size(self)),
+        None => sum(msg, None),
+    }
+}
+
+/// `Chain::rest_size()`: the size without the chain's link field.
+pub fn rest(msg: &Message) -> TokenStream {
+    sum(msg, msg.chain)
+}
+
+/// The size of `self` without the field at index `skip`.
+fn sum(msg: &Message, skip: Option<usize>) -> TokenStream {
     let unknown = &msg.unknown_fields;
-    if msg.fields.is_empty() && msg.oneofs.is_empty() {
+    let mut fields = msg
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| Some(i) != skip)
+        .peekable();
+    if fields.peek().is_none() && msg.oneofs.is_empty() {
         return quote!(self.#unknown.len());
     }
-    let fields = msg.fields.iter().map(|f| field(f, &msg.scope));
+    let fields = fields.map(|(_, f)| field(f, &msg.scope));
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
         let module = &msg.module;

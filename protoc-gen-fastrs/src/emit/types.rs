@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
+use super::{chain, codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 
 /// A message: its struct, its `Message` impl and its module of nested types.
@@ -23,6 +23,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let check_required = check_required(msg);
     let getters = getters(msg);
     let json = json::message(msg);
+    let chain = chain::impl_chain(msg);
     quote! {
         #doc
         #deprecated
@@ -67,6 +68,8 @@ pub fn message(msg: &Message) -> TokenStream {
 
             #check_required
         }
+
+        #chain
 
         #getters
 

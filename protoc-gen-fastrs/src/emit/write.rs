@@ -8,15 +8,53 @@ use super::{codec, codec_call, is_set, tag_bytes};
 use crate::model::{Field, Message, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
-    let slots = msg.order.iter().rev().map(|slot| match slot {
-        Slot::Field(i) => field(&msg.fields[*i], &msg.scope),
-        Slot::Oneof(o, members) => oneof(msg, *o, members),
-    });
+    if msg.chain.is_some() {
+        return quote!(::fastrs::chain::write_backward(self, w););
+    }
     let unknown = &msg.unknown_fields;
+    let slots = slots(msg, &msg.order);
     quote! {
         self.#unknown.write(w);
-        #(#slots)*
+        #slots
     }
+}
+
+/// `Chain::write_after_link()`: the unknown fields and the fields numbered
+/// above the chain's link, backwards.
+pub fn after_link(msg: &Message) -> TokenStream {
+    let unknown = &msg.unknown_fields;
+    let slots = slots(msg, &msg.order[link_slot(msg) + 1..]);
+    quote! {
+        self.#unknown.write(w);
+        #slots
+    }
+}
+
+/// `Chain::write_before_link()`: the fields numbered below the chain's link,
+/// backwards.
+pub fn before_link(msg: &Message) -> TokenStream {
+    slots(msg, &msg.order[..link_slot(msg)])
+}
+
+/// The position of the chain's link in the field order.
+fn link_slot(msg: &Message) -> usize {
+    let link = msg.chain.expect("only chains have a link");
+    msg.order
+        .iter()
+        .position(|s| *s == Slot::Field(link))
+        .expect("the link is a plain field")
+}
+
+/// Writes `slots` backwards.
+fn slots(msg: &Message, slots: &[Slot]) -> TokenStream {
+    slots
+        .iter()
+        .rev()
+        .map(|slot| match slot {
+            Slot::Field(i) => field(&msg.fields[*i], &msg.scope),
+            Slot::Oneof(o, members) => oneof(msg, *o, members),
+        })
+        .collect()
 }
 
 fn field(f: &Field, scope: &[String]) -> TokenStream {

@@ -420,6 +420,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             self.name_oneof_enum(o, desc);
         }
         let order = field_order(&fields, &oneofs);
+        let chain = chain_link(desc, &full_name, &fields);
         let unknown_fields = if fields.iter().any(|f| f.ident == "unknown_fields") {
             names::ident("unknown_fields_")
         } else {
@@ -438,6 +439,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             fields,
             oneofs,
             order,
+            chain,
             unknown_fields,
             messages,
             enums,
@@ -830,6 +832,21 @@ fn c_unescape(text: &str) -> Option<Vec<u8>> {
         }
     }
     Some(out)
+}
+
+/// The index in `fields` of the link of a chain of messages of this type (see
+/// `fastrs::chain`): its lowest-numbered singular, length-delimited field of
+/// its own type. A message with several (a binary tree's `left` and `right`)
+/// is walked along the first in a loop and recurses into the others.
+fn chain_link(desc: &DescriptorProto, full_name: &str, fields: &[Field]) -> Option<usize> {
+    let own = format!(".{full_name}");
+    fields.iter().position(|f| {
+        matches!(f.shape, Shape::Optional(Kind::Message { group: None, .. }))
+            && desc
+                .field
+                .iter()
+                .any(|d| u32::try_from(d.number()) == Ok(f.number) && d.type_name() == own)
+    })
 }
 
 /// Fields and oneof runs in ascending field-number order.

@@ -46,6 +46,10 @@ pub struct Message {
     pub oneofs: Vec<Oneof>,
     /// Fields and oneofs in ascending field-number order, for writing.
     pub order: Vec<Slot>,
+    /// Index into `fields` of the singular field of this message's own type
+    /// that links a chain of them: sized and written in a loop, not by
+    /// recursion (see `fastrs::chain`).
+    pub chain: Option<usize>,
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
     /// True if this message or one it can hold has a `required` field, so

@@ -1,0 +1,46 @@
+//! `impl Chain` for a message holding another of its own type in a singular
+//! field: the parts `fastrs::chain` sizes and writes in a loop, level by level.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{size, tag_bytes, write};
+use crate::model::Message;
+
+pub fn impl_chain(msg: &Message) -> TokenStream {
+    let Some(link) = msg.chain else {
+        return TokenStream::new();
+    };
+    let ident = &msg.ident;
+    let (link, key) = (&msg.fields[link].ident, tag_bytes(&msg.fields[link].tag));
+    let rest = size::rest(msg);
+    let after = write::after_link(msg);
+    let before = write::before_link(msg);
+    let w = if before.is_empty() { quote!(_w) } else { quote!(w) };
+    quote! {
+        #[allow(deprecated)]
+        impl ::fastrs::chain::Chain for #ident {
+            const LINK_KEY: &'static [u8] = #key;
+
+            #[inline]
+            fn link(&self) -> ::core::option::Option<&Self> {
+                self.#link.as_deref()
+            }
+
+            #[inline]
+            fn rest_size(&self) -> usize {
+                #rest
+            }
+
+            #[inline]
+            fn write_after_link(&self, w: &mut ::fastrs::Writer<'_>) {
+                #after
+            }
+
+            #[inline]
+            fn write_before_link(&self, #w: &mut ::fastrs::Writer<'_>) {
+                #before
+            }
+        }
+    }
+}
