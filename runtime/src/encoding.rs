@@ -724,8 +724,24 @@ fn decode_varints<C: Scalar>(
 ) -> (usize, Result<(), DecodeError>) {
     let mut rest = bytes;
     let mut filled = 0;
+    // Where blocks of one- and two-byte varints are tried again after one
+    // held a longer varint: not before the next 64 bytes, so that a mix of
+    // short and long varints does not pay for a block per value.
+    let mut try_blocks_at = 0;
     // Ten bytes ahead: the loop-free decoder, no end-of-input checks.
     while let Some(head) = rest.first_chunk::<10>() {
+        let at = bytes.len() - rest.len();
+        let short = (head[0] & head[1]) < 0x80;
+        if let Some(block) = rest.first_chunk().filter(|_| short && at >= try_blocks_at) {
+            match decode_short_block::<C>(block, slots.get_mut(filled..).unwrap_or_default()) {
+                Some((values, len)) => {
+                    filled += values;
+                    rest = &rest[len..];
+                    continue;
+                }
+                None => try_blocks_at = at + 64,
+            }
+        }
         let (v, n) = match (head[0], head[1]) {
             (b0, _) if b0 < 0x80 => (u64::from(b0), 1),
             (b0, b1) if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
@@ -759,6 +775,23 @@ fn decode_varints<C: Scalar>(
         filled += 1;
     }
     (filled, Ok(()))
+}
+
+/// Decodes the one- and two-byte varints ending in the first 64 bytes of
+/// `block` into `slots`, without a branch on any one's length (see
+/// [`varint::ShortBlock`]); returns how many values and bytes it decoded, or
+/// `None` (nothing written) if the block holds a longer varint.
+#[inline(always)]
+fn decode_short_block<C: Scalar>(
+    block: &[u8; varint::SHORT_BLOCK],
+    slots: &mut [core::mem::MaybeUninit<C::Value>],
+) -> Option<(usize, usize)> {
+    let block = varint::ShortBlock::new(block)?;
+    let dst = slots.get_mut(..block.count())?;
+    for (slot, v) in dst.iter_mut().zip(block.values()) {
+        slot.write(C::from_wire(v));
+    }
+    Some((block.count(), block.len()))
 }
 
 /// Decodes the varints of three bytes or more at the front of `rest` (part of

@@ -469,6 +469,85 @@ fn runs_of_same_length_varints_break_on_any_other_length() {
 }
 
 #[test]
+fn runs_of_one_and_two_byte_varints_decode_in_blocks_at_every_length() {
+    // Pseudo-random one- and two-byte values (blocks of 64 bytes, and the
+    // values before and after them), every run length up to a few blocks.
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for len in 0..300 {
+        let expected: Vec<u64> = (0..len)
+            .map(|_| match next() % 4 {
+                0 => next() % 0x80,
+                1 => 0x80 + next() % (0x4000 - 0x80),
+                2 => 0x3fff,
+                _ => 0x80,
+            })
+            .collect();
+        let mut values = Vec::new();
+        encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
+        assert_eq!(values, expected, "{len} values");
+    }
+}
+
+#[test]
+fn every_two_byte_value_decodes_in_a_block() {
+    let expected: Vec<u64> = (0x80..0x4000).collect();
+    let mut values = Vec::new();
+    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
+    assert_eq!(values, expected);
+    let mut signed = Vec::new();
+    let zigzagged: Vec<u64> = (-8192..8192i64).map(fastrs::varint::zigzag64).collect();
+    encoding::merge_packed::<encoding::Sint64>(&mut Reader::new(&packed_input(&zigzagged)), &mut signed).unwrap();
+    assert_eq!(signed, (-8192..8192).collect::<Vec<i64>>());
+}
+
+#[test]
+fn a_longer_varint_anywhere_in_a_block_falls_back_to_one_at_a_time() {
+    // 100 two-byte values with one value of three to ten bytes at every
+    // position: in a block's first bytes, across its end, after it.
+    for other_len in 3..=10u32 {
+        let other = if other_len == 10 {
+            u64::MAX
+        } else {
+            1u64 << (7 * (other_len - 1))
+        };
+        for at in 0..=100 {
+            let mut expected = vec![0x1234u64; 100];
+            expected.insert(at, other);
+            let mut values = Vec::new();
+            encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values)
+                .unwrap();
+            assert_eq!(values, expected, "a {other_len}-byte value at {at}");
+        }
+    }
+}
+
+#[test]
+fn a_bad_varint_after_blocks_is_reported_where_it_starts() {
+    // 100 one- and two-byte values, then a truncated varint or one of eleven
+    // bytes: the error's offset is the same as decoding one at a time.
+    let good: Vec<u64> = (0..100).map(|i| if i % 3 == 0 { 300 } else { 5 }).collect();
+    for (bad, kind) in [
+        (&[0x80u8, 0x80][..], DecodeErrorKind::Truncated),
+        (&[0xff; 11][..], DecodeErrorKind::VarintOverflow),
+    ] {
+        let mut input = packed_input(&good);
+        let good_len = input.len() - 2; // after a two-byte length
+        input.extend_from_slice(bad);
+        let total = u16::try_from(good_len + bad.len()).unwrap();
+        input[..2].copy_from_slice(&[0x80 | (total & 0x7f) as u8, (total >> 7) as u8]);
+        let err = encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&input), &mut Vec::new()).unwrap_err();
+        assert_eq!(err.kind(), kind);
+        assert_eq!(err.offset(), 2 + good_len, "{kind:?}");
+    }
+}
+
+#[test]
 fn a_same_length_run_stops_at_a_truncated_varint() {
     // Four 5-byte values and then a varint cut short by the packed length.
     let mut input = packed_input(&[1 << 28; 4]);
