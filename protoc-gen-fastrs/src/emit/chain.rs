@@ -12,7 +12,8 @@ pub fn impl_chain(msg: &Message) -> TokenStream {
         return TokenStream::new();
     };
     let ident = &msg.ident;
-    let (link, key) = (&msg.fields[link].ident, tag_bytes(&msg.fields[link].tag));
+    let field = &msg.fields[link];
+    let (link, key) = (&field.ident, tag_bytes(&field.tag));
     let rest = size::rest(msg);
     let after = write::after_link(msg);
     let before = write::before_link(msg);
