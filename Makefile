@@ -13,17 +13,22 @@ demo:
 
 # Every test: runtime wire edges, generator units, golden files, parser parity
 # with protoc, the protoc plugin end to end, differential tests against prost,
-# semantics, the example. Then formatting and lints.
+# semantics, the example. Then formatting, lints and the API docs.
 test:
 	$(CARGO) test --workspace
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) build -p fastrs-no-std
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(DOC)
 
 lint:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(DOC)
+
+# The published crates' API docs, with broken links as errors.
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json
 
 fmt:
 	$(CARGO) fmt --all

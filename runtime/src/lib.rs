@@ -8,8 +8,8 @@
 //! per-type codecs in [`encoding`]) are public for generated code and for
 //! hand-written codecs; their contracts are stated on each item.
 //!
-//! With the `json` feature, [`json`] adds canonical proto3 JSON: what code
-//! generated with the `json` option and the well-known types use.
+//! With the `json` feature, the `json` module adds canonical proto3 JSON:
+//! what code generated with the `json` option and the well-known types use.
 //!
 //! Decoding never panics, never reads past its input, never sizes an allocation
 //! from a length it has not checked against the bytes present, and stops at

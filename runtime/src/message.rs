@@ -138,7 +138,7 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     ///
     /// # Errors
     /// Malformed input, or nesting deeper than
-    /// [`DEFAULT_RECURSION_LIMIT`](crate::wire::DEFAULT_RECURSION_LIMIT).
+    /// [`crate::wire::DEFAULT_RECURSION_LIMIT`].
     /// `self` then holds the fields merged before the error.
     fn fast_read(&mut self, buf: &[u8]) -> Result<(), DecodeError> {
         self.fast_read_with(buf, &DecodeOptions::default())
