@@ -108,31 +108,37 @@ pub fn write_backward<M: Chain>(top: &M, w: &mut Writer<'_>) {
 }
 
 /// [`write_backward`] for the chain from `top`, [`LEVELS`] links at a time.
+/// The walks down and up each run on a copy of the writer kept in registers
+/// (see `Writer::in_registers`); the call for the next chunk sits between.
 fn write_levels<M: Chain>(top: &M, w: &mut Writer<'_>) {
     // Each walked message, with the writer's free space once its fields after
     // the link were written: where the bytes of the message below it end.
     let mut ends = [(top, 0); LEVELS];
-    let mut walked = 0;
-    let mut m = top;
-    let last_has_link = loop {
-        m.write_after_link(w);
-        ends[walked] = (m, w.remaining());
-        walked += 1;
-        match m.link() {
-            None => break false,
-            Some(next) if walked == LEVELS => {
-                write_levels(next, w);
-                break true;
+    let (walked, rest) = w.in_registers(|w| {
+        let mut walked = 0;
+        let mut m = top;
+        loop {
+            m.write_after_link(w);
+            ends[walked] = (m, w.remaining());
+            walked += 1;
+            match m.link() {
+                None => break (walked, None),
+                Some(next) if walked == LEVELS => break (walked, Some(next)),
+                Some(next) => m = next,
             }
-            Some(next) => m = next,
         }
-    };
-    for (i, &(m, end)) in ends[..walked].iter().enumerate().rev() {
-        if last_has_link || i + 1 < walked {
-            w.put_key_varint(M::LINK_KEY, (end - w.remaining()) as u64);
-        }
-        m.write_before_link(w);
+    });
+    if let Some(next) = rest {
+        write_levels(next, w);
     }
+    w.in_registers(|w| {
+        for (i, &(m, end)) in ends[..walked].iter().enumerate().rev() {
+            if rest.is_some() || i + 1 < walked {
+                w.put_key_varint(M::LINK_KEY, (end - w.remaining()) as u64);
+            }
+            m.write_before_link(w);
+        }
+    });
 }
 
 #[cfg(test)]

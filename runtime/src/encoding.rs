@@ -557,9 +557,11 @@ pub fn size_repeated<C: Codec>(values: &[C::Value], key_len: usize) -> usize {
 /// Writes a repeated field unpacked, one tag per element.
 #[inline]
 pub fn write_repeated<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
-    for v in values.iter().rev() {
-        C::write_keyed(v, tag, w);
-    }
+    w.in_registers(|w| {
+        for v in values.iter().rev() {
+            C::write_keyed(v, tag, w);
+        }
+    });
 }
 
 /// Size of a packed field's payload (without tag and length).
@@ -631,11 +633,11 @@ fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
             }
         }
         0x80..0x4000 => w.put_short_varints(values, C::to_wire),
-        _ => {
+        _ => w.in_registers(|w| {
             for &v in values.iter().rev() {
                 w.put_varint_long(C::to_wire(v));
             }
-        }
+        }),
     }
 }
 
@@ -867,12 +869,14 @@ where
 {
     #[allow(clippy::cast_possible_truncation)] // field numbers 1 and 2: one-byte tags
     let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE) as u8, wire::tag(2, V::WIRE_TYPE) as u8);
-    for (k, v) in entries {
-        let end = w.remaining();
-        V::write_keyed(v, &[value_tag], w);
-        K::write_keyed(k, &[key_tag], w);
-        w.put_key_varint(tag, (end - w.remaining()) as u64);
-    }
+    w.in_registers(|w| {
+        for (k, v) in entries {
+            let end = w.remaining();
+            V::write_keyed(v, &[value_tag], w);
+            K::write_keyed(k, &[key_tag], w);
+            w.put_key_varint(tag, (end - w.remaining()) as u64);
+        }
+    });
 }
 
 /// Reads one map entry. A missing key or value takes its default; unknown fields

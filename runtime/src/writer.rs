@@ -63,6 +63,22 @@ impl<'a> Writer<'a> {
         tail
     }
 
+    /// Runs `f` on a copy of the writer that the compiler can keep in
+    /// registers: through `&mut self`, every write that may be followed by a
+    /// panic stores the writer back first (unwinding could reach code that
+    /// reads it), one store and one load per value in a loop. After a panic
+    /// inside `f` this writer is left empty, which is fine: a panic here
+    /// means the buffer was sized wrong.
+    #[inline(always)]
+    pub(crate) fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
+        let mut local = Writer {
+            free: core::mem::take(&mut self.free),
+        };
+        let result = f(&mut local);
+        self.free = local.free;
+        result
+    }
+
     /// Writes one byte.
     #[inline(always)]
     pub fn put_u8(&mut self, b: u8) {
@@ -192,11 +208,16 @@ impl<'a> Writer<'a> {
     }
 
     /// Marks the last `n` free bytes as written, after a store that filled
-    /// them (and possibly free bytes before them, which stay free).
+    /// them (and possibly free bytes before them, which stay free). Callers
+    /// store into at least `n` free bytes first; the saturating subtraction
+    /// only lets the compiler see that no panic can follow, so the writer
+    /// stays in registers instead of being stored at every value (a panic
+    /// could unwind to code that sees it).
     #[inline(always)]
     fn release(&mut self, n: usize) {
+        debug_assert!(n <= self.free.len());
         let free = core::mem::take(&mut self.free);
-        let keep = free.len() - n;
+        let keep = free.len().saturating_sub(n);
         self.free = &mut free[..keep];
     }
 
