@@ -114,7 +114,7 @@ fn write_levels<M: Chain>(top: &M, w: &mut Writer<'_>) {
     // Each walked message, with the writer's free space once its fields after
     // the link were written: where the bytes of the message below it end.
     let mut ends = [(top, 0); LEVELS];
-    let (walked, rest) = w.in_registers(|w| {
+    let (walked, beyond) = w.in_registers(|w| {
         let mut walked = 0;
         let mut m = top;
         loop {
@@ -128,12 +128,14 @@ fn write_levels<M: Chain>(top: &M, w: &mut Writer<'_>) {
             }
         }
     });
-    if let Some(next) = rest {
+    // The chain past this chunk, if any, is written before this chunk's
+    // prefixes.
+    if let Some(next) = beyond {
         write_levels(next, w);
     }
     w.in_registers(|w| {
         for (i, &(m, end)) in ends[..walked].iter().enumerate().rev() {
-            if rest.is_some() || i + 1 < walked {
+            if beyond.is_some() || i + 1 < walked {
                 w.put_key_varint(M::LINK_KEY, (end - w.remaining()) as u64);
             }
             m.write_before_link(w);
