@@ -231,10 +231,9 @@ impl ShortBlock {
     /// 64 bytes takes more than two bytes (or none ends there).
     #[inline(always)]
     pub(crate) fn new(bytes: &[u8; SHORT_BLOCK]) -> Option<Self> {
-        let stops = (0..8).fold(0, |stops, word| {
-            let at = 8 * word;
-            let word_bytes = bytes[at..at + 8].try_into().unwrap_or([0; 8]);
-            stops | stop_byte(u64::from_le_bytes(word_bytes)) << at
+        let (words, _) = bytes.as_chunks::<8>();
+        let stops = words.iter().take(8).enumerate().fold(0, |stops, (i, word)| {
+            stops | stop_byte(u64::from_le_bytes(*word)) << (8 * i)
         });
         // Two continuation bytes in a row start a longer varint; no stop at
         // all leaves nothing to decode.

@@ -233,8 +233,9 @@ impl<'a> Writer<'a> {
         let done = if key.len() <= 3 && v < 0x80 {
             self.put_key_word(key, v, 1)
         } else if key.len() <= 2 && v < 0x4000 {
-            // The low seven bits with the continuation bit, then the rest.
-            self.put_key_word(key, (v & 0x7f) | 0x80 | (v >> 7) << 8, 2)
+            // Two bytes: `v` is at least 0x80 here (a shorter key with a
+            // one-byte varint took the branch above).
+            self.put_key_word(key, short_pair_bits(v).0, 2)
         } else {
             false
         };
