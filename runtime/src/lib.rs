@@ -34,6 +34,7 @@ mod extension;
 pub mod json;
 mod message;
 mod reader;
+mod simd;
 mod unknown;
 pub mod varint;
 #[cfg(feature = "std")]

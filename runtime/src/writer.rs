@@ -8,7 +8,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::varint;
+use crate::{simd, varint};
 
 /// Backward writer over a caller's buffer. Allocates nothing.
 ///
@@ -176,9 +176,18 @@ impl<'a> Writer<'a> {
     /// written next (the one before it) covers.
     #[inline(always)]
     pub(crate) fn put_short_varints<T: Copy>(&mut self, values: &[T], wire: impl Fn(T) -> u64) {
+        self.put_short_varints_by(values, wire, simd::short_varints_by_eight());
+    }
+
+    /// [`Writer::put_short_varints`], eight values at a time (one byte
+    /// shuffle, see [`simd::put_short_varints_by_eight`]) if `by_eight`.
+    #[inline(always)]
+    fn put_short_varints_by<T: Copy>(&mut self, values: &[T], wire: impl Fn(T) -> u64, by_eight: bool) {
         let free = core::mem::take(&mut self.free);
-        let mut end = free.len();
-        let mut left = values.len();
+        let (mut left, mut end) = (values.len(), free.len());
+        if by_eight {
+            (left, end) = simd::put_short_varints_by_eight(free, end, values, &wire);
+        }
         // Four at a time without a branch per value: each one's one or two
         // bytes are shifted into one word, stored as eight bytes ending where
         // the four end (the bytes before them stay free).
@@ -468,12 +477,35 @@ mod tests {
                 _ => [0x80, 300, 0x3fff][i % 3],
             })
             .collect();
+        runs_match_one_at_a_time(&values, false);
+    }
+
+    #[test]
+    fn short_varint_runs_by_eight_match_one_at_a_time() {
+        if !simd::short_varints_by_eight() {
+            return;
+        }
+        // 256 groups of eight: group g's value j takes two bytes if bit j of
+        // g is set (every row of the shuffle table).
+        let groups = if cfg!(miri) { 24 } else { 256 };
+        let values: Vec<u64> = (0..8 * groups)
+            .map(|i| match ((i / 8) >> (i % 8)) & 1 {
+                0 => [0, 1, 0x7f][i % 3],
+                _ => [0x80, 300, 0x3fff][i % 3],
+            })
+            .collect();
+        runs_match_one_at_a_time(&values, true);
+    }
+
+    /// Each prefix of `values` written as a run (eight at a time if
+    /// `by_eight`, else four) leaves the bytes one varint at a time does.
+    fn runs_match_one_at_a_time(values: &[u64], by_eight: bool) {
         for len in 0..=values.len() {
             let values = &values[..len];
             let bytes: usize = values.iter().map(|&v| varint::len(v)).sum();
             // Exactly sized (the last stores fall back), and with room before.
-            for spare in [0usize, 1, 2, 5, 9] {
-                let run = |w: &mut Writer<'_>| w.put_short_varints(values, |v| v);
+            for spare in [0usize, 1, 2, 5, 9, 17] {
+                let run = |w: &mut Writer<'_>| w.put_short_varints_by(values, |v| v, by_eight);
                 let single = |w: &mut Writer<'_>| values.iter().rev().for_each(|&v| w.put_varint(v));
                 assert!(same_bytes(bytes, spare, run, single), "{len} values, {spare} spare");
             }

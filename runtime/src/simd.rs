@@ -1,0 +1,141 @@
+//! Kernels that need instructions beyond the x86-64 baseline (SSE2), chosen
+//! at run time where `std` can ask the CPU, and at compile time otherwise
+//! (`-C target-feature=+ssse3` or a `target-cpu` that has it). Everything here
+//! has a portable equivalent that callers fall back to.
+
+use core::mem::MaybeUninit;
+
+/// Whether [`put_short_varints_by_eight`] can run on this CPU. The answer is
+/// cached by `std`: one load and a test.
+#[inline(always)]
+pub(crate) fn short_varints_by_eight() -> bool {
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    {
+        std::is_x86_feature_detected!("ssse3")
+    }
+    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+    {
+        cfg!(all(target_arch = "x86_64", target_feature = "ssse3"))
+    }
+}
+
+/// Writes the last values of `values` backwards, eight at a time, as varints
+/// below 2^14 (`wire` gives each value's varint) ending at `free[end]`, while
+/// eight values and 16 bytes of room are left; returns the values left (a
+/// prefix of `values`) and the new end. Each eight take one 16-byte store: the
+/// varints packed against its end by one byte shuffle, which a table indexed
+/// by the eight lengths gives. The bytes stored before them stay free space.
+///
+/// Must only be called when [`short_varints_by_eight`] is true.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn put_short_varints_by_eight<T: Copy>(
+    free: &mut [MaybeUninit<u8>],
+    end: usize,
+    values: &[T],
+    wire: impl Fn(T) -> u64,
+) -> (usize, usize) {
+    debug_assert!(short_varints_by_eight());
+    // SAFETY: the caller checked that the CPU has SSSE3.
+    #[allow(unsafe_code)]
+    unsafe {
+        x86::put_by_eight(free, end, values, wire)
+    }
+}
+
+/// Off x86-64 nothing is written here (never called: the check is false).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn put_short_varints_by_eight<T: Copy>(
+    _: &mut [MaybeUninit<u8>],
+    end: usize,
+    values: &[T],
+    _: impl Fn(T) -> u64,
+) -> (usize, usize) {
+    (values.len(), end)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[allow(unsafe_code)]
+mod x86 {
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi16, _mm_and_si128, _mm_cmpgt_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+        _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
+    };
+    use core::mem::MaybeUninit;
+
+    /// For each mask of which of eight varints take two bytes (bit j for the
+    /// j-th), the byte shuffle that packs them (two bytes per value in, the
+    /// low byte first) against the end of 16 bytes; the bytes before them are
+    /// zero (index 0x80).
+    static SHUFFLES: [[u8; 16]; 256] = {
+        let mut table = [[0x80u8; 16]; 256];
+        let mut mask: usize = 0;
+        while mask < 256 {
+            // Eight bytes and one more per two-byte varint, ending at byte 16.
+            let mut at = 8 - mask.count_ones() as usize;
+            let mut j = 0;
+            while j < 8 {
+                table[mask][at] = 2 * j;
+                at += 1;
+                if mask >> j & 1 == 1 {
+                    table[mask][at] = 2 * j + 1;
+                    at += 1;
+                }
+                j += 1;
+            }
+            mask += 1;
+        }
+        table
+    };
+
+    /// The bytes eight varints take, by the same mask: 8 plus its set bits
+    /// (a table, as SSSE3 does not imply `popcnt`).
+    static LENGTHS: [u8; 256] = {
+        let mut table = [0u8; 256];
+        let mut mask: usize = 0;
+        while mask < 256 {
+            #[allow(clippy::cast_possible_truncation)] // at most 16
+            {
+                table[mask] = 8 + mask.count_ones() as u8;
+            }
+            mask += 1;
+        }
+        table
+    };
+
+    /// See [`super::put_short_varints_by_eight`].
+    #[target_feature(enable = "ssse3")]
+    pub(super) fn put_by_eight<T: Copy>(
+        free: &mut [MaybeUninit<u8>],
+        mut end: usize,
+        values: &[T],
+        wire: impl Fn(T) -> u64,
+    ) -> (usize, usize) {
+        let mut left = values.len();
+        while let (Some(eight), Some(start)) = (values[..left].last_chunk::<8>(), end.checked_sub(16)) {
+            #[allow(clippy::cast_possible_truncation)] // below 2^14 (the caller's contract)
+            let words: [u16; 8] = core::array::from_fn(|j| wire(eight[j]) as u16);
+            // SAFETY: `words` is 16 readable bytes (`loadu` needs no alignment).
+            let v = unsafe { _mm_loadu_si128(words.as_ptr().cast::<__m128i>()) };
+            let two = _mm_cmpgt_epi16(v, _mm_set1_epi16(0x7f));
+            // Two bytes: the low seven bits with the continuation bit, then
+            // the rest one byte up, that is v + (v & !0x7f) + 0x80; one byte
+            // (v below 0x80) is v itself.
+            let high = _mm_and_si128(v, _mm_set1_epi16(!0x7f));
+            let pairs = _mm_add_epi16(_mm_add_epi16(v, high), _mm_and_si128(two, _mm_set1_epi16(0x80)));
+            // One bit per value: the 16-bit compare results narrowed to bytes.
+            #[allow(clippy::cast_sign_loss)] // eight bits
+            let mask = _mm_movemask_epi8(_mm_packs_epi16(two, _mm_setzero_si128())) as usize & 0xff;
+            // SAFETY: a table row is 16 readable bytes.
+            let shuffle = unsafe { _mm_loadu_si128(SHUFFLES[mask].as_ptr().cast::<__m128i>()) };
+            let packed = _mm_shuffle_epi8(pairs, shuffle);
+            let room = &mut free[start..end];
+            // SAFETY: `room` is 16 writable bytes (`storeu` needs no alignment).
+            unsafe { _mm_storeu_si128(room.as_mut_ptr().cast::<__m128i>(), packed) };
+            end -= usize::from(LENGTHS[mask]);
+            left -= 8;
+        }
+        (left, end)
+    }
+}
