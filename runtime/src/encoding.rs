@@ -74,6 +74,23 @@ pub trait Scalar: Codec<Value: Copy> {
         }
     }
 
+    /// For block decoders of one- and two-byte varints (below 2^14): a step
+    /// from the varint to a 16-bit lane, applied to a whole block at once
+    /// (it vectorises), and the value from the lane. By default the lane is
+    /// the varint; the sint types undo the zigzag in the lane.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn short_lane(v: u16) -> u16 {
+        v
+    }
+
+    /// See [`Scalar::short_lane`].
+    #[doc(hidden)]
+    #[inline(always)]
+    fn from_short_lane(lane: u16) -> Self::Value {
+        Self::from_wire(u64::from(lane))
+    }
+
     /// Appends the values of a packed fixed-width run; `bytes` holds a whole
     /// number of them.
     #[inline]
@@ -154,6 +171,21 @@ macro_rules! plain_runs {
     };
 }
 
+/// Block decoders' lanes for the zigzag types: the signed value (within
+/// ±8191), sign-extended to the value.
+macro_rules! zigzag_lanes {
+    ($value:ty) => {
+        #[inline(always)]
+        fn short_lane(v: u16) -> u16 {
+            (v >> 1) ^ 0u16.wrapping_sub(v & 1)
+        }
+        #[inline(always)]
+        fn from_short_lane(lane: u16) -> $value {
+            <$value>::from(lane as i16)
+        }
+    };
+}
+
 macro_rules! scalar_codec {
     ($(#[$doc:meta])* $name:ident, $value:ty, $wire_type:expr, $width:expr,
      |$v:ident| $to_wire:expr, |$w:ident| $from_wire:expr, |$d:ident| $is_default:expr $(, $plain:ident)?) => {
@@ -217,9 +249,9 @@ scalar_codec!(/// `uint32`.
 scalar_codec!(/// `uint64`.
     Uint64, u64, wire::VARINT, 0, |v| v, |w| w, |v| *v == 0);
 scalar_codec!(/// `sint32`: zigzag varint.
-    Sint32, i32, wire::VARINT, 0, |v| u64::from(varint::zigzag32(v)), |w| varint::unzigzag32(w as u32), |v| *v == 0);
+    Sint32, i32, wire::VARINT, 0, |v| u64::from(varint::zigzag32(v)), |w| varint::unzigzag32(w as u32), |v| *v == 0, zigzag_lanes);
 scalar_codec!(/// `sint64`: zigzag varint.
-    Sint64, i64, wire::VARINT, 0, |v| varint::zigzag64(v), |w| varint::unzigzag64(w), |v| *v == 0);
+    Sint64, i64, wire::VARINT, 0, |v| varint::zigzag64(v), |w| varint::unzigzag64(w), |v| *v == 0, zigzag_lanes);
 scalar_codec!(/// `bool`: any non-zero varint reads as `true`.
     Bool, bool, wire::VARINT, 0, |v| u64::from(v), |w| w != 0, |v| !*v);
 scalar_codec!(/// `fixed32`.
@@ -788,10 +820,10 @@ fn decode_short_block<C: Scalar>(
     block: &[u8; varint::SHORT_BLOCK],
     slots: &mut [core::mem::MaybeUninit<C::Value>],
 ) -> Option<(usize, usize)> {
-    let block = varint::ShortBlock::new(block)?;
+    let block = varint::ShortBlock::new(block, C::short_lane)?;
     let dst = slots.get_mut(..block.count())?;
-    for (slot, v) in dst.iter_mut().zip(block.values()) {
-        slot.write(C::from_wire(v));
+    for (slot, lane) in dst.iter_mut().zip(block.lanes()) {
+        slot.write(C::from_short_lane(lane));
     }
     Some((block.count(), block.len()))
 }

@@ -5,6 +5,34 @@
 
 use core::mem::MaybeUninit;
 
+/// The high bits of 64 bytes, byte `i`'s at bit `i`: a varint's continuation
+/// bits. SSE2 (part of x86-64) gathers sixteen at a time.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+pub(crate) fn high_bits(bytes: &[u8; 64]) -> u64 {
+    x86::high_bits(bytes)
+}
+
+/// The high bits of 64 bytes, byte `i`'s at bit `i`.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+pub(crate) fn high_bits(bytes: &[u8; 64]) -> u64 {
+    high_bits_by_words(bytes)
+}
+
+/// [`high_bits`] without SIMD: a multiply gathers each eight.
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2", not(test)), allow(dead_code))]
+#[inline(always)]
+fn high_bits_by_words(bytes: &[u8; 64]) -> u64 {
+    let (words, _) = bytes.as_chunks::<8>();
+    words.iter().enumerate().fold(0, |bits, (i, word)| {
+        let high = (u64::from_le_bytes(*word) & 0x8080_8080_8080_8080) >> 7;
+        // Bit 8j of `high` lands at bit 56 + j, for each byte j; no carries,
+        // as the products are at distinct bits.
+        bits | high.wrapping_mul(0x0102_0408_1020_4080) >> 56 << (8 * i)
+    })
+}
+
 /// Whether [`put_short_varints_by_eight`] can run on this CPU. The answer is
 /// cached by `std`: one load and a test.
 #[inline(always)]
@@ -104,6 +132,20 @@ mod x86 {
         table
     };
 
+    /// See [`super::high_bits`].
+    #[cfg(target_feature = "sse2")]
+    #[inline(always)]
+    pub(super) fn high_bits(bytes: &[u8; 64]) -> u64 {
+        let (sixteens, _) = bytes.as_chunks::<16>();
+        sixteens.iter().enumerate().fold(0, |bits, (i, sixteen)| {
+            // SAFETY: SSE2 is enabled at compile time (the `cfg`), and
+            // `sixteen` is 16 readable bytes (`loadu` needs no alignment).
+            #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)] // sixteen bits
+            let high = unsafe { _mm_movemask_epi8(_mm_loadu_si128(sixteen.as_ptr().cast::<__m128i>())) as u16 };
+            bits | u64::from(high) << (16 * i)
+        })
+    }
+
     /// See [`super::put_short_varints_by_eight`].
     #[target_feature(enable = "ssse3")]
     pub(super) fn put_by_eight<T: Copy>(
@@ -137,5 +179,29 @@ mod x86 {
             left -= 8;
         }
         (left, end)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn high_bits_gather_each_byte_in_order() {
+        // Every pattern of high bits in each byte position's eight-byte
+        // group, with varied low bits under them.
+        for pattern in 0..=255u64 {
+            for shift in [0, 8, 24, 56] {
+                let bits = pattern << shift | pattern.rotate_left(17);
+                let bytes: [u8; 64] = core::array::from_fn(|i| {
+                    let high = (bits >> i & 1) << 7;
+                    #[allow(clippy::cast_possible_truncation)] // below 0x100
+                    let byte = (high | (i as u64 * 37 + pattern) & 0x7f) as u8;
+                    byte
+                });
+                assert_eq!(high_bits(&bytes), bits, "{bits:#018x}");
+                assert_eq!(high_bits_by_words(&bytes), bits, "{bits:#018x} by words");
+            }
+        }
     }
 }

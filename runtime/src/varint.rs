@@ -212,14 +212,15 @@ fn gather(buf: &[u8]) -> u64 {
 /// values of live traffic), a branch per value mispredicts often (for about a
 /// third of the values of small sint64s); here every branch is a loop's.
 ///
-/// Each byte's value as the start of a varint is computed for all 64 at once
-/// (the compiler vectorises it); the values' ends come from one mask of the
-/// bytes that end a varint, taken lowest first.
+/// Each byte's value as the start of a varint, mapped to a lane by the
+/// caller's step (the sint types undo the zigzag there), is computed for all
+/// 64 at once (the compiler vectorises it); the varints' ends come from one
+/// mask of the bytes that end a varint, taken lowest first.
 pub(crate) struct ShortBlock {
     /// Bit `i` is set when byte `i` ends a varint.
     stops: u64,
-    /// The value of the one- or two-byte varint starting at each byte.
-    values: [u16; 64],
+    /// The lane of the one- or two-byte varint starting at each byte.
+    lanes: [u16; 64],
 }
 
 /// Bytes of input a [`ShortBlock`] reads: the 64 it decodes, and one more for
@@ -227,28 +228,28 @@ pub(crate) struct ShortBlock {
 pub(crate) const SHORT_BLOCK: usize = 65;
 
 impl ShortBlock {
-    /// The block at the front of `bytes`, or `None` if a varint in its first
-    /// 64 bytes takes more than two bytes (or none ends there).
+    /// The block at the front of `bytes`, its varints mapped by `lane`, or
+    /// `None` if a varint in its first 64 bytes takes more than two bytes (or
+    /// none ends there).
     #[inline(always)]
-    pub(crate) fn new(bytes: &[u8; SHORT_BLOCK]) -> Option<Self> {
-        let (words, _) = bytes.as_chunks::<8>();
-        let stops = words.iter().take(8).enumerate().fold(0, |stops, (i, word)| {
-            stops | stop_byte(u64::from_le_bytes(*word)) << (8 * i)
-        });
+    pub(crate) fn new(bytes: &[u8; SHORT_BLOCK], lane: impl Fn(u16) -> u16) -> Option<Self> {
+        let (head, _) = bytes.split_first_chunk::<64>()?;
+        let stops = !crate::simd::high_bits(head);
         // Two continuation bytes in a row start a longer varint; no stop at
         // all leaves nothing to decode.
         let continued = !stops;
         if continued & continued << 1 != 0 {
             return None;
         }
-        let mut values = [0; 64];
-        for (value, pair) in values.iter_mut().zip(bytes.windows(2)) {
-            let (b0, b1) = (u16::from(pair[0]), u16::from(pair[1]));
+        // Built in place (`from_fn`, not a zeroed array filled in a loop),
+        // so the 128 bytes are written once.
+        let lanes = core::array::from_fn(|i| {
+            let (b0, b1) = (u16::from(bytes[i]), u16::from(bytes[i + 1]));
             // The second byte counts only after a continued first.
             let second = (b1 << 7) & 0u16.wrapping_sub(b0 >> 7);
-            *value = (b0 & 0x7f) | second;
-        }
-        Some(ShortBlock { stops, values })
+            lane((b0 & 0x7f) | second)
+        });
+        Some(ShortBlock { stops, lanes })
     }
 
     /// How many varints end in the block.
@@ -263,28 +264,21 @@ impl ShortBlock {
         64 - self.stops.leading_zeros() as usize
     }
 
-    /// The block's varints, in order (with `count()`, the iterator's length).
+    /// The lanes of the block's varints, in order (with `count()`, the
+    /// iterator's length).
     #[inline(always)]
-    pub(crate) fn values(&self) -> impl Iterator<Item = u64> + '_ {
+    pub(crate) fn lanes(&self) -> impl Iterator<Item = u16> + '_ {
         // Each varint starts at byte 0 or after a stop; the start after the
         // last stop (a varint ending in the next block) is past `count()`.
         let mut starts = self.stops << 1 | 1;
         core::iter::from_fn(move || {
-            let start = starts.trailing_zeros() as usize;
+            // Bit 63 changes nothing within `count()` and bounds the index
+            // below 64, so it needs no check.
+            let start = (starts | 1 << 63).trailing_zeros() as usize;
             starts &= starts.wrapping_sub(1);
-            Some(u64::from(self.values[start & 63]))
+            Some(self.lanes[start])
         })
     }
-}
-
-/// The high bits of the bytes of `word` that end a varint (those below 0x80),
-/// gathered into its low eight bits, byte 0 lowest.
-#[inline(always)]
-const fn stop_byte(word: u64) -> u64 {
-    let stops = (!word & 0x8080_8080_8080_8080) >> 7;
-    // Bit 8i of `stops` lands at bit 56 + i, for each byte i; no carries, as
-    // the products are at distinct bits.
-    stops.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]
@@ -464,31 +458,28 @@ mod tests {
     }
 
     #[test]
-    fn stop_bytes_gather_each_byte_below_0x80() {
-        // Every pattern of high bits, with varied low bits under them.
-        for pattern in 0..=255u64 {
-            let word = (0..8).fold(0, |w, i| {
-                let high = (pattern >> i & 1) << 7;
-                w | (high | (i * 37 + pattern) & 0x7f) << (8 * i)
-            });
-            assert_eq!(stop_byte(word), !pattern & 0xff, "{word:#018x}");
-        }
-    }
-
-    #[test]
     fn a_short_block_needs_every_varint_within_two_bytes() {
         let mut block = [0x01u8; SHORT_BLOCK];
         block[..4].copy_from_slice(&[0x81, 0x01, 0x82, 0x7f]);
-        let short = ShortBlock::new(&block).expect("one- and two-byte varints");
+        let short = ShortBlock::new(&block, |v| v).expect("one- and two-byte varints");
         assert_eq!(short.count(), 62);
         assert_eq!(short.len(), 64);
-        let values: Vec<u64> = short.values().take(short.count()).collect();
-        assert_eq!(values[..3], [0x81, 0x3f82, 1]);
+        let lanes: Vec<u16> = short.lanes().take(short.count()).collect();
+        assert_eq!(lanes[..3], [0x81, 0x3f82, 1]);
+        let stepped = ShortBlock::new(&block, |v| v ^ 1).expect("the same block");
+        assert_eq!(
+            stepped.lanes().take(3).collect::<Vec<_>>(),
+            [0x80, 0x3f83, 0],
+            "mapped by the step"
+        );
         // A varint continued into the next block ends the block before it.
         block[63] = 0x80;
-        assert_eq!(ShortBlock::new(&block).map(|b| (b.count(), b.len())), Some((61, 63)));
+        assert_eq!(
+            ShortBlock::new(&block, |v| v).map(|b| (b.count(), b.len())),
+            Some((61, 63))
+        );
         block[62] = 0x80;
-        assert!(ShortBlock::new(&block).is_none(), "a three-byte varint");
-        assert!(ShortBlock::new(&[0x80; SHORT_BLOCK]).is_none(), "no varint ends");
+        assert!(ShortBlock::new(&block, |v| v).is_none(), "a three-byte varint");
+        assert!(ShortBlock::new(&[0x80; SHORT_BLOCK], |v| v).is_none(), "no varint ends");
     }
 }

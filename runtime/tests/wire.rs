@@ -501,11 +501,21 @@ fn every_two_byte_value_decodes_in_a_block() {
     let mut values = Vec::new();
     encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
     assert_eq!(values, expected);
-    let mut signed = Vec::new();
+    let mut narrow = Vec::new();
+    encoding::merge_packed::<encoding::Int32>(&mut Reader::new(&packed_input(&expected)), &mut narrow).unwrap();
+    assert!(narrow.iter().map(|&v| v as u64).eq(expected.iter().copied()), "int32");
+    // The sint types undo the zigzag for a whole block at once.
     let small: Vec<i64> = (-8192..8192i64).step_by(step).collect();
     let zigzagged: Vec<u64> = small.iter().map(|&v| fastrs::varint::zigzag64(v)).collect();
+    let mut signed = Vec::new();
     encoding::merge_packed::<encoding::Sint64>(&mut Reader::new(&packed_input(&zigzagged)), &mut signed).unwrap();
     assert_eq!(signed, small);
+    let mut signed32 = Vec::new();
+    encoding::merge_packed::<encoding::Sint32>(&mut Reader::new(&packed_input(&zigzagged)), &mut signed32).unwrap();
+    assert!(
+        signed32.iter().map(|&v| i64::from(v)).eq(small.iter().copied()),
+        "sint32"
+    );
 }
 
 #[test]
