@@ -353,40 +353,77 @@ fn read_scalar<C: Scalar>(r: &mut Reader<'_>) -> Result<C::Value, DecodeError> {
 pub enum Str {}
 
 impl Str {
+    /// Replaces `v` with the string at the front of `r`, reusing its
+    /// allocation.
     #[inline]
-    fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+    fn read_into(v: &mut String, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let bytes = r.read_bytes()?;
-        if bytes.len() < SIMD_UTF8_MIN && is_ascii(bytes) {
-            // SAFETY: ASCII is valid UTF-8. `from_utf8` costs ~10 instructions
-            // a byte on short strings (callgrind, the Go message: 385 of its
-            // 1175 instructions).
-            #[allow(unsafe_code)]
-            return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
+        // SAFETY: `v` is left holding the bytes of a `str` (checked below),
+        // or emptied.
+        #[allow(unsafe_code)]
+        let v = unsafe { v.as_mut_vec() };
+        if bytes.len() >= SIMD_UTF8_MIN {
+            return replace_text(v, bytes, r.offset());
         }
-        validate_utf8(bytes, r.offset())
+        // ASCII is valid UTF-8. `from_utf8` costs ~10 instructions a byte on
+        // short strings (callgrind, the Go message: 385 of its 1175
+        // instructions).
+        if !is_ascii(bytes) {
+            check_utf8(bytes, r.offset())?;
+        }
+        replace_bytes(v, bytes);
+        Ok(())
     }
 }
 
-/// The length from which strings are validated by SIMD (`simdutf8`).
+/// The length from which strings are copied and checked for ASCII in one
+/// pass, and validated by SIMD (`simdutf8`) if they are not ASCII.
 const SIMD_UTF8_MIN: usize = 64;
 
-/// `core::str::from_utf8`, with strings of [`SIMD_UTF8_MIN`] bytes and more
-/// validated by SIMD: on text that is not all ASCII (names, messages, reviews
-/// in most of the world's scripts) `core` takes about 1.5 ns a byte and
-/// `simdutf8` a tenth of that; on ASCII it beats `is_ascii` too. Shorter
-/// strings stay with `core`, which is as fast there. `end` is the offset just
-/// past `bytes`, for the error. Out of line: it would tip `Str::merge` over
-/// the size at which decoders inline it.
+/// Makes `v` hold exactly `text` (of [`SIMD_UTF8_MIN`] bytes or more) if it
+/// is UTF-8, else empties it; `end` is the offset just past `text`, for the
+/// error. The copy finds out whether the bytes are ASCII as it goes (one pass
+/// instead of a check and then a copy); others are validated by `simdutf8`.
+/// Out of line: it would tip `Str::merge` over the size at which decoders
+/// inline it.
 #[inline(never)]
-fn validate_utf8(bytes: &[u8], end: usize) -> Result<&str, DecodeError> {
-    if bytes.len() >= SIMD_UTF8_MIN {
-        if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
-            return Ok(s);
-        }
+fn replace_text(v: &mut Vec<u8>, text: &[u8], end: usize) -> Result<(), DecodeError> {
+    let n = text.len();
+    if v.capacity() == 0 {
+        *v = Vec::with_capacity(n);
+    } else {
+        v.clear();
+        v.reserve(n);
+    }
+    if !crate::simd::copy_ascii(&mut v.spare_capacity_mut()[..n], text) {
+        check_utf8(text, end)?;
+    }
+    // SAFETY: `copy_ascii` initialised the first `n` spare bytes.
+    #[allow(unsafe_code)]
+    unsafe {
+        v.set_len(n);
+    }
+    Ok(())
+}
+
+/// Checks that `bytes` are UTF-8; `end` is the offset just past them, for
+/// the error. On text that is not all ASCII (names, messages, reviews in most
+/// of the world's scripts) `core::str::from_utf8` takes about 1.5 ns a byte
+/// and `simdutf8` a tenth of that, from [`SIMD_UTF8_MIN`] bytes on; shorter
+/// strings stay with `core`, which is as fast there. Out of line: rare.
+#[inline(never)]
+fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
+    if bytes.len() >= SIMD_UTF8_MIN && simdutf8::basic::from_utf8(bytes).is_ok() {
+        return Ok(());
     }
     // Short text, or invalid: `core` says where the error is.
-    core::str::from_utf8(bytes)
-        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, end - bytes.len() + e.valid_up_to()))
+    match core::str::from_utf8(bytes) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(DecodeError::new(
+            DecodeErrorKind::InvalidUtf8,
+            end - bytes.len() + e.valid_up_to(),
+        )),
+    }
 }
 
 /// `bytes.is_ascii()`, with strings of up to 16 bytes (names, keys, ids)
@@ -434,16 +471,14 @@ impl Codec for Str {
     /// Replaces `v`, reusing its allocation.
     #[inline]
     fn merge(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
-        let s = Self::read_str(r)?;
-        // SAFETY: `v` is left holding exactly the bytes of `s`, a `str`.
-        #[allow(unsafe_code)]
-        replace_bytes(unsafe { v.as_mut_vec() }, s.as_bytes());
-        Ok(())
+        Self::read_into(v, r)
     }
     /// Allocates exactly the string's length.
     #[inline]
     fn read(r: &mut Reader<'_>, _depth: u32) -> Result<String, DecodeError> {
-        Self::read_str(r).map(String::from)
+        let mut v = String::new();
+        Self::read_into(&mut v, r)?;
+        Ok(v)
     }
 }
 

@@ -33,6 +33,32 @@ fn high_bits_by_words(bytes: &[u8; 64]) -> u64 {
     })
 }
 
+/// Copies `src` into `dst` (of the same length, at least 32 bytes) and says
+/// whether it is all ASCII: one pass over a long string's bytes, where a
+/// check after the copy would read them again. 32 bytes at a time with AVX2,
+/// 16 with SSE2 (part of x86-64); a copy and then `is_ascii` elsewhere.
+#[inline]
+pub(crate) fn copy_ascii(dst: &mut [MaybeUninit<u8>], src: &[u8]) -> bool {
+    debug_assert!(dst.len() == src.len() && src.len() >= 32);
+    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    if std::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2.
+        #[allow(unsafe_code)]
+        return unsafe { x86::copy_ascii_avx2(dst, src) };
+    }
+    // SAFETY: SSE2 is enabled at compile time (the `cfg`).
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    #[allow(unsafe_code)]
+    unsafe {
+        x86::copy_ascii_sse2(dst, src)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        dst.write_copy_of_slice(src);
+        src.is_ascii()
+    }
+}
+
 /// Whether [`put_short_varints_by_eight`] can run on this CPU. The answer is
 /// cached by `std`: one load and a test.
 #[inline(always)]
@@ -86,10 +112,8 @@ pub(crate) fn put_short_varints_by_eight<T: Copy>(
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 mod x86 {
-    use core::arch::x86_64::{
-        __m128i, _mm_add_epi16, _mm_and_si128, _mm_cmpgt_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
-        _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
-    };
+    #[allow(clippy::wildcard_imports)] // intrinsics
+    use core::arch::x86_64::*;
     use core::mem::MaybeUninit;
 
     /// For each mask of which of eight varints take two bytes (bit j for the
@@ -146,6 +170,63 @@ mod x86 {
         })
     }
 
+    /// Generates a [`super::copy_ascii`] kernel for one vector width: whole
+    /// vectors, then the last vector's worth again (overlapping; `src` is at
+    /// least one vector long), the bytes ORed together for their high bits.
+    macro_rules! copy_ascii_kernel {
+        ($(#[$attr:meta])* $name:ident, $width:literal, $vector:ty, $reg:ident, $load:ident, $store:ident, $or:ident, $zero:ident, $mask:ident) => {
+            $(#[$attr])*
+            pub(super) fn $name(dst: &mut [MaybeUninit<u8>], src: &[u8]) -> bool {
+                let n = src.len();
+                let Some(last) = n.checked_sub($width) else {
+                    return false;
+                };
+                let dst = &mut dst[..n];
+                let (whole, _) = src.as_chunks::<$width>();
+                let (room, _) = dst.as_chunks_mut::<$width>();
+                let copy = |to: &mut [MaybeUninit<u8>; $width], from: &[u8; $width]| {
+                    // SAFETY: `from` is $width readable bytes and `to` as
+                    // many writable ones (neither needs alignment).
+                    unsafe {
+                        let mut v = $load(from.as_ptr().cast::<$vector>());
+                        // Hides that `v` is the loaded bytes: the compiler
+                        // would otherwise make the loop a `memcpy` call and a
+                        // second pass for the high bits. No instruction.
+                        core::arch::asm!("/* {0} */", inout($reg) v, options(pure, nomem, nostack, preserves_flags));
+                        $store(to.as_mut_ptr().cast::<$vector>(), v);
+                        v
+                    }
+                };
+                let mut high = $zero();
+                for (to, from) in room.iter_mut().zip(whole) {
+                    high = $or(high, copy(to, from));
+                }
+                let (to, from) = (&mut dst[last..], &src[last..]);
+                if let (Some(to), Some(from)) = (to.first_chunk_mut(), from.first_chunk()) {
+                    high = $or(high, copy(to, from));
+                }
+                $mask(high) == 0
+            }
+        };
+    }
+
+    copy_ascii_kernel!(
+        /// [`super::copy_ascii`] with AVX2; the caller checks that the CPU has it.
+        #[cfg(feature = "std")]
+        #[target_feature(enable = "avx2")]
+        copy_ascii_avx2, 32, __m256i, ymm_reg, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_or_si256,
+        _mm256_setzero_si256, _mm256_movemask_epi8
+    );
+
+    copy_ascii_kernel!(
+        /// [`super::copy_ascii`] with SSE2 (enabled at compile time).
+        #[cfg(target_feature = "sse2")]
+        #[target_feature(enable = "sse2")]
+        #[inline]
+        copy_ascii_sse2, 16, __m128i, xmm_reg, _mm_loadu_si128, _mm_storeu_si128, _mm_or_si128, _mm_setzero_si128,
+        _mm_movemask_epi8
+    );
+
     /// See [`super::put_short_varints_by_eight`].
     #[target_feature(enable = "ssse3")]
     pub(super) fn put_by_eight<T: Copy>(
@@ -185,6 +266,50 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    type CopyAscii = fn(&mut [MaybeUninit<u8>], &[u8]) -> bool;
+
+    /// Each kernel of `copy_ascii` this CPU runs, and the dispatcher.
+    fn copy_ascii_kernels() -> alloc::vec::Vec<CopyAscii> {
+        let mut kernels: alloc::vec::Vec<CopyAscii> = alloc::vec![copy_ascii];
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[allow(unsafe_code)]
+        // SAFETY: SSE2 is enabled at compile time.
+        kernels.push(|dst, src| unsafe { x86::copy_ascii_sse2(dst, src) });
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if std::is_x86_feature_detected!("avx2") {
+            #[allow(unsafe_code)]
+            // SAFETY: the CPU has AVX2.
+            kernels.push(|dst, src| unsafe { x86::copy_ascii_avx2(dst, src) });
+        }
+        kernels
+    }
+
+    #[test]
+    fn copy_ascii_copies_every_byte_and_finds_any_high_bit() {
+        let lengths = if cfg!(miri) { 32..=70 } else { 32..=300 };
+        for n in lengths {
+            let src: alloc::vec::Vec<u8> = (0..n).map(|i| u8::try_from(i * 7 % 128).unwrap()).collect();
+            // No high bit, then one at every position (each vector and the
+            // overlapping last one).
+            for high in core::iter::once(None).chain((0..n).map(Some)) {
+                let mut src = src.clone();
+                if let Some(at) = high {
+                    src[at] |= 0x80;
+                }
+                for kernel in copy_ascii_kernels() {
+                    let mut dst = alloc::vec![MaybeUninit::new(0xeeu8); n + 1];
+                    let ascii = kernel(&mut dst[..n], &src);
+                    assert_eq!(ascii, high.is_none(), "{n} bytes, high bit at {high:?}");
+                    // SAFETY: every byte of `dst` was initialised above.
+                    #[allow(unsafe_code)]
+                    let copied: alloc::vec::Vec<u8> = dst.iter().map(|b| unsafe { b.assume_init() }).collect();
+                    assert_eq!(copied[..n], src[..], "{n} bytes copied");
+                    assert_eq!(copied[n], 0xee, "nothing past the end");
+                }
+            }
+        }
+    }
 
     #[test]
     fn high_bits_gather_each_byte_in_order() {

@@ -228,6 +228,27 @@ fn long_strings_are_validated_like_core_at_every_length_and_position() {
 }
 
 #[test]
+fn strings_merge_into_a_reused_string_of_any_length() {
+    // Long strings are copied and checked for ASCII in one pass into the
+    // string's own buffer: shorter and longer than what it held, ASCII and
+    // not; an invalid one leaves it empty (still UTF-8).
+    let mut reused = "x".repeat(100);
+    for len in [0usize, 5, 63, 64, 65, 99, 100, 101, 500, 64] {
+        for fill in ["a", "é"] {
+            let text: String = fill.repeat(len / fill.len());
+            let input = encode::<encoding::Str>(&text);
+            encoding::Str::merge(&mut reused, &mut Reader::new(&input), 100).unwrap();
+            assert_eq!(reused, text);
+        }
+    }
+    let mut body = "a".repeat(80).into_bytes();
+    body[70] = 0xff;
+    let err = encoding::Str::merge(&mut reused, &mut Reader::new(&encode::<encoding::Bytes>(&body)), 100).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::InvalidUtf8, 1 + 70));
+    assert_eq!(reused, "");
+}
+
+#[test]
 fn length_past_the_end() {
     let err = decode::<encoding::Bytes>(&[5, 1, 2]).unwrap_err();
     assert_eq!(err.kind(), DecodeErrorKind::LengthOutOfBounds);
