@@ -34,7 +34,12 @@ fn count_len_run(mut rest: &[u8], tag: u32) -> usize {
     let key = &key[..key_len];
     // The bytes after the value starting at `rest`, past the next `key`.
     let next_value = |rest: &[u8]| -> Option<usize> {
-        let (len, n) = varint::decode(rest).ok()?;
+        // Lengths below 16 KiB (one or two bytes) inline.
+        let (len, n) = match *rest {
+            [b0, ..] if b0 < 0x80 => (u64::from(b0), 1),
+            [b0, b1, ..] if b1 < 0x80 => (u64::from(b0 & 0x7f) | u64::from(b1) << 7, 2),
+            _ => varint::decode(rest).ok()?,
+        };
         let end = n.checked_add(usize::try_from(len).ok()?)?;
         let after = strip_key(rest.get(end..)?, key)?;
         Some(rest.len() - after.len())
@@ -48,13 +53,15 @@ fn count_len_run(mut rest: &[u8], tag: u32) -> usize {
 }
 
 /// `bytes` without `key` (a tag's encoding) at its front, if it is there. One-
-/// and two-byte keys (fields 1 to 2047) are compared inline: a `memcmp` call
-/// for an unknown length cost more than the rest of a step.
+/// and two-byte keys (fields 1 to 2047) are compared inline, byte by byte: a
+/// `memcmp` call for an unknown length cost more than the rest of a step
+/// (and `strip_prefix` on a sliced key still made that call).
 #[inline(always)]
 fn strip_key<'b>(bytes: &'b [u8], key: &[u8]) -> Option<&'b [u8]> {
-    match key.len() {
-        1 => bytes.strip_prefix(&key[..1]),
-        2 => bytes.strip_prefix(&key[..2]),
+    match (key, bytes) {
+        (&[k], &[b, ref rest @ ..]) => (b == k).then_some(rest),
+        (&[k0, k1], &[b0, b1, ref rest @ ..]) => (b0 == k0 && b1 == k1).then_some(rest),
+        (&[_] | &[_, _], _) => None,
         _ => bytes.strip_prefix(key),
     }
 }

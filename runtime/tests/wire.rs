@@ -592,7 +592,28 @@ fn a_same_length_run_stops_at_a_truncated_varint() {
 
 #[test]
 fn runs_of_a_repeated_field_are_counted_up_to_another_field() {
-    let cases: [(&str, &[u8], u32, usize); 6] = [
+    let long: Vec<u8> = [
+        &b"\x0a\xc8\x01"[..],
+        &[b'x'; 200],
+        b"\x0a\xc8\x01",
+        &[b'y'; 200],
+        b"\x12\x00",
+    ]
+    .concat();
+    let cases: [(&str, &[u8], u32, usize); 9] = [
+        (
+            "two-byte lengths (200-byte strings), twice, then field 2",
+            &long,
+            0x0a,
+            2,
+        ),
+        (
+            "a length in three bytes (not minimal), between one-byte ones",
+            b"\x0a\x01a\x0a\x81\x80\x00b\x0a\x00",
+            0x0a,
+            3,
+        ),
+        ("a two-byte key cut after its first byte", b"\x82\x01\x01a\x82", 0x82, 1),
         (
             "field 1 strings: three in a row, then field 2, then field 1 again",
             b"\x0a\x01a\x0a\x00\x0a\x02bc\x10\x01\x0a\x01d",
