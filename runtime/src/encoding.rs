@@ -354,8 +354,9 @@ pub enum Str {}
 
 impl Str {
     /// Replaces `v` with the string at the front of `r`, reusing its
-    /// allocation.
-    #[inline]
+    /// allocation. Forced inline into `merge` and `read`, so a string costs
+    /// one call, not two.
+    #[inline(always)]
     fn read_into(v: &mut String, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let bytes = r.read_bytes()?;
         // SAFETY: `v` is left holding the bytes of a `str` (checked below),
