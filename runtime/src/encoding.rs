@@ -384,7 +384,8 @@ const SIMD_UTF8_MIN: usize = 64;
 /// Makes `v` hold exactly `text` (of [`SIMD_UTF8_MIN`] bytes or more) if it
 /// is UTF-8, else empties it; `end` is the offset just past `text`, for the
 /// error. The copy finds out whether the bytes are ASCII as it goes (one pass
-/// instead of a check and then a copy); others are validated by `simdutf8`.
+/// instead of a check and then a copy); others are validated by `simdutf8`
+/// and then copied.
 /// Out of line: it would tip `Str::merge` over the size at which decoders
 /// inline it.
 #[inline(never)]
@@ -396,10 +397,13 @@ fn replace_text(v: &mut Vec<u8>, text: &[u8], end: usize) -> Result<(), DecodeEr
         v.clear();
         v.reserve(n);
     }
-    if !crate::simd::copy_ascii(&mut v.spare_capacity_mut()[..n], text) {
+    let room = &mut v.spare_capacity_mut()[..n];
+    if !crate::simd::copy_ascii(room, text) {
         check_utf8(text, end)?;
+        fill(room, text);
     }
-    // SAFETY: `copy_ascii` initialised the first `n` spare bytes.
+    // SAFETY: `copy_ascii` (for ASCII) or `fill` initialised the first `n`
+    // spare bytes.
     #[allow(unsafe_code)]
     unsafe {
         v.set_len(n);
