@@ -346,15 +346,24 @@ pub(crate) fn fill(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline)]
 pub(crate) fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    // The words go through integers: copied slice to slice, the compiler
+    // merged the two arms' first copies (8 and 4 bytes) into one `memcpy`
+    // call of either length.
     let n = src.len();
     match n {
         8..=16 => {
-            fill(&mut dst[n - 8..], &src[n - 8..]);
-            fill(&mut dst[..8], &src[..8]);
+            if let (Some(head), Some(tail)) = (src.first_chunk::<8>(), src.last_chunk::<8>()) {
+                let (head, tail) = (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
+                fill(&mut dst[n - 8..n], &tail.to_le_bytes());
+                fill(&mut dst[..8], &head.to_le_bytes());
+            }
         }
         4..=7 => {
-            fill(&mut dst[n - 4..], &src[n - 4..]);
-            fill(&mut dst[..4], &src[..4]);
+            if let (Some(head), Some(tail)) = (src.first_chunk::<4>(), src.last_chunk::<4>()) {
+                let (head, tail) = (u32::from_le_bytes(*head), u32::from_le_bytes(*tail));
+                fill(&mut dst[n - 4..n], &tail.to_le_bytes());
+                fill(&mut dst[..4], &head.to_le_bytes());
+            }
         }
         1..=3 => {
             dst[n - 1].write(src[n - 1]);
