@@ -43,19 +43,20 @@ fn high_bits_by_words(bytes: &[u8; 64]) -> u64 {
 #[inline]
 pub(crate) fn copy_ascii(dst: &mut [MaybeUninit<u8>], src: &[u8]) -> bool {
     debug_assert!(dst.len() == src.len() && src.len() >= 32);
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[cfg(all(target_arch = "x86_64", feature = "std", not(miri)))]
     if std::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2.
         #[allow(unsafe_code)]
         return unsafe { x86::copy_ascii_avx2(dst, src) };
     }
-    // SAFETY: SSE2 is enabled at compile time (the `cfg`).
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: SSE2 is enabled at compile time (the `cfg`). Not under Miri,
+    // which cannot run the kernel's `asm!`.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
     #[allow(unsafe_code)]
     unsafe {
         x86::copy_ascii_sse2(dst, src)
     }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2", not(miri))))]
     {
         let ascii = src.is_ascii();
         if ascii {
@@ -227,7 +228,7 @@ mod x86 {
 
     copy_ascii_kernel!(
         /// [`super::copy_ascii`] with AVX2; the caller checks that the CPU has it.
-        #[cfg(feature = "std")]
+        #[cfg(all(feature = "std", not(miri)))]
         #[target_feature(enable = "avx2")]
         copy_ascii_avx2, 32, __m256i, ymm_reg, _mm256_loadu_si256, _mm256_storeu_si256, _mm256_or_si256,
         _mm256_setzero_si256, _mm256_movemask_epi8
@@ -235,7 +236,7 @@ mod x86 {
 
     copy_ascii_kernel!(
         /// [`super::copy_ascii`] with SSE2 (enabled at compile time).
-        #[cfg(target_feature = "sse2")]
+        #[cfg(all(target_feature = "sse2", not(miri)))]
         #[target_feature(enable = "sse2")]
         #[inline]
         copy_ascii_sse2, 16, __m128i, xmm_reg, _mm_loadu_si128, _mm_storeu_si128, _mm_or_si128, _mm_setzero_si128,
@@ -287,11 +288,11 @@ mod tests {
     /// Each kernel of `copy_ascii` this CPU runs, and the dispatcher.
     fn copy_ascii_kernels() -> alloc::vec::Vec<CopyAscii> {
         let mut kernels: alloc::vec::Vec<CopyAscii> = alloc::vec![copy_ascii];
-        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         #[allow(unsafe_code)]
         // SAFETY: SSE2 is enabled at compile time.
         kernels.push(|dst, src| unsafe { x86::copy_ascii_sse2(dst, src) });
-        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        #[cfg(all(target_arch = "x86_64", feature = "std", not(miri)))]
         if std::is_x86_feature_detected!("avx2") {
             #[allow(unsafe_code)]
             // SAFETY: the CPU has AVX2.
