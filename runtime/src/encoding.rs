@@ -645,10 +645,22 @@ fn packed_payload_size<C: Scalar>(values: &[C::Value]) -> usize {
     }
 }
 
+/// Whether a packed run starts with a varint of three bytes or more: then
+/// its values are most likely large (ids, hashes, timestamps, negative
+/// int32s), and the OR over the run that looks for one- and two-byte runs
+/// is skipped (about 1.5 instructions a value, twice per encode).
+#[inline(always)]
+fn starts_long<C: Scalar>(values: &[C::Value]) -> bool {
+    values.first().is_some_and(|&v| C::to_wire(v) >= 0x4000)
+}
+
 /// Total varint length of a run. An OR over the run (which vectorises) first
 /// detects the common all-one-byte case, where the length is the count.
 #[inline]
 fn varint_run_len<C: Scalar>(values: &[C::Value]) -> usize {
+    if starts_long::<C>(values) {
+        return values.iter().map(|&v| varint::len(C::to_wire(v))).sum();
+    }
     match values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) {
         0..0x80 => values.len(),
         // At most two bytes each: one more for every value of 0x80 or above.
@@ -697,7 +709,12 @@ fn terminators(bytes: &[u8]) -> usize {
 /// vectorises) detects the all-one-byte case, written as one narrowing copy.
 #[inline]
 fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
-    match values.iter().fold(0, |acc, &v| acc | C::to_wire(v)) {
+    let or = if starts_long::<C>(values) {
+        u64::MAX
+    } else {
+        values.iter().fold(0, |acc, &v| acc | C::to_wire(v))
+    };
+    match or {
         0..0x80 => {
             #[allow(clippy::cast_possible_truncation)] // every value is below 0x80
             for (d, &v) in w.claim(values.len()).iter_mut().zip(values) {

@@ -394,12 +394,20 @@ where
 
 #[test]
 fn packed_varint_sizes_at_every_length_boundary() {
-    // Runs whose largest value is one, two and more bytes, each boundary both sides.
-    let runs: [&[u64]; 4] = [
+    // Runs whose largest value is one, two and more bytes, each boundary both
+    // sides; a run whose first value is long skips the look for short runs,
+    // so long runs start with each kind of value too.
+    let short_tail: Vec<u64> = (0..40).map(|i| [1, 0x80, 0x3fff][i % 3]).collect();
+    let long_first = [&[1u64 << 40][..], &short_tail].concat();
+    let long_last = [&short_tail[..], &[1u64 << 40]].concat();
+    let runs: [&[u64]; 7] = [
         &[0, 0x7f],
         &[0x7f, 0x80, 0x3fff, 1],
         &[0x4000, 0x80, 0],
         &[u64::MAX, 0x3fff, 0x7f],
+        &[0x3fff, 0x4000],
+        &long_first,
+        &long_last,
     ];
     for run in runs {
         let payload: usize = run.iter().map(|&v| fastrs::varint::len(v)).sum();
