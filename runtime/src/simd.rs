@@ -66,17 +66,18 @@ pub(crate) fn copy_ascii(dst: &mut [MaybeUninit<u8>], src: &[u8]) -> bool {
     }
 }
 
-/// Whether [`put_short_varints_by_eight`] can run on this CPU. The answer is
-/// cached by `std`: one load and a test.
+/// Whether [`put_short_varints_by_eight`] writes anything on this CPU: it
+/// has SSSE3. The answer is cached by `std`: one load and a test.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub(crate) fn short_varints_by_eight() -> bool {
-    #[cfg(all(target_arch = "x86_64", feature = "std"))]
+    #[cfg(feature = "std")]
     {
         std::is_x86_feature_detected!("ssse3")
     }
-    #[cfg(not(all(target_arch = "x86_64", feature = "std")))]
+    #[cfg(not(feature = "std"))]
     {
-        cfg!(all(target_arch = "x86_64", target_feature = "ssse3"))
+        cfg!(target_feature = "ssse3")
     }
 }
 
@@ -86,33 +87,21 @@ pub(crate) fn short_varints_by_eight() -> bool {
 /// prefix of `values`) and the new end. Each eight take one 16-byte store: the
 /// varints packed against its end by one byte shuffle, which a table indexed
 /// by the eight lengths gives. The bytes stored before them stay free space.
-///
-/// Must only be called when [`short_varints_by_eight`] is true.
-#[cfg(target_arch = "x86_64")]
+/// Without SSSE3 (and off x86-64) it writes nothing.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
 pub(crate) fn put_short_varints_by_eight<T: Copy>(
     free: &mut [MaybeUninit<u8>],
     end: usize,
     values: &[T],
     wire: impl Fn(T) -> u64,
 ) -> (usize, usize) {
-    debug_assert!(short_varints_by_eight());
-    // SAFETY: the caller checked that the CPU has SSSE3.
-    #[allow(unsafe_code)]
-    unsafe {
-        x86::put_by_eight(free, end, values, wire)
+    #[cfg(target_arch = "x86_64")]
+    if short_varints_by_eight() {
+        // SAFETY: the CPU has SSSE3 (checked just above).
+        #[allow(unsafe_code)]
+        return unsafe { x86::put_by_eight(free, end, values, wire) };
     }
-}
-
-/// Off x86-64 nothing is written here (never called: the check is false).
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-pub(crate) fn put_short_varints_by_eight<T: Copy>(
-    _: &mut [MaybeUninit<u8>],
-    end: usize,
-    values: &[T],
-    _: impl Fn(T) -> u64,
-) -> (usize, usize) {
     (values.len(), end)
 }
 

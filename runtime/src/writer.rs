@@ -176,11 +176,12 @@ impl<'a> Writer<'a> {
     /// written next (the one before it) covers.
     #[inline(always)]
     pub(crate) fn put_short_varints<T: Copy>(&mut self, values: &[T], wire: impl Fn(T) -> u64) {
-        self.put_short_varints_by(values, wire, simd::short_varints_by_eight());
+        self.put_short_varints_by(values, wire, true);
     }
 
     /// [`Writer::put_short_varints`], eight values at a time (one byte
-    /// shuffle, see [`simd::put_short_varints_by_eight`]) if `by_eight`.
+    /// shuffle, see [`simd::put_short_varints_by_eight`]) if `by_eight` and
+    /// the CPU can.
     #[inline(always)]
     fn put_short_varints_by<T: Copy>(&mut self, values: &[T], wire: impl Fn(T) -> u64, by_eight: bool) {
         let free = core::mem::take(&mut self.free);
@@ -490,6 +491,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_arch = "x86_64")]
     fn short_varint_runs_by_eight_match_one_at_a_time() {
         if !simd::short_varints_by_eight() {
             return;
