@@ -1,5 +1,5 @@
 //! A small benchmark harness: peers run interleaved in the same process, each
-//! sample is timed over enough iterations to last about a millisecond, and the
+//! sample is timed over enough iterations to last about two milliseconds, and the
 //! median of the rounds is reported. A counting global allocator gives
 //! allocations per operation, counted in a call of their own: the timed
 //! calls do not pay for the counters.

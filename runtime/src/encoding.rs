@@ -385,9 +385,8 @@ const SIMD_UTF8_MIN: usize = 64;
 /// is UTF-8, else empties it; `end` is the offset just past `text`, for the
 /// error. The copy finds out whether the bytes are ASCII as it goes (one pass
 /// instead of a check and then a copy); others are validated by `simdutf8`
-/// and then copied.
-/// Out of line: it would tip `Str::merge` over the size at which decoders
-/// inline it.
+/// and then copied. Out of line: it would tip `Str::merge` over the size at
+/// which decoders inline it.
 #[inline(never)]
 fn replace_text(v: &mut Vec<u8>, text: &[u8], end: usize) -> Result<(), DecodeError> {
     let n = text.len();

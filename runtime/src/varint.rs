@@ -234,13 +234,13 @@ impl ShortBlock {
     #[inline(always)]
     pub(crate) fn new(bytes: &[u8; SHORT_BLOCK], lane: impl Fn(u16) -> u16) -> Option<Self> {
         let (head, _) = bytes.split_first_chunk::<64>()?;
-        let stops = !crate::simd::high_bits(head);
+        let continued = crate::simd::high_bits(head);
         // Two continuation bytes in a row start a longer varint; no stop at
         // all leaves nothing to decode.
-        let continued = !stops;
         if continued & continued << 1 != 0 {
             return None;
         }
+        let stops = !continued;
         // Built in place (`from_fn`, not a zeroed array filled in a loop),
         // so the 128 bytes are written once.
         let lanes = core::array::from_fn(|i| {
