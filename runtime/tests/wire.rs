@@ -451,9 +451,7 @@ fn packed_fixed_width_runs_are_little_endian_for_every_type() {
 #[test]
 fn packed_varints_of_every_length_append_after_existing_values() {
     // Long enough for the ten-bytes-ahead loop and the tail; every length 1-10.
-    let expected: Vec<u64> = (0..40)
-        .map(|i| if i % 10 == 9 { u64::MAX } else { 1 << (7 * (i % 10)) })
-        .collect();
+    let expected: Vec<u64> = (0..40).map(|i| value_of_len(i % 10 + 1)).collect();
     let mut values = vec![7u64];
     encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
     assert_eq!(values[0], 7);
@@ -473,25 +471,38 @@ fn packed_input(values: &[u64]) -> Vec<u8> {
     input
 }
 
+/// `values` written as a packed field and read back as `uint64`s.
+fn packed_round_trip(values: &[u64]) -> Vec<u64> {
+    let mut decoded = Vec::new();
+    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(values)), &mut decoded).unwrap();
+    decoded
+}
+
+/// A value whose varint takes `len` bytes (1 to 10).
+fn value_of_len(len: u32) -> u64 {
+    if len == 10 {
+        u64::MAX
+    } else {
+        1 << (7 * (len - 1))
+    }
+}
+
 #[test]
 fn runs_of_same_length_varints_break_on_any_other_length() {
     // Ten n-byte values with one value of every other length at every
     // position, so a same-length run ends early, late and at the input's end.
     for n in 3..=8u32 {
-        let same = |i: u64| (1u64 << (7 * (n - 1))) + i;
+        let same = |i: u64| value_of_len(n) + i;
         for other_len in (1..=10).filter(|&l| l != n) {
-            let other = if other_len == 10 {
-                u64::MAX
-            } else {
-                1u64 << (7 * (other_len - 1))
-            };
+            let other = value_of_len(other_len);
             for at in 0..=10 {
                 let mut expected: Vec<u64> = (0..10).map(same).collect();
                 expected.insert(at, other);
-                let mut values = Vec::new();
-                encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values)
-                    .unwrap();
-                assert_eq!(values, expected, "{n}-byte run, a {other_len}-byte value at {at}");
+                assert_eq!(
+                    packed_round_trip(&expected),
+                    expected,
+                    "{n}-byte run, a {other_len}-byte value at {at}"
+                );
             }
         }
     }
@@ -517,9 +528,7 @@ fn runs_of_one_and_two_byte_varints_decode_in_blocks_at_every_length() {
                 _ => 0x80,
             })
             .collect();
-        let mut values = Vec::new();
-        encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
-        assert_eq!(values, expected, "{len} values");
+        assert_eq!(packed_round_trip(&expected), expected, "{len} values");
     }
 }
 
@@ -527,9 +536,7 @@ fn runs_of_one_and_two_byte_varints_decode_in_blocks_at_every_length() {
 fn every_two_byte_value_decodes_in_a_block() {
     let step = if cfg!(miri) { 97 } else { 1 };
     let expected: Vec<u64> = (0x80..0x4000).step_by(step).collect();
-    let mut values = Vec::new();
-    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values).unwrap();
-    assert_eq!(values, expected);
+    assert_eq!(packed_round_trip(&expected), expected);
     let mut narrow = Vec::new();
     encoding::merge_packed::<encoding::Int32>(&mut Reader::new(&packed_input(&expected)), &mut narrow).unwrap();
     assert!(narrow.iter().map(|&v| v as u64).eq(expected.iter().copied()), "int32");
@@ -552,18 +559,15 @@ fn a_longer_varint_anywhere_in_a_block_falls_back_to_one_at_a_time() {
     // 100 two-byte values with one value of three to ten bytes at every
     // position: in a block's first bytes, across its end, after it.
     for other_len in 3..=10u32 {
-        let other = if other_len == 10 {
-            u64::MAX
-        } else {
-            1u64 << (7 * (other_len - 1))
-        };
+        let other = value_of_len(other_len);
         for at in (0..=100).step_by(if cfg!(miri) { 13 } else { 1 }) {
             let mut expected = vec![0x1234u64; 100];
             expected.insert(at, other);
-            let mut values = Vec::new();
-            encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&packed_input(&expected)), &mut values)
-                .unwrap();
-            assert_eq!(values, expected, "a {other_len}-byte value at {at}");
+            assert_eq!(
+                packed_round_trip(&expected),
+                expected,
+                "a {other_len}-byte value at {at}"
+            );
         }
     }
 }
