@@ -29,6 +29,39 @@ impl Rng {
     fn text(&mut self, len: usize) -> String {
         (0..len).map(|_| char::from(b'a' + self.below(26) as u8)).collect()
     }
+
+    /// A length within a quarter of `len` either side.
+    fn around(&mut self, len: usize) -> usize {
+        let spread = len / 4;
+        len - spread + self.below(2 * spread as u64 + 1) as usize
+    }
+}
+
+/// How the messages of a workload differ from call to call.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// One payload, repeated: the workload as the issue fixes it.
+    Fixed,
+    /// Payloads from the given seed: strings a quarter shorter or longer than
+    /// the fixed ones, and (for the Go message) any case of the oneof.
+    Varied(u64),
+}
+
+impl Shape {
+    fn rng(self, fixed_seed: u64) -> Rng {
+        match self {
+            Shape::Fixed => Rng::new(fixed_seed),
+            Shape::Varied(seed) => Rng::new(seed),
+        }
+    }
+
+    /// `len` for fixed payloads, a length around it for varied ones.
+    fn len(self, rng: &mut Rng, len: usize) -> usize {
+        match self {
+            Shape::Fixed => len,
+            Shape::Varied(_) => rng.around(len),
+        }
+    }
 }
 
 /// About 1 KiB of text in several scripts (two-, three- and four-byte UTF-8
@@ -127,17 +160,32 @@ pub fn int_list_seeded(kind: &str, dist: Dist, seed: u64) -> Vec<u8> {
 }
 
 /// Workload 2: the Go-suite message with random values.
-pub fn go_message() -> Vec<u8> {
-    let mut rng = Rng::new(2);
+pub fn go_message(shape: Shape) -> Vec<u8> {
+    let mut rng = shape.rng(2);
+    let r = &mut rng;
+    let text = |r: &mut Rng, len| {
+        let len = shape.len(r, len);
+        r.text(len)
+    };
+    let name = text(r, 16);
+    let birth_day = r.u64() as i64 >> 20;
+    let phone = text(r, 10);
+    let siblings = r.below(10) as i32;
+    let money = r.u64() as f64 / 1e12;
+    let values = match shape {
+        Shape::Varied(_) if r.below(3) == 1 => go::go::Values::ValueI(r.u64() as i32),
+        Shape::Varied(_) if r.below(2) == 1 => go::go::Values::ValueD(r.u64() as f64 / 1e9),
+        _ => go::go::Values::ValueS(text(r, 12)),
+    };
     go::Go {
-        name: rng.text(16),
-        birth_day: rng.u64() as i64 >> 20,
-        phone: rng.text(10),
-        siblings: rng.below(10) as i32,
+        name,
+        birth_day,
+        phone,
+        siblings,
         spouse: true,
-        money: rng.u64() as f64 / 1e12,
+        money,
         r#type: go::Type::R.into(),
-        values: Some(go::go::Values::ValueS(rng.text(12))),
+        values: Some(values),
         ..Default::default()
     }
     .encode_to_vec()
@@ -284,9 +332,13 @@ pub fn buffa_nested(depth: usize) -> crate::bf::bench::nested::Node {
 }
 
 /// Workload 5: the wide service payload.
-pub fn wide_message() -> Vec<u8> {
-    let mut rng = Rng::new(5);
+pub fn wide_message(shape: Shape) -> Vec<u8> {
+    let mut rng = shape.rng(5);
     let r = &mut rng;
+    let text = |r: &mut Rng, len| {
+        let len = shape.len(r, len);
+        r.text(len)
+    };
     wide::Wide {
         id: r.u64() as i64 >> 1,
         created_at: 1_700_000_000_000 + r.below(1_000_000) as i64,
@@ -308,22 +360,22 @@ pub fn wide_message() -> Vec<u8> {
         weight: 72.5,
         checksum: r.u64(),
         crc: r.u64() as u32,
-        name: r.text(14),
-        email: format!("{}@example.com", r.text(8)),
+        name: text(r, 14),
+        email: format!("{}@example.com", text(r, 8)),
         country: "DE".into(),
-        city: r.text(9),
+        city: text(r, 9),
         locale: "de-DE".into(),
-        user_agent: r.text(60),
+        user_agent: text(r, 60),
         token: (0..32).map(|_| r.u64() as u8).collect(),
         quota: 1 << 30,
         retries: 3,
         priority: 2,
-        tags: (0..20).map(|_| r.text(8)).collect(),
+        tags: (0..20).map(|_| text(r, 8)).collect(),
         counters: (0..20)
             .map(|i| (format!("counter_{i}"), r.below(1 << 40) as i64))
             .collect(),
         address: Some(wide::Address {
-            street: r.text(18),
+            street: text(r, 18),
             zip: "10115".into(),
             number: 42,
             ..Default::default()

@@ -57,6 +57,8 @@ unsafe impl GlobalAlloc for Counting {
 pub struct Op {
     pub lib: &'static str,
     pub run: Box<dyn FnMut()>,
+    /// How many calls it takes to go through all its payloads once.
+    pub period: usize,
 }
 
 impl Op {
@@ -64,15 +66,47 @@ impl Op {
         Op {
             lib,
             run: Box::new(run),
+            period: 1,
+        }
+    }
+
+    /// An operation that goes through `period` payloads, one per call.
+    pub fn cycling(lib: &'static str, period: usize, run: impl FnMut() + 'static) -> Self {
+        Op {
+            period,
+            ..Op::new(lib, run)
         }
     }
 
     /// A placeholder for an operation a library cannot do here; not measured.
     pub fn skipped() -> Self {
-        Op {
-            lib: "",
-            run: Box::new(|| {}),
-        }
+        Op::new("", || {})
+    }
+}
+
+/// Items handed out in turn, one per call, for rows that cycle through
+/// several payloads (one item: always that one).
+pub struct Cycle<T> {
+    items: Vec<T>,
+    next: usize,
+}
+
+impl<T> Cycle<T> {
+    pub fn new(items: Vec<T>) -> Self {
+        assert!(!items.is_empty(), "a cycle needs an item");
+        Cycle { items, next: 0 }
+    }
+
+    pub fn period(&self) -> usize {
+        self.items.len()
+    }
+
+    /// The next item; a compare and a select when there is just one.
+    #[inline(always)]
+    pub fn next_item(&mut self) -> &mut T {
+        let i = self.next;
+        self.next = if i + 1 == self.items.len() { 0 } else { i + 1 };
+        &mut self.items[i]
     }
 }
 
@@ -110,13 +144,14 @@ impl Settings {
 
 /// Measures every op: allocations of one steady-state call, then `rounds`
 /// interleaved samples, rotating the order each round. Steady state is after
-/// twenty warm-up calls: a reused message's kept buffers go back to values in an
-/// order that may not match at first, so one can still grow in early calls.
+/// twenty warm-up passes over the op's payloads: a reused message's kept
+/// buffers go back to values in an order that may not match at first, so one
+/// can still grow in early calls.
 pub fn measure(ops: &mut [Op], settings: Settings) -> Vec<Measured> {
     let mut iters = Vec::with_capacity(ops.len());
     let mut allocs = Vec::with_capacity(ops.len());
     for op in ops.iter_mut() {
-        for _ in 0..20 {
+        for _ in 0..20 * op.period {
             (op.run)();
         }
         let (a, b) = (ALLOCS.load(Relaxed), ALLOC_BYTES.load(Relaxed));

@@ -4,66 +4,93 @@
 
 use std::hint::black_box;
 
-use crate::harness::{sink, Op};
+use crate::harness::{sink, Cycle, Op};
 
-/// fastrs.
-pub fn fastrs<M: fastrs::Message + 'static>(payload: &[u8]) -> [Op; 3] {
-    let m = M::decode(payload).expect("fastrs decodes the payload");
-    let mut buf = Vec::with_capacity(payload.len() * 2);
-    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+/// Copies of `payloads` to go through in turn.
+fn payload_cycle(payloads: &[Vec<u8>]) -> Cycle<Vec<u8>> {
+    Cycle::new(payloads.to_vec())
+}
+
+/// An encode buffer with room for the largest payload, so no library grows it.
+fn encode_buffer(payloads: &[Vec<u8>]) -> Vec<u8> {
+    Vec::with_capacity(payloads.iter().map(Vec::len).max().unwrap_or(0) * 2)
+}
+
+/// fastrs. With several payloads, each call takes the next, and the reused
+/// message is one message for all of them, as in a service.
+pub fn fastrs<M: fastrs::Message + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let decoded = payloads
+        .iter()
+        .map(|p| M::decode(p).expect("fastrs decodes the payload"));
+    let mut messages = Cycle::new(decoded.collect());
+    let mut buf = encode_buffer(payloads);
+    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
     let mut reused = M::default();
+    let n = messages.period();
     [
-        Op::new("fastrs", move || {
+        Op::cycling("fastrs", n, move || {
             buf.clear();
-            black_box(&m).encode_append(&mut buf);
+            black_box(&*messages.next_item()).encode_append(&mut buf);
             sink(&buf);
         }),
-        Op::new("fastrs", move || sink(M::decode(black_box(&p1)).unwrap())),
-        Op::new("fastrs", move || {
+        Op::cycling("fastrs", n, move || sink(M::decode(black_box(p1.next_item())).unwrap())),
+        Op::cycling("fastrs", n, move || {
             reused.clear();
-            reused.fast_read(black_box(&p2)).unwrap();
+            reused.fast_read(black_box(p2.next_item())).unwrap();
             sink(&reused);
         }),
     ]
 }
 
-/// prost.
-pub fn prost<M: prost::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
-    let m = M::decode(payload).expect("prost decodes the payload");
-    let mut buf = Vec::with_capacity(payload.len() * 2);
-    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+/// prost (see [`fastrs`] for several payloads).
+pub fn prost<M: prost::Message + Default + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let decoded = payloads
+        .iter()
+        .map(|p| M::decode(p.as_slice()).expect("prost decodes the payload"));
+    let mut messages = Cycle::new(decoded.collect());
+    let mut buf = encode_buffer(payloads);
+    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
     let mut reused = M::default();
+    let n = messages.period();
     [
-        Op::new("prost", move || {
+        Op::cycling("prost", n, move || {
             buf.clear();
-            black_box(&m).encode(&mut buf).unwrap();
+            black_box(&*messages.next_item()).encode(&mut buf).unwrap();
             sink(&buf);
         }),
-        Op::new("prost", move || sink(M::decode(black_box(p1.as_slice())).unwrap())),
-        Op::new("prost", move || {
+        Op::cycling("prost", n, move || {
+            sink(M::decode(black_box(p1.next_item().as_slice())).unwrap())
+        }),
+        Op::cycling("prost", n, move || {
             reused.clear();
-            reused.merge(black_box(p2.as_slice())).unwrap();
+            reused.merge(black_box(p2.next_item().as_slice())).unwrap();
             sink(&reused);
         }),
     ]
 }
 
-/// buffa (owned messages).
-pub fn buffa<M: buffa::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
-    let m = M::decode_from_slice(payload).expect("buffa decodes the payload");
-    let mut buf = Vec::with_capacity(payload.len() * 2);
-    let (p1, p2) = (payload.to_vec(), payload.to_vec());
+/// buffa, owned messages (see [`fastrs`] for several payloads).
+pub fn buffa<M: buffa::Message + Default + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let decoded = payloads
+        .iter()
+        .map(|p| M::decode_from_slice(p).expect("buffa decodes the payload"));
+    let mut messages = Cycle::new(decoded.collect());
+    let mut buf = encode_buffer(payloads);
+    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
     let mut reused = M::default();
+    let n = messages.period();
     [
-        Op::new("buffa", move || {
+        Op::cycling("buffa", n, move || {
             buf.clear();
-            black_box(&m).encode(&mut buf);
+            black_box(&*messages.next_item()).encode(&mut buf);
             sink(&buf);
         }),
-        Op::new("buffa", move || sink(M::decode_from_slice(black_box(&p1)).unwrap())),
-        Op::new("buffa", move || {
+        Op::cycling("buffa", n, move || {
+            sink(M::decode_from_slice(black_box(p1.next_item())).unwrap())
+        }),
+        Op::cycling("buffa", n, move || {
             reused.clear();
-            reused.merge_from_slice(black_box(&p2)).unwrap();
+            reused.merge_from_slice(black_box(p2.next_item())).unwrap();
             sink(&reused);
         }),
     ]
@@ -71,41 +98,45 @@ pub fn buffa<M: buffa::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
 
 /// quick-protobuf (borrowed messages that point into the payload; it has no
 /// merge into an existing message, so "decode (reused)" is not measured).
-pub fn quick<M>(payload: &[u8]) -> [Op; 3]
+pub fn quick<M>(payloads: &[Vec<u8>]) -> [Op; 3]
 where
     M: quick_protobuf::MessageRead<'static> + quick_protobuf::MessageWrite + 'static,
 {
     // The payloads live as long as the benchmark; borrowing them needs 'static.
-    let owned: &'static [u8] = Box::leak(payload.to_vec().into_boxed_slice());
-    let m = M::from_reader(&mut quick_protobuf::BytesReader::from_bytes(owned), owned).expect("quick-protobuf decodes");
-    let mut buf = Vec::with_capacity(payload.len() * 2);
+    let owned: Vec<&'static [u8]> = payloads
+        .iter()
+        .map(|p| &*Box::leak(p.clone().into_boxed_slice()))
+        .collect();
+    let read = |bytes: &'static [u8]| M::from_reader(&mut quick_protobuf::BytesReader::from_bytes(bytes), bytes);
+    let decoded = owned.iter().map(|&p| read(p).expect("quick-protobuf decodes"));
+    let mut messages = Cycle::new(decoded.collect());
+    let mut buf = encode_buffer(payloads);
+    let mut bytes = Cycle::new(owned);
+    let n = messages.period();
     [
-        Op::new("quick", move || {
+        Op::cycling("quick", n, move || {
             buf.clear();
             let mut w = quick_protobuf::Writer::new(&mut buf);
-            black_box(&m).write_message(&mut w).unwrap();
+            black_box(&*messages.next_item()).write_message(&mut w).unwrap();
             sink(&buf);
         }),
-        Op::new("quick", move || {
-            let bytes = black_box(owned);
-            sink(M::from_reader(&mut quick_protobuf::BytesReader::from_bytes(bytes), bytes).unwrap());
-        }),
+        Op::cycling("quick", n, move || sink(read(black_box(*bytes.next_item())).unwrap())),
         Op::skipped(),
     ]
 }
 
 /// The memcpy floor: copying the payload, for every operation.
-pub fn memcpy(payload: &[u8]) -> [Op; 3] {
-    let copy = |payload: &[u8]| {
-        let p = payload.to_vec();
-        let mut buf = Vec::with_capacity(p.len());
-        Op::new("memcpy", move || {
+pub fn memcpy(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let copy = || {
+        let mut p = payload_cycle(payloads);
+        let mut buf = encode_buffer(payloads);
+        Op::cycling("memcpy", p.period(), move || {
             buf.clear();
-            buf.extend_from_slice(black_box(&p));
+            buf.extend_from_slice(black_box(p.next_item()));
             sink(&buf);
         })
     };
-    [copy(payload), copy(payload), copy(payload)]
+    [copy(), copy(), copy()]
 }
 
 /// The JSON reference for workload 1: serde_json on `{"values": [...]}`
@@ -279,7 +310,8 @@ pub fn fastrs_deep<M: fastrs::Message + 'static>(payload: &[u8], depth: usize) -
 /// prost on a deep chain built natively (its decoder stops at depth 100, so
 /// past that only encoding is measured).
 pub fn prost_deep<M: prost::Message + Default + 'static>(m: M, payload: &[u8], depth: usize) -> [Op; 3] {
-    let [_, decode, reused] = prost::<M>(if depth <= 100 { payload } else { &[] });
+    let decodable = if depth <= 100 { payload.to_vec() } else { Vec::new() };
+    let [_, decode, reused] = prost::<M>(&[decodable]);
     let mut buf = Vec::with_capacity(payload.len() * 2);
     let encode = Op::new("prost", move || {
         buf.clear();
@@ -295,7 +327,8 @@ pub fn prost_deep<M: prost::Message + Default + 'static>(m: M, payload: &[u8], d
 
 /// buffa on a deep chain built natively (decoding stops at depth 100 too).
 pub fn buffa_deep<M: buffa::Message + Default + 'static>(m: M, payload: &[u8], depth: usize) -> [Op; 3] {
-    let [_, decode, reused] = buffa::<M>(if depth <= 100 { payload } else { &[] });
+    let decodable = if depth <= 100 { payload.to_vec() } else { Vec::new() };
+    let [_, decode, reused] = buffa::<M>(&[decodable]);
     let mut buf = Vec::with_capacity(payload.len() * 2);
     let encode = Op::new("buffa", move || {
         buf.clear();

@@ -2,8 +2,9 @@
 //! table it prints.
 
 use std::fmt::Write as _;
+use std::slice::from_ref;
 
-use crate::data::{self, Dist};
+use crate::data::{self, Dist, Shape};
 use crate::harness::{measure, Measured, Op, Settings};
 use crate::{bf, fast, fast_foldhash, pb, peers, qp};
 
@@ -94,57 +95,20 @@ macro_rules! peers {
 /// How many distinct payloads a "varied" row cycles through.
 const VARIED: u64 = 64;
 
-/// Rows that cycle through [`VARIED`] payloads of one distribution, one per
+/// A row that goes through [`VARIED`] payloads (`payload(seed)`), one per
 /// call, where every other row repeats one payload: a branch predictor learns
 /// a repeated 1000-value pattern, so mixed one- and two-byte varints decode
-/// there as if their lengths were known. Closer to a service's traffic.
-fn varied_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&str) -> bool) {
-    for dist in [Dist::Small, Dist::Negative] {
-        let name = format!("sint64 {}, {VARIED} payloads", dist.name());
-        if !select(&name) {
-            continue;
-        }
-        let payloads: Vec<Vec<u8>> = (1..=VARIED)
-            .map(|seed| data::int_list_seeded("sint64", dist, seed))
-            .collect();
-        let sets = payloads
-            .iter()
-            .map(|p| peers!(p, bench::ints::Sint64List, qp::bench::ints::Sint64List))
-            .collect();
-        run_payload(rows, &name, &payloads[0], rotating(sets), settings, None);
-    }
-}
-
-/// Each library's operations over several payloads (`sets[k]` is every
-/// library on payload `k`, in the same order) as one set that runs the next
-/// payload's operation on each call. Each is run once first: the harness's
-/// warm-up calls would not reach them all, and allocation counts are for
-/// steady state.
-fn rotating(sets: Vec<Vec<[Op; 3]>>) -> Vec<[Op; 3]> {
-    let mut libs: Vec<[Vec<Op>; 3]> = Vec::new();
-    for set in sets {
-        libs.resize_with(set.len(), Default::default);
-        for (lib, ops) in libs.iter_mut().zip(set) {
-            for (all, op) in lib.iter_mut().zip(ops) {
-                all.push(op);
-            }
-        }
-    }
-    libs.into_iter()
-        .map(|ops| {
-            ops.map(|mut ops| {
-                for op in &mut ops {
-                    (op.run)();
-                }
-                let lib = ops.first().map_or("", |op| op.lib);
-                let mut next = 0;
-                Op::new(lib, move || {
-                    (ops[next].run)();
-                    next = (next + 1) % ops.len();
-                })
-            })
-        })
-        .collect()
+/// there as if their lengths were known, and the same string lengths and oneof
+/// case every call. Closer to a service's traffic.
+fn varied_row(
+    rows: &mut Vec<Row>,
+    name: &str,
+    payload: impl Fn(u64) -> Vec<u8>,
+    libs: impl Fn(&[Vec<u8>]) -> Vec<[Op; 3]>,
+    settings: Settings,
+) {
+    let payloads: Vec<Vec<u8>> = (1..=VARIED).map(payload).collect();
+    run_payload(rows, name, &payloads[0], libs(&payloads), settings, None);
 }
 
 /// Runs the suite: every workload for which `select(name)` is true.
@@ -165,14 +129,14 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             }
             let p = data::int_list(kind, dist);
             let mut libs = match kind {
-                "int64" => peers!(&p, bench::ints::Int64List, qp::bench::ints::Int64List),
-                "uint64" => peers!(&p, bench::ints::Uint64List, qp::bench::ints::Uint64List),
-                "sint64" => peers!(&p, bench::ints::Sint64List, qp::bench::ints::Sint64List),
+                "int64" => peers!(from_ref(&p), bench::ints::Int64List, qp::bench::ints::Int64List),
+                "uint64" => peers!(from_ref(&p), bench::ints::Uint64List, qp::bench::ints::Uint64List),
+                "sint64" => peers!(from_ref(&p), bench::ints::Sint64List, qp::bench::ints::Sint64List),
                 // quick-protobuf reads packed fixed64 by casting the bytes to
                 // `&[u64]`, which is undefined behaviour on unaligned input (its
                 // own debug assertions abort): left out of these rows.
-                "fixed64" => peers!(&p, bench::ints::Fixed64List),
-                _ => peers!(&p, bench::ints::Sfixed64List),
+                "fixed64" => peers!(from_ref(&p), bench::ints::Fixed64List),
+                _ => peers!(from_ref(&p), bench::ints::Sfixed64List),
             };
             if matches!(kind, "int64" | "uint64") {
                 libs.push(peers::hand_varints(&p));
@@ -183,17 +147,30 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             run_payload(&mut rows, &name, &p, libs, settings, None);
         }
     }
-    varied_rows(&mut rows, settings, &mut select);
+    for dist in [Dist::Small, Dist::Negative] {
+        let name = format!("sint64 {}, {VARIED} payloads", dist.name());
+        if select(&name) {
+            let payload = |seed| data::int_list_seeded("sint64", dist, seed);
+            let libs = |p: &[Vec<u8>]| peers!(p, bench::ints::Sint64List, qp::bench::ints::Sint64List);
+            varied_row(&mut rows, &name, payload, libs, settings);
+        }
+    }
     if select("Go message") {
-        let p = data::go_message();
+        let p = data::go_message(Shape::Fixed);
         run_payload(
             &mut rows,
             "Go message",
             &p,
-            peers!(&p, bench::go::Go, qp::bench::go::Go<'static>),
+            peers!(from_ref(&p), bench::go::Go, qp::bench::go::Go<'static>),
             settings,
             None,
         );
+    }
+    let name = format!("Go message, {VARIED} payloads");
+    if select(&name) {
+        let payload = |seed| data::go_message(Shape::Varied(seed));
+        let libs = |p: &[Vec<u8>]| peers!(p, bench::go::Go, qp::bench::go::Go<'static>);
+        varied_row(&mut rows, &name, payload, libs, settings);
     }
     for which in ["Number", "String", "String, UTF-8 text", "List", "Map"] {
         if !select(&format!("fastpb {which}")) {
@@ -201,42 +178,50 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         }
         let p = data::fastpb(which);
         let libs = match which {
-            "Number" => peers!(&p, benchmark::Number, qp::benchmark::Number),
-            "String" | "String, UTF-8 text" => peers!(&p, benchmark::String, qp::benchmark::String_pb<'static>),
+            "Number" => peers!(from_ref(&p), benchmark::Number, qp::benchmark::Number),
+            "String" | "String, UTF-8 text" => {
+                peers!(from_ref(&p), benchmark::String, qp::benchmark::String_pb<'static>)
+            }
             // quick-protobuf's packed fixed-width reads are unaligned casts (see above).
-            "List" => peers!(&p, benchmark::List),
-            _ => peers!(&p, benchmark::Map, qp::benchmark::Map<'static>),
+            "List" => peers!(from_ref(&p), benchmark::List),
+            _ => peers!(from_ref(&p), benchmark::Map, qp::benchmark::Map<'static>),
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
     if select("fastpb Map, foldhash") {
         let p = data::fastpb("Map");
         let libs = vec![
-            peers::fastrs::<fast_foldhash::benchmark::Map>(&p),
-            peers::prost::<pb::benchmark::Map>(&p),
-            peers::buffa::<bf::benchmark::Map>(&p),
-            peers::memcpy(&p),
+            peers::fastrs::<fast_foldhash::benchmark::Map>(from_ref(&p)),
+            peers::prost::<pb::benchmark::Map>(from_ref(&p)),
+            peers::buffa::<bf::benchmark::Map>(from_ref(&p)),
+            peers::memcpy(from_ref(&p)),
         ];
         run_payload(&mut rows, "fastpb Map, foldhash", &p, libs, settings, None);
     }
     if select("wide payload") {
-        let p = data::wide_message();
+        let p = data::wide_message(Shape::Fixed);
         run_payload(
             &mut rows,
             "wide payload",
             &p,
-            peers!(&p, bench::wide::Wide, qp::bench::wide::Wide<'static>),
+            peers!(from_ref(&p), bench::wide::Wide, qp::bench::wide::Wide<'static>),
             settings,
             None,
         );
     }
+    let name = format!("wide payload, {VARIED} payloads");
+    if select(&name) {
+        let payload = |seed| data::wide_message(Shape::Varied(seed));
+        let libs = |p: &[Vec<u8>]| peers!(p, bench::wide::Wide, qp::bench::wide::Wide<'static>);
+        varied_row(&mut rows, &name, payload, libs, settings);
+    }
     if select("wide payload, foldhash") {
-        let p = data::wide_message();
+        let p = data::wide_message(Shape::Fixed);
         let libs = vec![
-            peers::fastrs::<fast_foldhash::bench::wide::Wide>(&p),
-            peers::prost::<pb::bench::wide::Wide>(&p),
-            peers::buffa::<bf::bench::wide::Wide>(&p),
-            peers::memcpy(&p),
+            peers::fastrs::<fast_foldhash::bench::wide::Wide>(from_ref(&p)),
+            peers::prost::<pb::bench::wide::Wide>(from_ref(&p)),
+            peers::buffa::<bf::bench::wide::Wide>(from_ref(&p)),
+            peers::memcpy(from_ref(&p)),
         ];
         run_payload(&mut rows, "wide payload, foldhash", &p, libs, settings, None);
     }
@@ -251,7 +236,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             peers::prost_deep(data::prost_nested(depth), &p, depth),
             peers::buffa_deep(data::buffa_nested(depth), &p, depth),
             if depth <= 100 {
-                peers::quick::<qp::bench::nested::Node<'static>>(&p)
+                peers::quick::<qp::bench::nested::Node<'static>>(from_ref(&p))
             } else {
                 quick_encode_only()
             },
@@ -286,7 +271,7 @@ fn json_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&s
         run_payload(rows, &name, &json, libs, settings, None);
     }
     if select("JSON Go message") {
-        let p = data::go_message();
+        let p = data::go_message(Shape::Fixed);
         let json = json_text::<fast::bench::go::Go>(&p);
         let m: fast::bench::go::Go = fastrs::Message::decode(&p).expect("decodes");
         let libs = vec![
