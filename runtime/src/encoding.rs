@@ -995,18 +995,36 @@ pub fn read_map_entry_into<K: Codec, V: Codec>(
     if inner.read_tag_if(value_tag) {
         V::merge(&mut value, &mut inner, depth)?;
     }
+    if !inner.is_empty() {
+        inner = read_map_entry_rest::<K, V>(inner, depth, &mut key, &mut value)?;
+    }
+    r.absorb(&inner);
+    Ok((key, value))
+}
+
+/// The fields of a map entry after the key and value in order: repeats,
+/// fields out of order, unknown fields. Out of line and given the reader by
+/// value, so the in-order path keeps its reader in registers.
+#[cold]
+#[inline(never)]
+fn read_map_entry_rest<'a, K: Codec, V: Codec>(
+    mut inner: Reader<'a>,
+    depth: u32,
+    key: &mut K::Value,
+    value: &mut V::Value,
+) -> Result<Reader<'a>, DecodeError> {
+    let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE), wire::tag(2, V::WIRE_TYPE));
     while !inner.is_empty() {
         let tag = inner.read_tag()?;
         if tag == key_tag {
-            K::merge(&mut key, &mut inner, depth)?;
+            K::merge(key, &mut inner, depth)?;
         } else if tag == value_tag {
-            V::merge(&mut value, &mut inner, depth)?;
+            V::merge(value, &mut inner, depth)?;
         } else {
             inner.skip_value(tag, depth)?;
         }
     }
-    r.absorb(&inner);
-    Ok((key, value))
+    Ok(inner)
 }
 
 /// A closed (proto2) enum held as the Rust enum `E`. Values the enum does not

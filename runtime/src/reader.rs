@@ -23,6 +23,27 @@ pub struct Reader<'a> {
     budget: usize,
 }
 
+/// A varint of three or more bytes at the start of `buf` (whose end is at
+/// absolute offset `end`) and the bytes after it. Out of line and given the
+/// bytes, not the reader: taking the reader's address would keep it in
+/// memory on every path.
+#[cold]
+#[inline(never)]
+fn long_varint(buf: &[u8], end: usize) -> Result<(u64, &[u8]), DecodeError> {
+    match varint::decode(buf) {
+        Ok((v, n)) => Ok((v, &buf[n..])),
+        Err(e) => Err(DecodeError::new(varint_error_kind(e), end - buf.len())),
+    }
+}
+
+#[inline(always)]
+fn varint_error_kind(e: VarintError) -> DecodeErrorKind {
+    match e {
+        VarintError::Truncated => DecodeErrorKind::Truncated,
+        VarintError::Overflow => DecodeErrorKind::VarintOverflow,
+    }
+}
+
 /// [`Reader::count_run`] for length-delimited values (strings, bytes,
 /// messages, map entries: the repeated fields whose growth costs most):
 /// each step skips a length and its bytes and compares the next bytes with
@@ -135,19 +156,18 @@ impl<'a> Reader<'a> {
         self.field
     }
 
-    /// An error of `kind` at the current offset.
-    #[cold]
+    /// An error of `kind` at the current offset. Inline, so that only the
+    /// offset goes to the out-of-line constructor: a reader whose address
+    /// is never taken can live in registers.
+    #[inline(always)]
     #[must_use]
     pub fn error(&self, kind: DecodeErrorKind) -> DecodeError {
         DecodeError::new(kind, self.offset())
     }
 
-    #[cold]
+    #[inline(always)]
     fn varint_error(&self, e: VarintError) -> DecodeError {
-        self.error(match e {
-            VarintError::Truncated => DecodeErrorKind::Truncated,
-            VarintError::Overflow => DecodeErrorKind::VarintOverflow,
-        })
+        self.error(varint_error_kind(e))
     }
 
     /// Reads `tag` if it is what comes next (a constant of one or two bytes in
@@ -199,21 +219,22 @@ impl<'a> Reader<'a> {
         Some(v)
     }
 
-    /// A tag of three or more bytes (field numbers from 2048), out of line:
-    /// the inline paths of every decoder stay short.
-    #[cold]
-    #[inline(never)]
+    /// A tag of three or more bytes (field numbers from 2048), read out of
+    /// line: the inline paths of every decoder stay short.
+    #[inline(always)]
     fn read_long_tag(&mut self) -> Result<u32, DecodeError> {
-        let v = self.read_varint()?;
+        let (v, rest) = long_varint(self.buf, self.end)?;
+        self.buf = rest;
         u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))
     }
 
-    /// A length of three or more bytes (16 KiB and up), out of line: copying
-    /// a value that long costs far more than the call.
-    #[cold]
-    #[inline(never)]
+    /// A length of three or more bytes (16 KiB and up), read out of line:
+    /// copying a value that long costs far more than the call.
+    #[inline(always)]
     fn read_long_varint(&mut self) -> Result<u64, DecodeError> {
-        self.read_varint()
+        let (v, rest) = long_varint(self.buf, self.end)?;
+        self.buf = rest;
+        Ok(v)
     }
 
     /// Reads a varint.
