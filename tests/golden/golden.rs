@@ -675,7 +675,7 @@ impl ::fastrs::chain::Chain for Manager {
     fn link(&self) -> ::core::option::Option<&Self> {
         self.reports_to.as_deref()
     }
-    #[inline]
+    #[inline(always)]
     fn rest_size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         if !self.name.is_empty() {
@@ -686,14 +686,14 @@ impl ::fastrs::chain::Chain for Manager {
         }
         n
     }
-    #[inline]
+    #[inline(always)]
     fn write_after_link(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if self.level != 0 {
             ::fastrs::encoding::Uint32::write_keyed(&self.level, &[0x18], w);
         }
     }
-    #[inline]
+    #[inline(always)]
     fn write_before_link(&self, w: &mut ::fastrs::Writer<'_>) {
         if !self.name.is_empty() {
             ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);

@@ -18,6 +18,12 @@ pub fn impl_chain(msg: &Message) -> TokenStream {
     let after = write::after_link(msg);
     let before = write::before_link(msg);
     let w = if before.is_empty() { quote!(_w) } else { quote!(w) };
+    // The parts are forced inline: `chain::write_levels` keeps the writer in
+    // registers around its loops, which only holds if the message's fields
+    // are written in the loop rather than by a call given the writer's address
+    // (plain `#[inline]` left them out of line: nested encode took 15% more
+    // instructions). Each is inlined in two places, the chain's loop and the
+    // message that holds no link.
     quote! {
         #[allow(deprecated)]
         impl ::fastrs::chain::Chain for #ident {
@@ -28,17 +34,17 @@ pub fn impl_chain(msg: &Message) -> TokenStream {
                 self.#link.as_deref()
             }
 
-            #[inline]
+            #[inline(always)]
             fn rest_size(&self) -> usize {
                 #rest
             }
 
-            #[inline]
+            #[inline(always)]
             fn write_after_link(&self, w: &mut ::fastrs::Writer<'_>) {
                 #after
             }
 
-            #[inline]
+            #[inline(always)]
             fn write_before_link(&self, #w: &mut ::fastrs::Writer<'_>) {
                 #before
             }
