@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-const OWN: &[&str] = &["ints.proto", "go.proto", "nested.proto", "wide.proto"];
+const OWN: &[&str] = &["ints.proto", "unpacked.proto", "go.proto", "nested.proto", "wide.proto"];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);

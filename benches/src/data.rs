@@ -3,7 +3,7 @@
 
 use fastrs::Message;
 
-use crate::fast::bench::{go, ints, nested, wide};
+use crate::fast::bench::{go, ints, nested, unpacked, wide};
 use crate::fast::benchmark;
 
 /// SplitMix64: small, fast, deterministic.
@@ -157,6 +157,16 @@ pub fn int_list_seeded(kind: &str, dist: Dist, seed: u64) -> Vec<u8> {
         .encode_to_vec(),
         _ => unreachable!("known list kinds"),
     }
+}
+
+/// Workload 1's int64 list as a proto2 schema writes it by default, unpacked:
+/// a tag before every value.
+pub fn int_list_unpacked(dist: Dist) -> Vec<u8> {
+    unpacked::Int64Unpacked {
+        values: dist.values(&mut Rng::new(1)),
+        ..Default::default()
+    }
+    .encode_to_vec()
 }
 
 /// Workload 2: the Go-suite message with random values.

@@ -147,6 +147,18 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             run_payload(&mut rows, &name, &p, libs, settings, None);
         }
     }
+    for dist in [Dist::Small, Dist::Large] {
+        let name = format!("int64 {}, unpacked (proto2)", dist.name());
+        if select(&name) {
+            let p = data::int_list_unpacked(dist);
+            let libs = peers!(
+                from_ref(&p),
+                bench::unpacked::Int64Unpacked,
+                qp::bench::unpacked::Int64Unpacked
+            );
+            run_payload(&mut rows, &name, &p, libs, settings, None);
+        }
+    }
     for dist in [Dist::Small, Dist::Negative] {
         let name = format!("sint64 {}, {VARIED} payloads", dist.name());
         if select(&name) {
