@@ -2,7 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
-const OWN: &[&str] = &["ints.proto", "unpacked.proto", "go.proto", "nested.proto", "wide.proto"];
+const OWN: &[&str] = &[
+    "ints.proto",
+    "unpacked.proto",
+    "go.proto",
+    "nested.proto",
+    "wide.proto",
+    "page.proto",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);

@@ -3,7 +3,7 @@
 
 use fastrs::Message;
 
-use crate::fast::bench::{go, ints, nested, unpacked, wide};
+use crate::fast::bench::{go, ints, nested, page, unpacked, wide};
 use crate::fast::benchmark;
 
 /// SplitMix64: small, fast, deterministic.
@@ -390,6 +390,35 @@ pub fn wide_message(shape: Shape) -> Vec<u8> {
             number: 42,
             ..Default::default()
         }),
+        ..Default::default()
+    }
+    .encode_to_vec()
+}
+
+/// A page of 50 items: repeated messages, each with strings and a repeated
+/// string, the shape of most list replies.
+pub fn page_message(shape: Shape) -> Vec<u8> {
+    let mut rng = shape.rng(6);
+    let r = &mut rng;
+    let text = |r: &mut Rng, len| {
+        let len = shape.len(r, len);
+        r.text(len)
+    };
+    let items = (0..50)
+        .map(|_| page::Item {
+            id: (r.u64() >> 12) as i64,
+            name: text(r, 24),
+            quantity: r.below(100) as i32,
+            price: r.below(100_000) as f64 / 100.0,
+            tags: (0..r.below(4)).map(|_| text(r, 6)).collect(),
+            available: r.below(4) != 0,
+            ..Default::default()
+        })
+        .collect();
+    page::Page {
+        items,
+        next_page_token: text(r, 32),
+        total: 1234,
         ..Default::default()
     }
     .encode_to_vec()

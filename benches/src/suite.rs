@@ -200,6 +200,17 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
+    if select("page of 50 items") {
+        let p = data::page_message(Shape::Fixed);
+        let libs = peers!(from_ref(&p), bench::page::Page, qp::bench::page::Page<'static>);
+        run_payload(&mut rows, "page of 50 items", &p, libs, settings, None);
+    }
+    let name = format!("page of 50 items, {VARIED} payloads");
+    if select(&name) {
+        let payload = |seed| data::page_message(Shape::Varied(seed));
+        let libs = |p: &[Vec<u8>]| peers!(p, bench::page::Page, qp::bench::page::Page<'static>);
+        varied_row(&mut rows, &name, payload, libs, settings);
+    }
     if select("fastpb Map, foldhash") {
         let p = data::fastpb("Map");
         let libs = vec![
