@@ -55,12 +55,14 @@ impl Shape {
         }
     }
 
-    /// `len` for fixed payloads, a length around it for varied ones.
-    fn len(self, rng: &mut Rng, len: usize) -> usize {
-        match self {
+    /// Random text of `len` letters for fixed payloads, of a length around
+    /// it for varied ones.
+    fn text(self, rng: &mut Rng, len: usize) -> String {
+        let len = match self {
             Shape::Fixed => len,
             Shape::Varied(_) => rng.around(len),
-        }
+        };
+        rng.text(len)
     }
 }
 
@@ -173,10 +175,7 @@ pub fn int_list_unpacked(dist: Dist) -> Vec<u8> {
 pub fn go_message(shape: Shape) -> Vec<u8> {
     let mut rng = shape.rng(2);
     let r = &mut rng;
-    let text = |r: &mut Rng, len| {
-        let len = shape.len(r, len);
-        r.text(len)
-    };
+    let text = |r: &mut Rng, len| shape.text(r, len);
     let name = text(r, 16);
     let birth_day = r.u64() as i64 >> 20;
     let phone = text(r, 10);
@@ -345,10 +344,7 @@ pub fn buffa_nested(depth: usize) -> crate::bf::bench::nested::Node {
 pub fn wide_message(shape: Shape) -> Vec<u8> {
     let mut rng = shape.rng(5);
     let r = &mut rng;
-    let text = |r: &mut Rng, len| {
-        let len = shape.len(r, len);
-        r.text(len)
-    };
+    let text = |r: &mut Rng, len| shape.text(r, len);
     wide::Wide {
         id: r.u64() as i64 >> 1,
         created_at: 1_700_000_000_000 + r.below(1_000_000) as i64,
@@ -400,10 +396,7 @@ pub fn wide_message(shape: Shape) -> Vec<u8> {
 pub fn page_message(shape: Shape) -> Vec<u8> {
     let mut rng = shape.rng(6);
     let r = &mut rng;
-    let text = |r: &mut Rng, len| {
-        let len = shape.len(r, len);
-        r.text(len)
-    };
+    let text = |r: &mut Rng, len| shape.text(r, len);
     let items = (0..50)
         .map(|_| page::Item {
             id: (r.u64() >> 12) as i64,

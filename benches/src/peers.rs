@@ -16,84 +16,77 @@ fn encode_buffer(payloads: &[Vec<u8>]) -> Vec<u8> {
     Vec::with_capacity(payloads.iter().map(Vec::len).max().unwrap_or(0) * 2)
 }
 
-/// fastrs. With several payloads, each call takes the next, and the reused
-/// message is one message for all of them, as in a service.
+/// One library's three operations over `payloads`: encode each decoded
+/// payload into a reused buffer, decode into a fresh message, and clear one
+/// reused message and merge into it (`clear_merge`). With several payloads,
+/// each call takes the next, and the reused message is one message for all
+/// of them, as in a service.
+fn library<M, D, E, R>(lib: &'static str, payloads: &[Vec<u8>], decode: D, encode: E, clear_merge: R) -> [Op; 3]
+where
+    M: Default + 'static,
+    D: Fn(&[u8]) -> M + Copy + 'static,
+    E: Fn(&M, &mut Vec<u8>) + 'static,
+    R: Fn(&mut M, &[u8]) + 'static,
+{
+    let mut messages = Cycle::new(payloads.iter().map(|p| decode(p)).collect());
+    let mut buf = encode_buffer(payloads);
+    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
+    let mut reused = M::default();
+    let n = messages.period();
+    [
+        Op::cycling(lib, n, move || {
+            buf.clear();
+            encode(black_box(&*messages.next_item()), &mut buf);
+            sink(&buf);
+        }),
+        Op::cycling(lib, n, move || sink(decode(black_box(p1.next_item())))),
+        Op::cycling(lib, n, move || {
+            clear_merge(&mut reused, black_box(p2.next_item()));
+            sink(&reused);
+        }),
+    ]
+}
+
+/// fastrs (see [`library`]).
 pub fn fastrs<M: fastrs::Message + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
-    let decoded = payloads
-        .iter()
-        .map(|p| M::decode(p).expect("fastrs decodes the payload"));
-    let mut messages = Cycle::new(decoded.collect());
-    let mut buf = encode_buffer(payloads);
-    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
-    let mut reused = M::default();
-    let n = messages.period();
-    [
-        Op::cycling("fastrs", n, move || {
-            buf.clear();
-            black_box(&*messages.next_item()).encode_append(&mut buf);
-            sink(&buf);
-        }),
-        Op::cycling("fastrs", n, move || sink(M::decode(black_box(p1.next_item())).unwrap())),
-        Op::cycling("fastrs", n, move || {
-            reused.clear();
-            reused.fast_read(black_box(p2.next_item())).unwrap();
-            sink(&reused);
-        }),
-    ]
+    library(
+        "fastrs",
+        payloads,
+        |p| M::decode(p).expect("fastrs decodes the payload"),
+        |m: &M, buf| m.encode_append(buf),
+        |m: &mut M, p| {
+            m.clear();
+            m.fast_read(p).unwrap();
+        },
+    )
 }
 
-/// prost (see [`fastrs`] for several payloads).
+/// prost (see [`library`]).
 pub fn prost<M: prost::Message + Default + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
-    let decoded = payloads
-        .iter()
-        .map(|p| M::decode(p.as_slice()).expect("prost decodes the payload"));
-    let mut messages = Cycle::new(decoded.collect());
-    let mut buf = encode_buffer(payloads);
-    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
-    let mut reused = M::default();
-    let n = messages.period();
-    [
-        Op::cycling("prost", n, move || {
-            buf.clear();
-            black_box(&*messages.next_item()).encode(&mut buf).unwrap();
-            sink(&buf);
-        }),
-        Op::cycling("prost", n, move || {
-            sink(M::decode(black_box(p1.next_item().as_slice())).unwrap())
-        }),
-        Op::cycling("prost", n, move || {
-            reused.clear();
-            reused.merge(black_box(p2.next_item().as_slice())).unwrap();
-            sink(&reused);
-        }),
-    ]
+    library(
+        "prost",
+        payloads,
+        |p| M::decode(p).expect("prost decodes the payload"),
+        |m: &M, buf| m.encode(buf).unwrap(),
+        |m: &mut M, p| {
+            m.clear();
+            m.merge(p).unwrap();
+        },
+    )
 }
 
-/// buffa, owned messages (see [`fastrs`] for several payloads).
+/// buffa, owned messages (see [`library`]).
 pub fn buffa<M: buffa::Message + Default + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
-    let decoded = payloads
-        .iter()
-        .map(|p| M::decode_from_slice(p).expect("buffa decodes the payload"));
-    let mut messages = Cycle::new(decoded.collect());
-    let mut buf = encode_buffer(payloads);
-    let (mut p1, mut p2) = (payload_cycle(payloads), payload_cycle(payloads));
-    let mut reused = M::default();
-    let n = messages.period();
-    [
-        Op::cycling("buffa", n, move || {
-            buf.clear();
-            black_box(&*messages.next_item()).encode(&mut buf);
-            sink(&buf);
-        }),
-        Op::cycling("buffa", n, move || {
-            sink(M::decode_from_slice(black_box(p1.next_item())).unwrap())
-        }),
-        Op::cycling("buffa", n, move || {
-            reused.clear();
-            reused.merge_from_slice(black_box(p2.next_item())).unwrap();
-            sink(&reused);
-        }),
-    ]
+    library(
+        "buffa",
+        payloads,
+        |p| M::decode_from_slice(p).expect("buffa decodes the payload"),
+        |m: &M, buf| m.encode(buf),
+        |m: &mut M, p| {
+            m.clear();
+            m.merge_from_slice(p).unwrap();
+        },
+    )
 }
 
 /// quick-protobuf (borrowed messages that point into the payload; it has no
