@@ -51,6 +51,15 @@ pub trait Codec {
         Self::merge(&mut v, r, depth)?;
         Ok(v)
     }
+
+    /// [`Codec::merge`] for a map entry's key or value. Strings override it to
+    /// read inline: the entry's reader then never reaches a call and stays in
+    /// registers (decoders' own strings stay one call each).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn merge_in_entry(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        Self::merge(v, r, depth)
+    }
 }
 
 /// Numeric codecs: their values can be packed. A value maps to one `u64` "wire
@@ -484,6 +493,10 @@ impl Codec for Str {
         Self::read_into(&mut v, r)?;
         Ok(v)
     }
+    #[inline(always)]
+    fn merge_in_entry(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        Self::read_into(v, r)
+    }
 }
 
 /// `bytes`.
@@ -515,13 +528,25 @@ impl Codec for Bytes {
     /// Replaces `v`, reusing its allocation.
     #[inline]
     fn merge(v: &mut Vec<u8>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
-        replace_bytes(v, r.read_bytes()?);
-        Ok(())
+        Self::read_into(v, r)
     }
     /// Allocates exactly the value's length.
     #[inline]
     fn read(r: &mut Reader<'_>, _depth: u32) -> Result<Vec<u8>, DecodeError> {
         r.read_bytes().map(<[u8]>::to_vec)
+    }
+    #[inline(always)]
+    fn merge_in_entry(v: &mut Vec<u8>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        Self::read_into(v, r)
+    }
+}
+
+impl Bytes {
+    /// Replaces `v` with the bytes at the front of `r`, reusing its allocation.
+    #[inline(always)]
+    fn read_into(v: &mut Vec<u8>, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        replace_bytes(v, r.read_bytes()?);
+        Ok(())
     }
 }
 
@@ -990,10 +1015,10 @@ pub fn read_map_entry_into<K: Codec, V: Codec>(
     let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE), wire::tag(2, V::WIRE_TYPE));
     // Key then value, as every encoder writes them: no tag dispatch.
     if inner.read_tag_if(key_tag) {
-        K::merge(&mut key, &mut inner, depth)?;
+        K::merge_in_entry(&mut key, &mut inner, depth)?;
     }
     if inner.read_tag_if(value_tag) {
-        V::merge(&mut value, &mut inner, depth)?;
+        V::merge_in_entry(&mut value, &mut inner, depth)?;
     }
     if !inner.is_empty() {
         inner = read_map_entry_rest::<K, V>(inner, depth, &mut key, &mut value)?;
