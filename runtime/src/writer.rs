@@ -68,9 +68,12 @@ impl<'a> Writer<'a> {
     /// panic stores the writer back first (unwinding could reach code that
     /// reads it), one store and one load per value in a loop. After a panic
     /// inside `f` this writer is left empty, which is fine: a panic here
-    /// means the buffer was sized wrong.
+    /// means the buffer was sized wrong. Generated `write_backward` bodies
+    /// run in it too (a field of scalars cost a load and a store of the
+    /// writer each).
     #[inline(always)]
-    pub(crate) fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
+    #[doc(hidden)]
+    pub fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
         let mut local = Writer {
             free: core::mem::take(&mut self.free),
         };

@@ -59,38 +59,42 @@ impl ::fastrs::Message for User {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.home {
-            ::fastrs::encoding::Msg::<Address>::write_keyed(v, &[0x4a], w);
-        }
-        match &self.contact {
-            ::core::option::Option::Some(user::Contact::Email(v)) => {
-                ::fastrs::encoding::Str::write_keyed(v, &[0x3a], w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.home {
+                ::fastrs::encoding::Msg::<Address>::write_keyed(v, &[0x4a], w);
             }
-            ::core::option::Option::Some(user::Contact::Address(v)) => {
-                ::fastrs::encoding::Msg::<Address>::write_keyed(v, &[0x42], w);
+            match &self.contact {
+                ::core::option::Option::Some(user::Contact::Email(v)) => {
+                    ::fastrs::encoding::Str::write_keyed(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(user::Contact::Address(v)) => {
+                    ::fastrs::encoding::Msg::<Address>::write_keyed(v, &[0x42], w);
+                }
+                _ => {}
             }
-            _ => {}
-        }
-        ::fastrs::encoding::write_map::<
-            ::fastrs::encoding::Str,
-            ::fastrs::encoding::Int64,
-        >(self.counters.iter(), &[0x32], w);
-        if self.role.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<Role>::write_keyed(&self.role, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.active {
-            ::fastrs::encoding::Bool::write_keyed(v, &[0x20], w);
-        }
-        ::fastrs::encoding::write_packed::<
-            ::fastrs::encoding::Uint32,
-        >(&self.scores, &[0x1a], w);
-        if self.id != 0 {
-            ::fastrs::encoding::Int64::write_keyed(&self.id, &[0x10], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+            ::fastrs::encoding::write_map::<
+                ::fastrs::encoding::Str,
+                ::fastrs::encoding::Int64,
+            >(self.counters.iter(), &[0x32], w);
+            if self.role.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    Role,
+                >::write_keyed(&self.role, &[0x28], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.active {
+                ::fastrs::encoding::Bool::write_keyed(v, &[0x20], w);
+            }
+            ::fastrs::encoding::write_packed::<
+                ::fastrs::encoding::Uint32,
+            >(&self.scores, &[0x1a], w);
+            if self.id != 0 {
+                ::fastrs::encoding::Int64::write_keyed(&self.id, &[0x10], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -497,10 +501,12 @@ impl ::fastrs::Message for Address {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.city.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.city, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.city.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.city, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,

@@ -14,8 +14,10 @@ pub fn body(msg: &Message) -> TokenStream {
     let unknown = &msg.unknown_fields;
     let slots = slots(msg, &msg.order);
     quote! {
-        self.#unknown.write(w);
-        #slots
+        w.in_registers(|w| {
+            self.#unknown.write(w);
+            #slots
+        });
     }
 }
 

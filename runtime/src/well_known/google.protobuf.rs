@@ -84,13 +84,15 @@ impl ::fastrs::Message for Any {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x12], w);
-        }
-        if !self.type_url.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.value.is_empty() {
+                ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x12], w);
+            }
+            if !self.type_url.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -149,10 +151,12 @@ impl ::fastrs::Message for SourceContext {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.file_name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.file_name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.file_name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.file_name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -306,30 +310,32 @@ impl ::fastrs::Message for Type {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x3a], w);
-        }
-        if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                Syntax,
-            >::write_keyed(&self.syntax, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x22], w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Str,
-        >(&self.oneofs, &[0x1a], w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Field>,
-        >(&self.fields, &[0x12], w);
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.edition.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x3a], w);
+            }
+            if self.syntax.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    Syntax,
+                >::write_keyed(&self.syntax, &[0x30], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.source_context {
+                ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x22], w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Str,
+            >(&self.oneofs, &[0x1a], w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Field>,
+            >(&self.fields, &[0x12], w);
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -667,41 +673,43 @@ impl ::fastrs::Message for Field {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.default_value.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.default_value, &[0x5a], w);
-        }
-        if !self.json_name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.json_name, &[0x52], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x4a], w);
-        if self.packed {
-            ::fastrs::encoding::Bool::write_keyed(&self.packed, &[0x40], w);
-        }
-        if self.oneof_index != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.oneof_index, &[0x38], w);
-        }
-        if !self.type_url.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x32], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x22], w);
-        }
-        if self.number != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x18], w);
-        }
-        if self.cardinality.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                field::Cardinality,
-            >::write_keyed(&self.cardinality, &[0x10], w);
-        }
-        if self.kind.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                field::Kind,
-            >::write_keyed(&self.kind, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.default_value.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.default_value, &[0x5a], w);
+            }
+            if !self.json_name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.json_name, &[0x52], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x4a], w);
+            if self.packed {
+                ::fastrs::encoding::Bool::write_keyed(&self.packed, &[0x40], w);
+            }
+            if self.oneof_index != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.oneof_index, &[0x38], w);
+            }
+            if !self.type_url.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.type_url, &[0x32], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x22], w);
+            }
+            if self.number != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x18], w);
+            }
+            if self.cardinality.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    field::Cardinality,
+                >::write_keyed(&self.cardinality, &[0x10], w);
+            }
+            if self.kind.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    field::Kind,
+                >::write_keyed(&self.kind, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -1249,27 +1257,29 @@ impl ::fastrs::Message for Enum {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x32], w);
-        }
-        if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                Syntax,
-            >::write_keyed(&self.syntax, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x22], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x1a], w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<EnumValue>,
-        >(&self.enumvalue, &[0x12], w);
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.edition.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x32], w);
+            }
+            if self.syntax.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    Syntax,
+                >::write_keyed(&self.syntax, &[0x28], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.source_context {
+                ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x22], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x1a], w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<EnumValue>,
+            >(&self.enumvalue, &[0x12], w);
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -1541,16 +1551,18 @@ impl ::fastrs::Message for EnumValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x1a], w);
-        if self.number != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x10], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x1a], w);
+            if self.number != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.number, &[0x10], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -1733,13 +1745,15 @@ impl ::fastrs::Message for Option {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.value {
-            ::fastrs::encoding::Msg::<Any>::write_keyed(v, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.value {
+                ::fastrs::encoding::Msg::<Any>::write_keyed(v, &[0x12], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -1960,33 +1974,35 @@ impl ::fastrs::Message for Api {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
-        }
-        if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                Syntax,
-            >::write_keyed(&self.syntax, &[0x38], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Mixin>,
-        >(&self.mixins, &[0x32], w);
-        if let ::core::option::Option::Some(v) = &self.source_context {
-            ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
-        }
-        if !self.version.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.version, &[0x22], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x1a], w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Method>,
-        >(&self.methods, &[0x12], w);
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.edition.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
+            }
+            if self.syntax.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    Syntax,
+                >::write_keyed(&self.syntax, &[0x38], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Mixin>,
+            >(&self.mixins, &[0x32], w);
+            if let ::core::option::Option::Some(v) = &self.source_context {
+                ::fastrs::encoding::Msg::<SourceContext>::write_keyed(v, &[0x2a], w);
+            }
+            if !self.version.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.version, &[0x22], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x1a], w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Method>,
+            >(&self.methods, &[0x12], w);
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -2339,33 +2355,47 @@ impl ::fastrs::Message for Method {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.edition.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
-        }
-        if self.syntax.to_i32() != 0 {
-            ::fastrs::encoding::OpenEnum::<
-                Syntax,
-            >::write_keyed(&self.syntax, &[0x38], w);
-        }
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Option>,
-        >(&self.options, &[0x32], w);
-        if self.response_streaming {
-            ::fastrs::encoding::Bool::write_keyed(&self.response_streaming, &[0x28], w);
-        }
-        if !self.response_type_url.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.response_type_url, &[0x22], w);
-        }
-        if self.request_streaming {
-            ::fastrs::encoding::Bool::write_keyed(&self.request_streaming, &[0x18], w);
-        }
-        if !self.request_type_url.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.request_type_url, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.edition.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.edition, &[0x42], w);
+            }
+            if self.syntax.to_i32() != 0 {
+                ::fastrs::encoding::OpenEnum::<
+                    Syntax,
+                >::write_keyed(&self.syntax, &[0x38], w);
+            }
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Option>,
+            >(&self.options, &[0x32], w);
+            if self.response_streaming {
+                ::fastrs::encoding::Bool::write_keyed(
+                    &self.response_streaming,
+                    &[0x28],
+                    w,
+                );
+            }
+            if !self.response_type_url.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(
+                    &self.response_type_url,
+                    &[0x22],
+                    w,
+                );
+            }
+            if self.request_streaming {
+                ::fastrs::encoding::Bool::write_keyed(
+                    &self.request_streaming,
+                    &[0x18],
+                    w,
+                );
+            }
+            if !self.request_type_url.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.request_type_url, &[0x12], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -2758,13 +2788,15 @@ impl ::fastrs::Message for Mixin {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.root.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.root, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.root.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.root, &[0x12], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.name, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -2971,13 +3003,15 @@ impl ::fastrs::Message for Duration {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.nanos != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
-        }
-        if self.seconds != 0 {
-            ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.nanos != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
+            }
+            if self.seconds != 0 {
+                ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -3034,7 +3068,9 @@ impl ::fastrs::Message for Empty {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+        });
     }
     fn merge_from(
         &mut self,
@@ -3325,10 +3361,12 @@ impl ::fastrs::Message for FieldMask {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Str,
-        >(&self.paths, &[0x0a], w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Str,
+            >(&self.paths, &[0x0a], w);
+        });
     }
     fn merge_from(
         &mut self,
@@ -3401,11 +3439,13 @@ impl ::fastrs::Message for Struct {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        ::fastrs::encoding::write_map::<
-            ::fastrs::encoding::Str,
-            ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
-        >(self.fields.iter(), &[0x0a], w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            ::fastrs::encoding::write_map::<
+                ::fastrs::encoding::Str,
+                ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+            >(self.fields.iter(), &[0x0a], w);
+        });
     }
     fn merge_from(
         &mut self,
@@ -3506,28 +3546,32 @@ impl ::fastrs::Message for Value {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.kind {
-            ::core::option::Option::Some(value::Kind::NullValue(v)) => {
-                ::fastrs::encoding::OpenEnum::<NullValue>::write_keyed(v, &[0x08], w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            match &self.kind {
+                ::core::option::Option::Some(value::Kind::NullValue(v)) => {
+                    ::fastrs::encoding::OpenEnum::<
+                        NullValue,
+                    >::write_keyed(v, &[0x08], w);
+                }
+                ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
+                    ::fastrs::encoding::Double::write_keyed(v, &[0x11], w);
+                }
+                ::core::option::Option::Some(value::Kind::StringValue(v)) => {
+                    ::fastrs::encoding::Str::write_keyed(v, &[0x1a], w);
+                }
+                ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
+                    ::fastrs::encoding::Bool::write_keyed(v, &[0x20], w);
+                }
+                ::core::option::Option::Some(value::Kind::StructValue(v)) => {
+                    ::fastrs::encoding::Msg::<Struct>::write_keyed(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(value::Kind::ListValue(v)) => {
+                    ::fastrs::encoding::Msg::<ListValue>::write_keyed(v, &[0x32], w);
+                }
+                _ => {}
             }
-            ::core::option::Option::Some(value::Kind::NumberValue(v)) => {
-                ::fastrs::encoding::Double::write_keyed(v, &[0x11], w);
-            }
-            ::core::option::Option::Some(value::Kind::StringValue(v)) => {
-                ::fastrs::encoding::Str::write_keyed(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(value::Kind::BoolValue(v)) => {
-                ::fastrs::encoding::Bool::write_keyed(v, &[0x20], w);
-            }
-            ::core::option::Option::Some(value::Kind::StructValue(v)) => {
-                ::fastrs::encoding::Msg::<Struct>::write_keyed(v, &[0x2a], w);
-            }
-            ::core::option::Option::Some(value::Kind::ListValue(v)) => {
-                ::fastrs::encoding::Msg::<ListValue>::write_keyed(v, &[0x32], w);
-            }
-            _ => {}
-        }
+        });
     }
     fn merge_from(
         &mut self,
@@ -3677,10 +3721,12 @@ impl ::fastrs::Message for ListValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        ::fastrs::encoding::write_repeated::<
-            ::fastrs::encoding::Msg<Value>,
-        >(&self.values, &[0x0a], w);
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            ::fastrs::encoding::write_repeated::<
+                ::fastrs::encoding::Msg<Value>,
+            >(&self.values, &[0x0a], w);
+        });
     }
     fn merge_from(
         &mut self,
@@ -3836,13 +3882,15 @@ impl ::fastrs::Message for Timestamp {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.nanos != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
-        }
-        if self.seconds != 0 {
-            ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.nanos != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.nanos, &[0x10], w);
+            }
+            if self.seconds != 0 {
+                ::fastrs::encoding::Int64::write_keyed(&self.seconds, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -3904,10 +3952,12 @@ impl ::fastrs::Message for DoubleValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value.to_bits() != 0 {
-            ::fastrs::encoding::Double::write_keyed(&self.value, &[0x09], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value.to_bits() != 0 {
+                ::fastrs::encoding::Double::write_keyed(&self.value, &[0x09], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -3962,10 +4012,12 @@ impl ::fastrs::Message for FloatValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value.to_bits() != 0 {
-            ::fastrs::encoding::Float::write_keyed(&self.value, &[0x0d], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value.to_bits() != 0 {
+                ::fastrs::encoding::Float::write_keyed(&self.value, &[0x0d], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4020,10 +4072,12 @@ impl ::fastrs::Message for Int64Value {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value != 0 {
-            ::fastrs::encoding::Int64::write_keyed(&self.value, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value != 0 {
+                ::fastrs::encoding::Int64::write_keyed(&self.value, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4078,10 +4132,12 @@ impl ::fastrs::Message for UInt64Value {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value != 0 {
-            ::fastrs::encoding::Uint64::write_keyed(&self.value, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value != 0 {
+                ::fastrs::encoding::Uint64::write_keyed(&self.value, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4136,10 +4192,12 @@ impl ::fastrs::Message for Int32Value {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value != 0 {
-            ::fastrs::encoding::Int32::write_keyed(&self.value, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value != 0 {
+                ::fastrs::encoding::Int32::write_keyed(&self.value, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4194,10 +4252,12 @@ impl ::fastrs::Message for UInt32Value {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value != 0 {
-            ::fastrs::encoding::Uint32::write_keyed(&self.value, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value != 0 {
+                ::fastrs::encoding::Uint32::write_keyed(&self.value, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4252,10 +4312,12 @@ impl ::fastrs::Message for BoolValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value {
-            ::fastrs::encoding::Bool::write_keyed(&self.value, &[0x08], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if self.value {
+                ::fastrs::encoding::Bool::write_keyed(&self.value, &[0x08], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4310,10 +4372,12 @@ impl ::fastrs::Message for StringValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            ::fastrs::encoding::Str::write_keyed(&self.value, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.value.is_empty() {
+                ::fastrs::encoding::Str::write_keyed(&self.value, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
@@ -4368,10 +4432,12 @@ impl ::fastrs::Message for BytesValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x0a], w);
-        }
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            if !self.value.is_empty() {
+                ::fastrs::encoding::Bytes::write_keyed(&self.value, &[0x0a], w);
+            }
+        });
     }
     fn merge_from(
         &mut self,
