@@ -66,7 +66,7 @@ fn count_steps(mut rest: &[u8], key: &[u8], value_len: impl Fn(&[u8]) -> Option<
 /// timestamps) are counted at the rate the checks issue.
 fn count_varint_run(mut rest: &[u8], key: &[u8]) -> usize {
     let mut count = 1;
-    while let Some(len) = varint_len(rest) {
+    while let Some(len) = varint::len_in(rest) {
         let Some(after) = rest.get(len..).and_then(|r| strip_key(r, key)) else {
             break;
         };
@@ -112,25 +112,6 @@ fn len_value_len(rest: &[u8]) -> Option<usize> {
         _ => varint::decode(rest).ok()?,
     };
     n.checked_add(usize::try_from(len).ok()?)
-}
-
-/// The bytes of the varint at the front of `rest`: up to its first byte
-/// below 0x80, at most ten. One word's high bits at a time: a loop over the
-/// bytes compiled to 15 instructions a byte.
-#[inline(always)]
-fn varint_len(rest: &[u8]) -> Option<usize> {
-    let Some(word) = rest.first_chunk::<8>() else {
-        return rest.iter().position(|&b| b < 0x80).map(|i| i + 1);
-    };
-    let ends = !u64::from_le_bytes(*word) & 0x8080_8080_8080_8080;
-    if ends != 0 {
-        return Some(ends.trailing_zeros() as usize / 8 + 1);
-    }
-    match rest.get(8..) {
-        Some([b, ..]) if *b < 0x80 => Some(9),
-        Some([_, b, ..]) if *b < 0x80 => Some(10),
-        _ => None,
-    }
 }
 
 /// `bytes` without `key` (a tag's encoding) at its front, if it is there. One-
@@ -283,8 +264,7 @@ impl<'a> Reader<'a> {
     /// line: the inline paths of every decoder stay short.
     #[inline(always)]
     fn read_long_tag(&mut self) -> Result<u32, DecodeError> {
-        let (v, rest) = long_varint(self.buf, self.end)?;
-        self.buf = rest;
+        let v = self.read_long_varint()?;
         u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))
     }
 

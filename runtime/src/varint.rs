@@ -51,6 +51,25 @@ pub const fn unzigzag64(v: u64) -> i64 {
     ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
+/// The bytes the varint at the front of `buf` takes: up to its first byte
+/// below 0x80, at most ten; `None` if it does not end there. One word's high
+/// bits at a time: a loop over the bytes compiled to 15 instructions a byte.
+#[inline(always)]
+pub(crate) fn len_in(buf: &[u8]) -> Option<usize> {
+    let Some(word) = buf.first_chunk::<8>() else {
+        return buf.iter().position(|&b| b < 0x80).map(|i| i + 1);
+    };
+    let ends = !u64::from_le_bytes(*word) & 0x8080_8080_8080_8080;
+    if ends != 0 {
+        return Some(ends.trailing_zeros() as usize / 8 + 1);
+    }
+    match buf.get(8..) {
+        Some([b, ..]) if *b < 0x80 => Some(9),
+        Some([_, b, ..]) if *b < 0x80 => Some(10),
+        _ => None,
+    }
+}
+
 /// Why a varint could not be decoded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum VarintError {
