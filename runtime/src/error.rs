@@ -8,11 +8,13 @@ use core::fmt;
 pub enum DecodeErrorKind {
     /// The input ended in the middle of a tag or a value.
     Truncated,
-    /// A varint ran past 10 bytes, or its 10th byte set bits above bit 63.
+    /// A varint ran past 10 bytes. (A 10th byte's bits above bit 63 are
+    /// dropped, as the reference implementations do.)
     VarintOverflow,
     /// A tag used wire type 6 or 7, which protobuf does not define.
     InvalidWireType(u8),
-    /// A tag carried field number 0, or a tag varint did not fit in 32 bits.
+    /// A tag carried field number 0, or its varint was longer than five
+    /// bytes or did not fit in 32 bits.
     InvalidFieldNumber,
     /// A length prefix pointed past the end of the enclosing message.
     LengthOutOfBounds,
@@ -42,7 +44,7 @@ impl DecodeErrorKind {
     fn describe(self) -> &'static str {
         match self {
             Self::Truncated => "input ends inside a value",
-            Self::VarintOverflow => "varint longer than 10 bytes or above 64 bits",
+            Self::VarintOverflow => "varint longer than 10 bytes",
             Self::InvalidWireType(_) => "invalid wire type",
             Self::InvalidFieldNumber => "invalid field number",
             Self::LengthOutOfBounds => "length prefix past the end of the message",

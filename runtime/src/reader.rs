@@ -5,6 +5,9 @@ use crate::unknown::UnknownFields;
 use crate::varint::{self, VarintError};
 use crate::wire;
 
+/// The longest encoding of a tag: a varint of 32 bits.
+const MAX_TAG_LEN: usize = 5;
+
 /// A cursor over the bytes of one message (or one length-delimited value).
 ///
 /// It never reads past its slice: every length prefix is checked against the bytes
@@ -261,11 +264,17 @@ impl<'a> Reader<'a> {
     }
 
     /// A tag of three or more bytes (field numbers from 2048), read out of
-    /// line: the inline paths of every decoder stay short.
+    /// line: the inline paths of every decoder stay short. A tag is at most
+    /// five bytes: a longer varint is malformed even if its value fits (as
+    /// in every reference implementation).
     #[inline(always)]
     fn read_long_tag(&mut self) -> Result<u32, DecodeError> {
+        let before = self.buf.len();
         let v = self.read_long_varint()?;
-        u32::try_from(v).map_err(|_| self.error(DecodeErrorKind::InvalidFieldNumber))
+        match u32::try_from(v) {
+            Ok(tag) if before - self.buf.len() <= MAX_TAG_LEN => Ok(tag),
+            _ => Err(self.error(DecodeErrorKind::InvalidFieldNumber)),
+        }
     }
 
     /// A length of three or more bytes (16 KiB and up), read out of line:

@@ -75,7 +75,7 @@ pub(crate) fn len_in(buf: &[u8]) -> Option<usize> {
 pub(crate) enum VarintError {
     /// The buffer ended before the last byte (high bit clear).
     Truncated,
-    /// More than 10 bytes, or a 10th byte above 1.
+    /// More than 10 bytes.
     Overflow,
 }
 
@@ -118,9 +118,11 @@ pub(crate) fn decode_ten(head: &[u8; 10]) -> Result<(u64, usize), VarintError> {
     if b8 < 0x80 {
         return Ok((low | b8 << 56, 9));
     }
-    if b9 > 1 {
+    if b9 >= 0x80 {
         return Err(VarintError::Overflow);
     }
+    // Bits past the 64th are dropped, as C++, Java and upb do: data those
+    // accept must decode here too.
     Ok((low | (b8 & 0x7f) << 56 | b9 << 63, 10))
 }
 
@@ -392,7 +394,7 @@ mod tests {
     }
 
     #[test]
-    fn eleven_bytes_and_overflowing_tenth_byte_are_rejected() {
+    fn eleven_bytes_are_rejected_and_a_tenth_byte_keeps_its_low_bit() {
         let eleven = [0x80u8; 10]
             .iter()
             .copied()
@@ -401,7 +403,7 @@ mod tests {
         assert_eq!(decode(&eleven), Err(VarintError::Overflow));
         let mut big_tenth = [0xffu8; 10];
         big_tenth[9] = 0x02;
-        assert_eq!(decode(&big_tenth), Err(VarintError::Overflow));
+        assert_eq!(decode(&big_tenth), Ok((u64::MAX >> 1, 10)), "bits past 64 are dropped");
         // Non-canonical but valid: ten bytes encoding zero.
         let mut padded_zero = [0x80u8; 10];
         padded_zero[9] = 0x00;

@@ -268,6 +268,33 @@ fn length_past_the_end() {
 }
 
 #[test]
+fn a_tenth_byte_above_one_drops_the_bits_past_64_as_cpp_does() {
+    // Nine bytes of all-ones groups (63 bits), then a tenth byte of 0x02..0x7f:
+    // only its lowest bit lands in the value (bit 63), the rest is dropped.
+    for tenth in [0x00u8, 0x01, 0x02, 0x03, 0x7e, 0x7f] {
+        let mut bytes = vec![0xff; 9];
+        bytes.push(tenth);
+        let expected = u64::MAX >> 1 | u64::from(tenth & 1) << 63;
+        assert_eq!(
+            decode::<encoding::Uint64>(&bytes).unwrap(),
+            expected,
+            "tenth byte {tenth:#x}"
+        );
+        assert_eq!(decode::<encoding::Int64>(&bytes).unwrap(), expected as i64);
+    }
+    // The same inside a packed run, which decodes varints in blocks.
+    let mut packed = vec![0x01, 0x02];
+    packed.extend([0xff; 9]);
+    packed.push(0x02);
+    packed.push(0x03);
+    let mut input = vec![u8::try_from(packed.len()).unwrap()];
+    input.extend(&packed);
+    let mut out = Vec::new();
+    encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&input), &mut out).unwrap();
+    assert_eq!(out, [1, 2, u64::MAX >> 1, 3]);
+}
+
+#[test]
 fn varint_of_eleven_bytes_is_rejected() {
     let mut bytes = vec![0x80; 10];
     bytes.push(0x01);
@@ -320,6 +347,24 @@ fn bad_tags_are_errors() {
         kind(&[0x80, 0x80, 0x80, 0x80, 0x10, 0]),
         DecodeErrorKind::InvalidFieldNumber
     );
+}
+
+#[test]
+fn tags_longer_than_five_bytes_are_malformed_even_when_their_value_fits() {
+    // Field 1, wire type 0 (tag 8), padded to 5 to 10 bytes, then the value 0.
+    for len in 5..=10 {
+        let mut bytes = vec![0x80; len];
+        bytes[0] = 0x88;
+        bytes[len - 1] = 0x00;
+        bytes.push(0);
+        let mut r = Reader::new(&bytes);
+        if len == 5 {
+            assert_eq!(r.read_tag().unwrap(), 8, "a five-byte tag is valid");
+        } else {
+            let err = r.read_tag().unwrap_err();
+            assert_eq!(err.kind(), DecodeErrorKind::InvalidFieldNumber, "{len}-byte tag");
+        }
+    }
 }
 
 #[test]
