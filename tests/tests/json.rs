@@ -117,6 +117,17 @@ fn numbers_are_accepted_as_numbers_or_strings() {
     assert_eq!((m.f_int32, m.f_int64, m.f_uint64, m.f_uint32), (-5, 12, u64::MAX, 1000));
     assert_eq!((m.f_sint64, m.f_fixed32, m.f_double, m.f_float), (100, 7, 2.5, -3.0));
     for bad in [
+        r#"{"fInt64": "-9223372036854775809"}"#,
+        r#"{"fInt64": "9223372036854775807.5"}"#,
+        r#"{"fUint64": "18446744073709551616"}"#,
+        r#"{"fUint64": "1e20"}"#,
+        r#"{"fInt64": "1.5"}"#,
+        r#"{"fInt64": "0x10"}"#,
+        r#"{"fInt64": "1e"}"#,
+        r#"{"fInt64": "."}"#,
+        r#"{"fInt64": ""}"#,
+        r#"{"fInt64": "1e99999999999"}"#,
+        r#"{"fInt64": 9007199254740993.0}"#,
         r#"{"fInt32": 1.5}"#,
         r#"{"fInt32": 2147483648}"#,
         r#"{"fUint32": -1}"#,
@@ -131,6 +142,30 @@ fn numbers_are_accepted_as_numbers_or_strings() {
     ] {
         parse_err::<Scalars>(bad);
     }
+}
+
+#[test]
+fn integers_in_text_are_read_exactly_in_any_notation() {
+    let int64 = |text: &str| parse::<Scalars>(&format!(r#"{{"fInt64": {text}}}"#)).f_int64;
+    let uint64 = |text: &str| parse::<Scalars>(&format!(r#"{{"fUint64": {text}}}"#)).f_uint64;
+    // No detour through a double: these are not exact in one.
+    assert_eq!(int64(r#""9007199254740993.0""#), 9_007_199_254_740_993);
+    assert_eq!(int64(r#""9007199254740993""#), 9_007_199_254_740_993);
+    assert_eq!(int64(r#""-9223372036854775808""#), i64::MIN);
+    assert_eq!(int64(r#""9.223372036854775807e18""#), i64::MAX);
+    assert_eq!(uint64(r#""1.8446744073709551615E19""#), u64::MAX);
+    // Fractions and exponents whose exact value is an integer.
+    assert_eq!(int64(r#""120e-1""#), 12);
+    assert_eq!(int64(r#""12.30e1""#), 123);
+    assert_eq!(int64(r#""-0""#), 0);
+    assert_eq!(int64(r#""0e999999""#), 0);
+    assert_eq!(int64(r#""1e5""#), 100_000);
+    // Unquoted numbers with a fraction or exponent arrive as doubles: exact
+    // up to 2^53, an error above (the double may already be rounded).
+    assert_eq!(int64("9007199254740991.0"), 9_007_199_254_740_991);
+    assert_eq!(int64("-1e15"), -1_000_000_000_000_000);
+    // Plain integers are exact however large.
+    assert_eq!(int64("-9223372036854775808"), i64::MIN);
 }
 
 #[test]
@@ -515,7 +550,19 @@ fn any_shows_its_type_and_the_message() {
     let twice = wk::Any::pack(&wrapped);
     let text = json::to_string(&twice).unwrap();
     assert_eq!(parse::<wk::Any>(&text), twice);
-    assert_eq!(value(&wk::Any::pack(&wk::Empty::default()))["value"], json!({}));
+    // Empty has no JSON form of its own: it is an ordinary message, embedded.
+    let empty = wk::Any::pack(&wk::Empty::default());
+    assert_eq!(
+        value(&empty),
+        json!({"@type": "type.googleapis.com/google.protobuf.Empty"})
+    );
+    assert_eq!(parse::<wk::Any>(&json::to_string(&empty).unwrap()), empty);
+    let legacy = r#"{"@type": "type.googleapis.com/google.protobuf.Empty", "value": {}}"#;
+    assert_eq!(
+        parse::<wk::Any>(legacy),
+        empty,
+        "the form older fastrs printed still reads"
+    );
 
     assert_eq!(json::to_string(&wk::Any::default()).unwrap(), "{}");
     assert_eq!(parse::<wk::Any>("{}"), wk::Any::default());

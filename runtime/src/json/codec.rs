@@ -288,21 +288,63 @@ trait Number: Copy + Sized {
     fn from_text(text: &str) -> Option<Self>;
 }
 
-/// `v` as an integer, if it is one that fits 64 bits.
-fn integral(v: f64) -> Option<Result<i64, u64>> {
-    // 2^63 and 2^64 are exact in f64.
-    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    if v.fract() != 0.0 || !v.is_finite() {
+/// `v` as an integer, if it is one and every integer of its magnitude is
+/// exact in a double (below 2^53). JSON numbers with a fraction or an exponent reach the
+/// reader as doubles; beyond 2^53 the double may already be rounded
+/// (`9007199254740993.0` reads as `…992`), so such a number is an error
+/// rather than a silently different value. Quoted, it is read exactly.
+fn integral(v: f64) -> Option<i64> {
+    const TWO_53: f64 = 9_007_199_254_740_992.0;
+    #[allow(clippy::cast_possible_truncation)]
+    (v.fract() == 0.0 && v.abs() < TWO_53).then_some(v as i64)
+}
+
+/// The exact value of a decimal number in text (`-12`, `1.5e3`, `120e-1`),
+/// if it is an integer that fits 64 bits signed or unsigned. No rounding
+/// anywhere: digits are shifted by the exponent, and digits shifted below
+/// the decimal point must be zeros.
+fn exact_integer(text: &str) -> Option<i128> {
+    let (negative, unsigned) = match text.as_bytes().first()? {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i32>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if whole.is_empty() && fraction.is_empty() {
         return None;
     }
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    if (-TWO_63..TWO_63).contains(&v) {
-        Some(Ok(v as i64))
-    } else if (0.0..2.0 * TWO_63).contains(&v) {
-        Some(Err(v as u64))
-    } else {
-        None
+    let digits = || whole.bytes().chain(fraction.bytes());
+    if !digits().all(|b| b.is_ascii_digit()) {
+        return None;
     }
+    // The value is `digits × 10^shift`.
+    let shift = i64::from(exponent) - i64::try_from(fraction.len()).ok()?;
+    let significant = digits().skip_while(|&b| b == b'0');
+    let kept = i64::try_from(significant.clone().count()).ok()? + shift.min(0);
+    let mut value: i128 = 0;
+    for (i, b) in significant.enumerate() {
+        let digit = i128::from(b - b'0');
+        if i64::try_from(i).ok()? >= kept {
+            if digit != 0 {
+                return None; // below the decimal point
+            }
+        } else {
+            value = value.checked_mul(10)?.checked_add(digit)?;
+            if value > i128::from(u64::MAX) {
+                return None;
+            }
+        }
+    }
+    if value != 0 {
+        for _ in 0..shift.max(0) {
+            value = value.checked_mul(10).filter(|v| *v <= i128::from(u64::MAX))?;
+        }
+    }
+    Some(if negative { -value } else { value })
 }
 
 macro_rules! integer {
@@ -316,14 +358,11 @@ macro_rules! integer {
                 Self::try_from(v).ok()
             }
             fn from_f64(v: f64) -> Option<Self> {
-                match integral(v)? {
-                    Ok(i) => Self::from_i64(i),
-                    Err(u) => Self::from_u64(u),
-                }
+                Self::from_i64(integral(v)?)
             }
             fn from_text(text: &str) -> Option<Self> {
                 // Integers may be quoted, and written as `1e5` or `1.0`.
-                text.parse().ok().or_else(|| Self::from_f64(finite(text)?))
+                Self::try_from(exact_integer(text)?).ok()
             }
         }
     )*};

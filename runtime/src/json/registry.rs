@@ -120,6 +120,10 @@ pub(super) fn from_json(
         }
         value
     } else {
+        if name == <wk::Empty as crate::Message>::FULL_NAME && fields.get("value") == Some(&serde_json::json!({})) {
+            // fastrs before 0.2 printed an Empty under "value"; still read it.
+            fields.remove("value");
+        }
         serde_json::Value::Object(fields)
     };
     (entry.from_json)(json, options)

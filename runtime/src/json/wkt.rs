@@ -18,6 +18,8 @@ use crate::well_known::{
 };
 
 /// Well-known types that `Any` holds as `{"@type": ..., "value": <their JSON>}`.
+/// Not `Empty`: its JSON is an ordinary (empty) object, so an `Any` holding
+/// one is `{"@type": ".../google.protobuf.Empty"}`, as in C++ and Java.
 pub(super) fn has_value_form(full_name: &str) -> bool {
     matches!(
         full_name.strip_prefix("google.protobuf."),
@@ -29,7 +31,6 @@ pub(super) fn has_value_form(full_name: &str) -> bool {
                 | "Struct"
                 | "Value"
                 | "ListValue"
-                | "Empty"
                 | "DoubleValue"
                 | "FloatValue"
                 | "Int64Value"
