@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test lint fmt bless wkt bench stats profile miri fuzz clean
+.PHONY: all demo test conformance lint fmt bless wkt bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -21,6 +21,27 @@ test:
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(DOC)
+
+# Google's conformance runner (protobuf v36.0, binary + JSON and text format
+# suites, editions included) on the testee. Needs ../shared/conformance/
+# beside the repository (SHARED=dir elsewhere). A test in a failure list that
+# passes fails the run, so the lists only ever shrink.
+SHARED ?= ../shared
+CONFORMANCE_OUT = target/conformance
+conformance:
+	@test -x $(SHARED)/conformance/runner/conformance_test_runner || \
+		{ cat tests/conformance/src/notice.txt; exit 1; }
+	FASTRS_SHARED=$(abspath $(SHARED)) $(CARGO) build --release -p fastrs-conformance
+	@mkdir -p $(CONFORMANCE_OUT)
+	@$(SHARED)/conformance/runner/conformance_test_runner \
+		--maximum_edition 2023 --enforce_recommended \
+		--failure_list tests/conformance/failure_list.txt \
+		--text_format_failure_list tests/conformance/text_format_failure_list.txt \
+		--output_dir $(CONFORMANCE_OUT) \
+		$(abspath target/release/fastrs-conformance) > $(CONFORMANCE_OUT)/log.txt 2>&1; \
+		status=$$?; grep 'CONFORMANCE SUITE' $(CONFORMANCE_OUT)/log.txt; \
+		if [ $$status -ne 0 ]; then grep -E '^ERROR|FAILED|^  ' $(CONFORMANCE_OUT)/log.txt | head -50; \
+		echo "full log: $(CONFORMANCE_OUT)/log.txt"; fi; exit $$status
 
 lint:
 	$(CARGO) fmt --all --check

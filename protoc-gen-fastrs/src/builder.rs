@@ -24,6 +24,7 @@ pub struct Builder {
     options: Options,
     out_dir: Option<PathBuf>,
     protoc: Option<PathBuf>,
+    protoc_args: Vec<String>,
     cargo_directives: Option<bool>,
 }
 
@@ -110,6 +111,15 @@ impl Builder {
         self
     }
 
+    /// Passes `arg` to `protoc` (with [`Builder::use_protoc`] or
+    /// [`Builder::protoc_path`]), before the files: `--experimental_editions`
+    /// for `edition = "UNSTABLE"` files, for example. Repeatable.
+    #[must_use]
+    pub fn protoc_arg(mut self, arg: impl Into<String>) -> Self {
+        self.protoc_args.push(arg.into());
+        self
+    }
+
     /// Whether to print `cargo:rerun-if-changed` lines (default: when run by Cargo,
     /// that is when `$OUT_DIR` is set).
     #[must_use]
@@ -184,7 +194,11 @@ impl Builder {
         let protos: Vec<PathBuf> = protos.iter().map(|p| p.as_ref().to_path_buf()).collect();
         let includes: Vec<PathBuf> = includes.iter().map(|p| p.as_ref().to_path_buf()).collect();
         match &self.protoc {
-            Some(protoc) => descriptors::parse_protoc(protoc, &protos, &includes),
+            Some(protoc) => descriptors::parse_protoc(protoc, &self.protoc_args, &protos, &includes),
+            None if !self.protoc_args.is_empty() => Err(Error::new(format!(
+                "protoc_arg `{}` needs protoc: add Builder::use_protoc() or Builder::protoc_path()",
+                self.protoc_args[0]
+            ))),
             None => descriptors::parse_pure(&protos, &includes),
         }
     }

@@ -60,14 +60,16 @@ fn protox_error(e: protox::Error) -> Error {
     Error::new(format!("{e:?}"))
 }
 
-/// Parses `files` by running `protoc` (with `--include_imports --include_source_info`).
+/// Parses `files` by running `protoc` (with `--include_imports --include_source_info`
+/// and the caller's `args`, such as `--experimental_editions`).
 ///
 /// # Errors
 /// `protoc` cannot be run, or reports schema errors (its output is passed on).
-pub fn parse_protoc(protoc: &Path, files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
+pub fn parse_protoc(protoc: &Path, args: &[String], files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
     let out = std::env::temp_dir().join(format!("fastrs-{}-{}.pb", std::process::id(), unique()));
     let mut cmd = Command::new(protoc);
-    cmd.arg("--include_imports")
+    cmd.args(args)
+        .arg("--include_imports")
         .arg("--include_source_info")
         .arg(format!("--descriptor_set_out={}", out.display()));
     for include in includes {

@@ -1,27 +1,45 @@
-//! Generates the conformance schemas from `../shared/conformance/` (beside the
-//! repository, unmodified) with fastrs itself.
+//! Generates Google's conformance schemas (protobuf v36.0, in
+//! `shared/conformance/v36.0/` beside the repository, unmodified) with fastrs.
+//! Editions files go through the vendored `protoc`.
+//!
+//! Without those schemas (a clone of the public repository has none) the
+//! testee builds as a stub that says where to get them.
 
 use std::path::PathBuf;
 
+/// The files the v36 runner asks for, relative to the schema folder.
+const SCHEMAS: [&str; 7] = [
+    "conformance/conformance.proto",
+    "src/google/protobuf/test_messages_proto3.proto",
+    "src/google/protobuf/test_messages_proto2.proto",
+    "editions/golden/test_messages_proto3_editions.proto",
+    "editions/golden/test_messages_proto2_editions.proto",
+    "conformance/test_protos/test_messages_edition2023.proto",
+    "conformance/test_protos/test_messages_edition_unstable.proto",
+];
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
-    let schemas = manifest.join("../../../shared/conformance");
-    if !schemas.join("conformance.proto").exists() {
-        return Err(format!(
-            "conformance schemas not found at {}: the testee builds from the shared/ folder beside the repository",
-            schemas.display()
-        )
-        .into());
+    println!("cargo::rustc-check-cfg=cfg(conformance_schemas)");
+    println!("cargo:rerun-if-env-changed=FASTRS_SHARED");
+    let shared = match std::env::var_os("FASTRS_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("../../../shared"),
+    };
+    let schemas = shared.join("conformance/v36.0");
+    println!("cargo:rerun-if-changed={}", schemas.display());
+    if !schemas.join(SCHEMAS[0]).exists() {
+        println!("cargo:warning={}", include_str!("src/notice.txt").trim_end());
+        return Ok(());
     }
-    let files = [
-        "conformance.proto",
-        "test_messages_proto2.proto",
-        "test_messages_proto3.proto",
-    ]
-    .map(|f| schemas.join(f));
+    println!("cargo:rustc-cfg=conformance_schemas");
     protoc_gen_fastrs::Builder::new()
+        .protoc_path(protoc_bin_vendored::protoc_bin_path()?)
+        .protoc_arg("--experimental_editions")
         .include_file("mod.rs")
         .json()
-        .compile(&files, &[&schemas])?;
+        .compile(
+            &SCHEMAS.map(|f| schemas.join(f)),
+            &[schemas.clone(), schemas.join("src")],
+        )?;
     Ok(())
 }

@@ -17,7 +17,7 @@ use crate::model::{Kind, Package, Scalar, Tag};
 pub fn package(package: &Package) -> TokenStream {
     let messages = package.messages.iter().map(types::message);
     let enums = package.enums.iter().map(types::enumeration);
-    let uses = codec_import(!package.messages.is_empty());
+    let uses = codec_import(&package.messages);
     let extensions = types::extensions(&package.extensions, &package.scope);
     let register = json::register(package);
     quote! {
@@ -92,9 +92,10 @@ fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStrea
     }
 }
 
-/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codecs.
-fn codec_import(needed: bool) -> TokenStream {
-    if needed {
+/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codecs:
+/// one that holds a message with a field (empty messages call none).
+fn codec_import(messages: &[crate::model::Message]) -> TokenStream {
+    if messages.iter().any(|m| !m.fields.is_empty() || !m.oneofs.is_empty()) {
         quote!(
             use ::fastrs::encoding::Codec as _;
         )

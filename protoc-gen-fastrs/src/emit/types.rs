@@ -304,7 +304,7 @@ fn nested_module(msg: &Message) -> TokenStream {
     });
     let messages = msg.messages.iter().map(message);
     let enums = msg.enums.iter().map(enumeration);
-    let uses = codec_import(!msg.messages.is_empty());
+    let uses = codec_import(&msg.messages);
     let extensions = extensions(&msg.extensions, &inner_scope);
     quote! {
         #[doc = #doc]
