@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+/// The workloads' schemas in `proto/bench`; `fastpb_testcase.proto` is
+/// fastpb's own benchmark schema, copied with its origin noted at its top.
 const OWN: &[&str] = &[
     "ints.proto",
     "unpacked.proto",
@@ -9,15 +11,14 @@ const OWN: &[&str] = &[
     "nested.proto",
     "wide.proto",
     "page.proto",
+    "fastpb_testcase.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     let own_dir = Path::new("../proto/bench");
-    let shared_dir = Path::new("../../shared/bench");
-    let mut files: Vec<PathBuf> = OWN.iter().map(|f| own_dir.join(f)).collect();
-    files.push(shared_dir.join("fastpb_testcase.proto"));
-    let includes = [own_dir, shared_dir];
+    let files: Vec<PathBuf> = OWN.iter().map(|f| own_dir.join(f)).collect();
+    let includes = [own_dir];
 
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
@@ -30,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_hasher("::foldhash::fast::RandomState")
         .out_dir(out.join("fastrs_foldhash"))
         .compile(
-            &[own_dir.join("wide.proto"), shared_dir.join("fastpb_testcase.proto")],
+            &[own_dir.join("wide.proto"), own_dir.join("fastpb_testcase.proto")],
             &includes,
         )?;
 
