@@ -31,7 +31,8 @@ CONFORMANCE_OUT = target/conformance
 conformance:
 	@test -x $(SHARED)/conformance/runner/conformance_test_runner || \
 		{ cat tests/conformance/src/notice.txt; exit 1; }
-	FASTRS_SHARED=$(abspath $(SHARED)) $(CARGO) build --release -p fastrs-conformance
+	$(if $(filter-out ../shared,$(SHARED)),FASTRS_SHARED=$(abspath $(SHARED))) \
+		$(CARGO) build --release -p fastrs-conformance
 	@mkdir -p $(CONFORMANCE_OUT)
 	@$(SHARED)/conformance/runner/conformance_test_runner \
 		--maximum_edition 2023 --enforce_recommended \
@@ -40,7 +41,7 @@ conformance:
 		--output_dir $(CONFORMANCE_OUT) \
 		$(abspath target/release/fastrs-conformance) > $(CONFORMANCE_OUT)/log.txt 2>&1; \
 		status=$$?; grep 'CONFORMANCE SUITE' $(CONFORMANCE_OUT)/log.txt; \
-		if [ $$status -ne 0 ]; then grep -E '^ERROR|FAILED|^  ' $(CONFORMANCE_OUT)/log.txt | head -50; \
+		if [ $$status -ne 0 ]; then cat $(CONFORMANCE_OUT)/*_tests.txt 2>/dev/null | head -50; \
 		echo "full log: $(CONFORMANCE_OUT)/log.txt"; fi; exit $$status
 
 lint:
