@@ -14,6 +14,7 @@ use core::marker::PhantomData;
 
 use crate::enumeration::{Enum, EnumValue};
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::lax_string::LaxString;
 use crate::message::Message;
 use crate::reader::Reader;
 use crate::unknown::UnknownFields;
@@ -368,18 +369,26 @@ impl Str {
     #[inline(always)]
     fn read_into(v: &mut String, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let bytes = r.read_bytes()?;
+        Self::replace(v, bytes, r.offset())
+    }
+
+    /// Makes `v` hold `bytes` if they are UTF-8; else fails with an error at
+    /// the first bad byte (`end` is the offset just past `bytes`), leaving
+    /// `v` unchanged or empty.
+    #[inline(always)]
+    fn replace(v: &mut String, bytes: &[u8], end: usize) -> Result<(), DecodeError> {
         // SAFETY: `v` is left holding the bytes of a `str` (checked below),
         // or emptied.
         #[allow(unsafe_code)]
         let v = unsafe { v.as_mut_vec() };
         if bytes.len() >= SIMD_UTF8_MIN {
-            return replace_text(v, bytes, r.offset());
+            return replace_text(v, bytes, end);
         }
         // ASCII is valid UTF-8. `from_utf8` costs ~10 instructions a byte on
         // short strings (callgrind, the Go message: 385 of its 1175
         // instructions).
         if !is_ascii(bytes) {
-            check_utf8(bytes, r.offset())?;
+            check_utf8(bytes, end)?;
         }
         replace_bytes(v, bytes);
         Ok(())
@@ -425,7 +434,7 @@ fn replace_text(v: &mut Vec<u8>, text: &[u8], end: usize) -> Result<(), DecodeEr
 /// and `simdutf8` a tenth of that, from [`SIMD_UTF8_MIN`] bytes on; shorter
 /// strings stay with `core`, which is as fast there. Out of line: rare.
 #[inline(never)]
-fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
+pub(crate) fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
     if bytes.len() >= SIMD_UTF8_MIN && simdutf8::basic::from_utf8(bytes).is_ok() {
         return Ok(());
     }
@@ -495,6 +504,58 @@ impl Codec for Str {
     }
     #[inline(always)]
     fn merge_in_entry(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        Self::read_into(v, r)
+    }
+}
+
+/// `string` without UTF-8 validation (proto2; editions'
+/// `utf8_validation = NONE`): any bytes read, kept exactly.
+#[derive(Debug)]
+pub enum LaxStr {}
+
+impl LaxStr {
+    /// Replaces `v` with the string at the front of `r`: through `Str`'s
+    /// validated copy (reusing the allocation), and kept as bytes if that
+    /// finds them not UTF-8.
+    #[inline(always)]
+    fn read_into(v: &mut LaxString, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        let bytes = r.read_bytes()?;
+        if Str::replace(v.text_for_decode(), bytes, r.offset()).is_err() {
+            v.set_invalid(bytes);
+        }
+        Ok(())
+    }
+}
+
+impl Codec for LaxStr {
+    type Value = LaxString;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline(always)]
+    fn is_default(v: &LaxString) -> bool {
+        v.is_empty()
+    }
+    #[inline(always)]
+    fn size(v: &LaxString) -> usize {
+        len_delimited_size(v.len())
+    }
+    #[inline(always)]
+    fn write(v: &LaxString, w: &mut Writer<'_>) {
+        w.put_slice(v.as_bytes());
+        w.put_varint(v.len() as u64);
+    }
+    #[inline(always)]
+    fn write_keyed(v: &LaxString, key: &[u8], w: &mut Writer<'_>) {
+        w.put_slice(v.as_bytes());
+        w.put_key_varint(key, v.len() as u64);
+    }
+    /// Replaces `v`, reusing its allocation.
+    #[inline]
+    fn merge(v: &mut LaxString, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        Self::read_into(v, r)
+    }
+    #[inline(always)]
+    fn merge_in_entry(v: &mut LaxString, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         Self::read_into(v, r)
     }
 }

@@ -53,15 +53,7 @@ impl<M: Message, C: Codec> Extension<M, C> {
     /// # Errors
     /// The stored bytes do not decode as `C`.
     pub fn get(&self, m: &M) -> Result<Option<C::Value>, DecodeError> {
-        let mut value = None;
-        for bytes in occurrences::<C>(m.unknown_fields(), self.number) {
-            C::merge(
-                value.get_or_insert_with(C::Value::default),
-                &mut Reader::new(bytes),
-                DEFAULT_RECURSION_LIMIT,
-            )?;
-        }
-        Ok(value)
+        get_in::<C>(m.unknown_fields(), self.number)
     }
 
     /// Sets the value, replacing any stored occurrences.
@@ -87,14 +79,18 @@ impl<M: Message, C: Codec> RepeatedExtension<M, C> {
         }
     }
 
+    /// The field number.
+    #[must_use]
+    pub const fn number(&self) -> u32 {
+        self.number
+    }
+
     /// All elements, in order.
     ///
     /// # Errors
     /// An element does not decode as `C`.
     pub fn get(&self, m: &M) -> Result<Vec<C::Value>, DecodeError> {
-        occurrences::<C>(m.unknown_fields(), self.number)
-            .map(|bytes| C::read(&mut Reader::new(bytes), DEFAULT_RECURSION_LIMIT))
-            .collect()
+        get_all_in::<C>(m.unknown_fields(), self.number)
     }
 
     /// Appends one element.
@@ -121,7 +117,29 @@ fn occurrences<C: Codec>(unknown: &UnknownFields, number: u32) -> impl Iterator<
         .map(|(_, value)| value)
 }
 
-fn append<C: Codec>(unknown: &mut UnknownFields, number: u32, value: &C::Value) {
+/// The value of singular extension `number` in `unknown`: the last
+/// occurrence wins, messages merge.
+pub(crate) fn get_in<C: Codec>(unknown: &UnknownFields, number: u32) -> Result<Option<C::Value>, DecodeError> {
+    let mut value = None;
+    for bytes in occurrences::<C>(unknown, number) {
+        C::merge(
+            value.get_or_insert_with(C::Value::default),
+            &mut Reader::new(bytes),
+            DEFAULT_RECURSION_LIMIT,
+        )?;
+    }
+    Ok(value)
+}
+
+/// Every element of repeated extension `number` in `unknown`, in order.
+pub(crate) fn get_all_in<C: Codec>(unknown: &UnknownFields, number: u32) -> Result<Vec<C::Value>, DecodeError> {
+    occurrences::<C>(unknown, number)
+        .map(|bytes| C::read(&mut Reader::new(bytes), DEFAULT_RECURSION_LIMIT))
+        .collect()
+}
+
+/// Appends one occurrence of extension `number` holding `value`.
+pub(crate) fn append<C: Codec>(unknown: &mut UnknownFields, number: u32, value: &C::Value) {
     let mut bytes = alloc::vec![0; C::size(value)];
     C::write(value, &mut Writer::new(&mut bytes));
     unknown.push_field(wire::tag(number, C::WIRE_TYPE), &bytes);

@@ -32,6 +32,7 @@ mod error;
 mod extension;
 #[cfg(feature = "json")]
 pub mod json;
+mod lax_string;
 mod message;
 mod reader;
 mod simd;
@@ -45,6 +46,7 @@ mod writer;
 pub use enumeration::{Enum, EnumValue};
 pub use error::{DecodeError, DecodeErrorKind};
 pub use extension::{Extension, RepeatedExtension};
+pub use lax_string::LaxString;
 pub use message::{DecodeOptions, Message};
 pub use reader::Reader;
 pub use unknown::{Reusable, UnknownFields};

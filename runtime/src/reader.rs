@@ -39,6 +39,20 @@ fn long_varint(buf: &[u8], end: usize) -> Result<(u64, &[u8]), DecodeError> {
     }
 }
 
+/// A tag of three to five bytes at the start of `buf` (as [`long_varint`])
+/// and the bytes after it. A longer tag is malformed even if its value fits,
+/// as in every reference implementation; the error is reported after it, as
+/// for a tag above 32 bits.
+#[cold]
+#[inline(never)]
+fn long_tag(buf: &[u8], end: usize) -> Result<(u32, &[u8]), DecodeError> {
+    let (v, rest) = long_varint(buf, end)?;
+    match u32::try_from(v) {
+        Ok(tag) if buf.len() - rest.len() <= MAX_TAG_LEN => Ok((tag, rest)),
+        _ => Err(DecodeError::new(DecodeErrorKind::InvalidFieldNumber, end - rest.len())),
+    }
+}
+
 #[inline(always)]
 fn varint_error_kind(e: VarintError) -> DecodeErrorKind {
     match e {
@@ -264,17 +278,12 @@ impl<'a> Reader<'a> {
     }
 
     /// A tag of three or more bytes (field numbers from 2048), read out of
-    /// line: the inline paths of every decoder stay short. A tag is at most
-    /// five bytes: a longer varint is malformed even if its value fits (as
-    /// in every reference implementation).
+    /// line: the inline paths of every decoder stay short.
     #[inline(always)]
     fn read_long_tag(&mut self) -> Result<u32, DecodeError> {
-        let before = self.buf.len();
-        let v = self.read_long_varint()?;
-        match u32::try_from(v) {
-            Ok(tag) if before - self.buf.len() <= MAX_TAG_LEN => Ok(tag),
-            _ => Err(self.error(DecodeErrorKind::InvalidFieldNumber)),
-        }
+        let (tag, rest) = long_tag(self.buf, self.end)?;
+        self.buf = rest;
+        Ok(tag)
     }
 
     /// A length of three or more bytes (16 KiB and up), read out of line:
@@ -363,6 +372,23 @@ impl<'a> Reader<'a> {
     pub fn skip_field(&mut self, tag: u32, depth: u32, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
         let start = self.buf;
         self.skip_value(tag, depth)?;
+        let consumed = start.len() - self.buf.len();
+        unknown.push_field(tag, &start[..consumed]);
+        Ok(())
+    }
+
+    /// [`Reader::skip_field`] for a length-delimited field that must be UTF-8
+    /// text: a `string` extension whose schema checks UTF-8, which is kept
+    /// as unknown bytes like any extension but fails the decode as a
+    /// `string` field would.
+    ///
+    /// # Errors
+    /// As [`Reader::read_bytes`], and [`DecodeErrorKind::InvalidUtf8`] at the
+    /// first byte that is not UTF-8.
+    pub fn skip_checked_utf8(&mut self, tag: u32, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
+        let start = self.buf;
+        let text = self.read_bytes()?;
+        crate::encoding::check_utf8(text, self.offset())?;
         let consumed = start.len() - self.buf.len();
         unknown.push_field(tag, &start[..consumed]);
         Ok(())

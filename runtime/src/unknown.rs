@@ -26,11 +26,13 @@ pub struct UnknownFields {
     spare: Option<Box<sealed::Spare>>,
 }
 
-/// A buffer type `UnknownFields` can keep for reuse: `String` and `Vec<u8>`.
+/// A buffer type `UnknownFields` can keep for reuse: `String`, `Vec<u8>` and
+/// [`LaxString`](crate::LaxString).
 pub trait Reusable: Default + sealed::Pooled {}
 
 impl Reusable for String {}
 impl Reusable for Vec<u8> {}
+impl Reusable for crate::LaxString {}
 
 mod sealed {
     use alloc::string::String;
@@ -41,6 +43,7 @@ mod sealed {
     pub struct Spare {
         strings: Vec<String>,
         bytes: Vec<Vec<u8>>,
+        lax_strings: Vec<crate::LaxString>,
         /// Kept messages, one `Vec<M>` per message type `M`.
         pub(crate) messages: Vec<(core::any::TypeId, alloc::boxed::Box<dyn core::any::Any + Send + Sync>)>,
     }
@@ -63,6 +66,15 @@ mod sealed {
     impl Pooled for Vec<u8> {
         fn pool(spare: &mut Spare) -> &mut Vec<Self> {
             &mut spare.bytes
+        }
+        fn empty(&mut self) {
+            self.clear();
+        }
+    }
+
+    impl Pooled for crate::LaxString {
+        fn pool(spare: &mut Spare) -> &mut Vec<Self> {
+            &mut spare.lax_strings
         }
         fn empty(&mut self) {
             self.clear();

@@ -82,3 +82,44 @@ fn delimited_messages_are_encoded_as_groups() {
     );
     assert_eq!(Features::decode(&bytes).unwrap(), m);
 }
+
+#[test]
+fn strings_are_checked_unless_utf8_validation_is_none() {
+    let mut bytes = required().encode_to_vec();
+    let valid = bytes.len();
+    // verified (11) = ff: an error. unverified (12) = ff: kept.
+    bytes.extend([0x5a, 0x01, 0xff]);
+    let err = Features::decode(&bytes).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::InvalidUtf8, valid + 2));
+    bytes.truncate(valid);
+    bytes.extend([0x62, 0x01, 0xff]);
+    // unverified_map (13): {ff: fe}.
+    bytes.extend([0x6a, 0x06, 0x0a, 0x01, 0xff, 0x12, 0x01, 0xfe]);
+    let m = Features::decode(&bytes).unwrap();
+    assert_eq!(m.unverified.as_ref().unwrap().as_bytes(), [0xff]);
+    let (k, v) = m.unverified_map.iter().next().unwrap();
+    assert_eq!((k.as_bytes(), v.as_bytes()), (&[0xff][..], &[0xfe][..]));
+    assert_eq!(m.encode_to_vec(), bytes);
+}
+
+#[test]
+fn known_string_extensions_are_checked_on_decode_unless_none() {
+    use fastrs_tests::editions::{Extendable, CHECKED_TEXT, UNCHECKED_TEXT};
+    // checked_text (100, tag a2 06) = "ok": kept as an extension.
+    let ok = [0x08, 0x01, 0xa2, 0x06, 0x02, b'o', b'k'];
+    let m = Extendable::decode(&ok).unwrap();
+    assert_eq!(CHECKED_TEXT.get(&m).unwrap().as_deref(), Some("ok"));
+    assert_eq!(m.encode_to_vec(), ok);
+    // checked_text = c3 28: a decode error at the bad byte, as for a field.
+    let bad = [0x08, 0x01, 0xa2, 0x06, 0x02, 0xc3, 0x28];
+    let err = Extendable::decode(&bad).unwrap_err();
+    assert_eq!((err.kind(), err.offset()), (DecodeErrorKind::InvalidUtf8, 5));
+    // unchecked_text (101, tag aa 06) = c3 28: kept, byte for byte.
+    let lax = [0x08, 0x01, 0xaa, 0x06, 0x02, 0xc3, 0x28];
+    let m = Extendable::decode(&lax).unwrap();
+    assert_eq!(UNCHECKED_TEXT.get(&m).unwrap().unwrap().as_bytes(), [0xc3, 0x28]);
+    assert_eq!(m.encode_to_vec(), lax);
+    // Under another wire type the number is not the extension: unknown.
+    let other = [0xa0, 0x06, 0x05];
+    assert_eq!(Extendable::decode(&other).unwrap().encode_to_vec(), other);
+}

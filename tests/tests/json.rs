@@ -169,6 +169,52 @@ fn integers_in_text_are_read_exactly_in_any_notation() {
 }
 
 #[test]
+fn extensions_are_keyed_by_their_bracketed_full_name_both_ways() {
+    t2::register_json_types();
+    let mut m = t2::Extendable {
+        base: Some(1),
+        ..Default::default()
+    };
+    t2::EXT_INT.set(&mut m, &5);
+    t2::EXT_TEXT.set(&mut m, &"hi".into());
+    t2::EXT_LIST.push(&mut m, &-7);
+    t2::EXT_LIST.push(&mut m, &8);
+    let expected = json!({
+        "base": 1,
+        "[fastrs.test2.ext_int]": 5,
+        "[fastrs.test2.ext_text]": "hi",
+        "[fastrs.test2.ext_list]": ["-7", "8"],
+    });
+    assert_eq!(value(&m), expected);
+    let text = json::to_string(&m).unwrap();
+    assert!(
+        text.ends_with(r#""[fastrs.test2.ext_list]":["-7","8"]}"#),
+        "in number order after the fields: {text}"
+    );
+    let back: t2::Extendable = parse(&text);
+    assert_eq!(t2::EXT_INT.get(&back), Ok(Some(5)));
+    assert_eq!(t2::EXT_TEXT.get(&back).unwrap().unwrap(), "hi");
+    assert_eq!(t2::EXT_LIST.get(&back), Ok(vec![-7, 8]));
+    assert_eq!(back.base, Some(1));
+
+    let err = parse_err::<t2::Extendable>(r#"{"[fastrs.test2.ext_int]": 1, "[fastrs.test2.ext_int]": 2}"#);
+    assert!(err.contains("more than once"), "{err}");
+    let err = parse_err::<t2::Extendable>(r#"{"[fastrs.test2.no_such]": 1}"#);
+    assert!(err.contains("unknown field `[fastrs.test2.no_such]`"), "{err}");
+    let err = parse_err::<t2::Extendable>(r#"{"[fastrs.test2.ext_int]": "x"}"#);
+    assert!(err.contains("ext_int"), "{err}");
+    let lenient = JsonOptions::new().ignore_unknown_fields(true);
+    let m: t2::Extendable = json::from_str_with(r#"{"[fastrs.test2.no_such]": 1, "base": 2}"#, lenient).unwrap();
+    assert_eq!(m.base, Some(2));
+
+    // A proto2 string holding bytes that are not UTF-8 has no JSON form.
+    let mut m = t2::Extendable::default();
+    t2::EXT_TEXT.set(&mut m, &vec![0xff].into());
+    let err = json::to_string(&m).unwrap_err().to_string();
+    assert!(err.contains("not UTF-8"), "{err}");
+}
+
+#[test]
 fn non_finite_floats_are_strings() {
     let m = Lists {
         f_double: vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY],

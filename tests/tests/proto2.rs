@@ -72,7 +72,7 @@ fn missing_required_fields_fail_decode_at_any_depth() {
     let err = HasRequired::decode(&deep.encode_to_vec()).unwrap_err();
     assert_eq!(err.message_name(), Some("fastrs.test2.Required.id"));
     let in_map = HasRequired {
-        by_name: [("x".to_string(), Required::default())].into(),
+        by_name: [("x".into(), Required::default())].into(),
         ..Default::default()
     };
     assert_eq!(
@@ -217,7 +217,7 @@ fn extensions_have_typed_accessors_and_round_trip() {
     };
     assert!(!t::EXT_INT.has(&m));
     t::EXT_INT.set(&mut m, &42);
-    t::EXT_TEXT.set(&mut m, &"hi".to_string());
+    t::EXT_TEXT.set(&mut m, &"hi".into());
     t::EXT_LIST.push(&mut m, &7);
     t::EXT_LIST.push(&mut m, &-8);
     t::scope::NESTED_EXT.set(&mut m, &true);
@@ -230,7 +230,7 @@ fn extensions_have_typed_accessors_and_round_trip() {
     );
     assert!(t::EXT_INT.has(&m));
     assert_eq!(t::EXT_INT.get(&m), Ok(Some(42)));
-    assert_eq!(t::EXT_TEXT.get(&m), Ok(Some("hi".to_string())));
+    assert_eq!(t::EXT_TEXT.get(&m), Ok(Some("hi".into())));
     assert_eq!(t::EXT_LIST.get(&m), Ok(vec![7, -8]));
     assert_eq!(t::scope::NESTED_EXT.get(&m), Ok(Some(true)));
     assert_eq!(t::EXT_MESSAGE.get(&m).unwrap().unwrap().values, [1, 2]);
@@ -247,7 +247,7 @@ fn extensions_have_typed_accessors_and_round_trip() {
     assert_eq!(t::EXT_INT.get(&m), Ok(None));
     t::EXT_LIST.clear(&mut m);
     assert_eq!(t::EXT_LIST.get(&m), Ok(vec![]));
-    assert_eq!(t::EXT_TEXT.get(&m), Ok(Some("hi".to_string())), "other extensions stay");
+    assert_eq!(t::EXT_TEXT.get(&m), Ok(Some("hi".into())), "other extensions stay");
 }
 
 #[test]
@@ -268,4 +268,44 @@ fn proto2_packed_option_and_unpacked_default() {
     assert_eq!(t::Packed::decode(&bytes).unwrap(), p);
     // Both forms are accepted either way.
     assert_eq!(t::Packed::decode(&[0x08, 0x05, 0x12, 0x01, 0x06]).unwrap().plain, [6]);
+}
+
+#[test]
+fn proto2_strings_keep_bytes_that_are_not_utf8_as_cpp_does() {
+    // Defaults.f_string (11) = c3 28: not UTF-8. C++, Java, Go and upb read
+    // it; so does fastrs, and writes the same bytes back.
+    let input = [0x5a, 0x02, 0xc3, 0x28];
+    let m = Defaults::decode(&input).unwrap();
+    let s = m.f_string.as_ref().unwrap();
+    assert_eq!(
+        (s.as_str(), s.as_bytes(), s.is_utf8()),
+        (None, &[0xc3, 0x28][..], false)
+    );
+    assert_eq!(m.f_string(), "\u{fffd}(", "the getter shows a lossy text");
+    assert_eq!(format!("{s:?}"), r#""\xc3(""#);
+    assert_eq!(m.encode_to_vec(), input);
+    // Valid text reads as &str; a reused message goes from bytes back to text.
+    let mut reused = m;
+    reused.fast_read(&[0x5a, 0x02, b'o', b'k']).unwrap();
+    assert_eq!(reused.f_string.as_ref().unwrap().as_str(), Some("ok"));
+    assert_eq!(reused.f_string(), "ok");
+
+    // Map keys and extensions too.
+    let entry = [0x0a, 0x02, 0xff, 0xfe, 0x12, 0x04, 0x08, 0x01, 0x12, 0x00];
+    let mut map_input = vec![0x12, entry.len() as u8];
+    map_input.extend(entry);
+    let m = HasRequired::decode(&map_input).unwrap();
+    let key = m.by_name.keys().next().unwrap();
+    assert_eq!(key.as_bytes(), [0xff, 0xfe]);
+    assert_eq!(m.encode_to_vec(), map_input);
+    let ext = [0xaa, 0x06, 0x01, 0x80];
+    let m = Extendable::decode(&ext).unwrap();
+    assert_eq!(t::EXT_TEXT.get(&m).unwrap().unwrap().as_bytes(), [0x80]);
+    assert_eq!(m.encode_to_vec(), ext);
+    // Built from bytes, they encode as given.
+    let m = Defaults {
+        f_string: Some(vec![0xc3, 0x28].into()),
+        ..Default::default()
+    };
+    assert_eq!(m.encode_to_vec(), input);
 }

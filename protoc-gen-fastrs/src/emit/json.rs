@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{codec, is_set};
-use crate::model::{Field, Kind, Message, Package, Shape, Slot};
+use crate::model::{Extension, Field, Kind, Message, Package, Shape, Slot};
 use crate::options::JsonGate;
 
 /// Well-known types whose JSON is not an object of their fields: the runtime
@@ -121,7 +121,11 @@ fn serialize_body(msg: &Message) -> TokenStream {
             }
         })
         .collect();
-    let map = if entries.is_empty() {
+    let unknown = &msg.unknown_fields;
+    let extensions = msg
+        .extendable
+        .then(|| quote!(::fastrs::json::write_extensions::<Self, _>(&mut map, &self.#unknown)?;));
+    let map = if entries.is_empty() && extensions.is_none() {
         quote!(let map)
     } else {
         quote!(let mut map)
@@ -130,6 +134,7 @@ fn serialize_body(msg: &Message) -> TokenStream {
         use ::fastrs::serde::ser::SerializeMap as _;
         #map = s.serialize_map(::core::option::Option::None)?;
         #(#entries)*
+        #extensions
         map.end()
     }
 }
@@ -296,33 +301,59 @@ pub fn register(package: &Package) -> TokenStream {
     let Some(json) = &package.json else {
         return TokenStream::new();
     };
-    if package.messages.is_empty() {
+    let mut paths = Vec::new();
+    let mut extensions = Vec::new();
+    extensions.extend(
+        package
+            .extensions
+            .iter()
+            .map(|e| register_extension(e, &TokenStream::new())),
+    );
+    for msg in &package.messages {
+        collect_paths(msg, &TokenStream::new(), &mut paths, &mut extensions);
+    }
+    if paths.is_empty() && extensions.is_empty() {
         return TokenStream::new();
     }
-    let mut paths = Vec::new();
-    for msg in &package.messages {
-        collect_paths(msg, &TokenStream::new(), &mut paths);
-    }
     let cfg = gate(json);
-    let doc = format!(
+    let mut doc = format!(
         " Registers every message of `{}` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.",
         package.name
     );
+    if !extensions.is_empty() {
+        doc.push_str(" Also its extensions, which JSON then shows as `\"[full.name]\"` keys.");
+    }
     quote! {
         #[doc = #doc]
         #cfg
         pub fn register_json_types() {
             #(::fastrs::json::register::<#paths>();)*
+            #(#extensions)*
         }
     }
 }
 
-fn collect_paths(msg: &Message, prefix: &TokenStream, out: &mut Vec<TokenStream>) {
+/// The paths, from the package's module, of `msg` and the messages nested in
+/// it; and the registration of the extensions declared in them.
+fn collect_paths(msg: &Message, prefix: &TokenStream, out: &mut Vec<TokenStream>, extensions: &mut Vec<TokenStream>) {
     let ident = &msg.ident;
     out.push(quote!(#prefix #ident));
     let module = &msg.module;
     let inner = quote!(#prefix #module::);
+    extensions.extend(msg.extensions.iter().map(|e| register_extension(e, &inner)));
     for nested in &msg.messages {
-        collect_paths(nested, &inner, out);
+        collect_paths(nested, &inner, out, extensions);
     }
+}
+
+/// `::fastrs::json::register_extension(&EXT, "pkg.ext");` for an extension
+/// whose constant lives at `prefix`.
+fn register_extension(extension: &Extension, prefix: &TokenStream) -> TokenStream {
+    let (ident, name) = (&extension.ident, &extension.full_name);
+    let register = if extension.repeated {
+        quote!(register_repeated_extension)
+    } else {
+        quote!(register_extension)
+    };
+    quote!(::fastrs::json::#register(&#prefix #ident, #name);)
 }

@@ -53,7 +53,8 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
             Scalar::Float => "Float",
             Scalar::Double => "Double",
         }),
-        Kind::String => scalar("Str"),
+        Kind::String { checked: true } => scalar("Str"),
+        Kind::String { checked: false } => scalar("LaxStr"),
         Kind::Bytes => scalar("Bytes"),
         _ => {
             let (name, args) = codec_parts(kind, scope);
@@ -110,7 +111,7 @@ fn is_set(kind: &Kind, value: &TokenStream) -> TokenStream {
         Kind::Scalar(Scalar::Bool) => quote!(#value),
         Kind::Scalar(Scalar::Float | Scalar::Double) => quote!(#value.to_bits() != 0),
         Kind::Scalar(_) => quote!(#value != 0),
-        Kind::String | Kind::Bytes => quote!(!#value.is_empty()),
+        Kind::String { .. } | Kind::Bytes => quote!(!#value.is_empty()),
         Kind::Enum { closed: false, .. } => quote!(#value.to_i32() != 0),
         Kind::Enum { closed: true, .. } => quote!(#value as i32 != 0),
         Kind::Message { .. } => quote!(true),
@@ -129,7 +130,8 @@ fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
             Scalar::Float => quote!(f32),
             Scalar::Double => quote!(f64),
         },
-        Kind::String => quote!(::fastrs::alloc::string::String),
+        Kind::String { checked: true } => quote!(::fastrs::alloc::string::String),
+        Kind::String { checked: false } => quote!(::fastrs::LaxString),
         Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
         Kind::Enum { path, closed: false } => {
             let path = path.relative_to(scope);

@@ -50,11 +50,13 @@ fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in
     let unknown = &msg.unknown_fields;
     let in_order = arms.iter().filter(|_| in_order).filter_map(|(arm, _)| arm.in_order());
     let arms = arms.iter().map(|(arm, _)| arm.plain());
+    let extensions = checked_extensions(msg);
     quote! {
         #(#in_order)*
         while !r.is_empty() {
             match r.read_tag()? {
                 #(#arms)*
+                #extensions
                 tag => r.skip_field(tag, depth, &mut self.#unknown)?,
             }
         }
@@ -73,12 +75,14 @@ fn predicting_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> To
         quote!(let tag)
     };
     let arms = arms.iter().map(|(arm, next)| arm.with_prediction(next.as_ref()));
+    let extensions = checked_extensions(msg);
     quote! {
         while !r.is_empty() {
             #binding = r.read_tag()?;
             loop {
                 match tag {
                     #(#arms)*
+                    #extensions
                     tag => r.skip_field(tag, depth, &mut self.#unknown)?,
                 }
                 break;
@@ -86,6 +90,17 @@ fn predicting_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> To
         }
         ::core::result::Result::Ok(())
     }
+}
+
+/// Arms that keep the `string` extensions whose UTF-8 the schema checks as
+/// unknown bytes, once checked.
+fn checked_extensions(msg: &Message) -> TokenStream {
+    if msg.checked_extension_tags.is_empty() {
+        return TokenStream::new();
+    }
+    let tags = msg.checked_extension_tags.iter().map(tag_value);
+    let unknown = &msg.unknown_fields;
+    quote!(#(tag @ #tags => r.skip_checked_utf8(tag, &mut self.#unknown)?,)*)
 }
 
 /// Whether a field or oneof member of `msg` is a message (or a map of them).
@@ -391,7 +406,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let body = match kind {
             // The same member again merges into (a message) or reuses (a
             // string) its value; another member starts from a kept one.
-            Kind::String | Kind::Bytes | Kind::Message { .. } => quote! {
+            Kind::String { .. } | Kind::Bytes | Kind::Message { .. } => quote! {
                 match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
                         #codec::merge(v, r, depth)?;

@@ -181,7 +181,7 @@ fn getter(f: &Field, scope: &[String]) -> Option<TokenStream> {
     };
     let (ty, body) = match kind {
         Kind::Scalar(_) => (rust_type(kind, scope), or_default(quote!(self.#ident), literal)),
-        Kind::String => (quote!(&str), or_default(quote!(self.#ident.as_deref()), literal)),
+        Kind::String { .. } => (quote!(&str), or_default(quote!(self.#ident.as_deref()), literal)),
         Kind::Bytes => (quote!(&[u8]), or_default(quote!(self.#ident.as_deref()), literal)),
         Kind::Enum { path, closed } => {
             let path = path.relative_to(scope);
@@ -392,7 +392,7 @@ fn clear_body(msg: &Message) -> TokenStream {
                     }
                 }
             }
-            Shape::Implicit(Kind::String | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
+            Shape::Implicit(Kind::String { .. } | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
                 quote!(self.#ident.clear();)
             }
             Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),
@@ -478,7 +478,7 @@ fn oneof_keeper(oneof: &Oneof) -> TokenStream {
 
 /// String and bytes values, whose buffers a cleared message keeps for reuse.
 pub(super) fn is_buffer(kind: &Kind) -> bool {
-    matches!(kind, Kind::String | Kind::Bytes)
+    matches!(kind, Kind::String { .. } | Kind::Bytes)
 }
 
 /// Message values, which a cleared message keeps whole for reuse.

@@ -20,6 +20,8 @@ pub struct Set {
     pub enum_type: Option<u64>,
     /// 1 PACKED, 2 EXPANDED.
     pub repeated_field_encoding: Option<u64>,
+    /// 2 VERIFY, 3 NONE.
+    pub utf8_validation: Option<u64>,
     /// 1 LENGTH_PREFIXED, 2 DELIMITED.
     pub message_encoding: Option<u64>,
 }
@@ -30,6 +32,7 @@ impl Set {
             field_presence: over.field_presence.or(self.field_presence),
             enum_type: over.enum_type.or(self.enum_type),
             repeated_field_encoding: over.repeated_field_encoding.or(self.repeated_field_encoding),
+            utf8_validation: over.utf8_validation.or(self.utf8_validation),
             message_encoding: over.message_encoding.or(self.message_encoding),
         }
     }
@@ -40,6 +43,7 @@ impl Set {
             field_presence: Some(1),
             enum_type: Some(1),
             repeated_field_encoding: Some(1),
+            utf8_validation: Some(2),
             message_encoding: Some(1),
         }
     }
@@ -61,6 +65,8 @@ pub struct Resolved {
     pub closed_enum: bool,
     pub packed: bool,
     pub delimited: bool,
+    /// `string` values must be valid UTF-8 (`utf8_validation = VERIFY`).
+    pub utf8_verify: bool,
 }
 
 impl FileFeatures {
@@ -115,6 +121,7 @@ impl FileFeatures {
             closed_enum: set.enum_type == Some(2),
             packed: set.repeated_field_encoding != Some(2),
             delimited: set.message_encoding == Some(2),
+            utf8_verify: set.utf8_validation != Some(3),
         }
     }
 }
@@ -193,6 +200,7 @@ fn options(r: &mut Reader<'_>, number: u32) -> Result<Option<Set>, DecodeError> 
                     0x08 => set.field_presence = Some(f.read_varint()?),
                     0x10 => set.enum_type = Some(f.read_varint()?),
                     0x18 => set.repeated_field_encoding = Some(f.read_varint()?),
+                    0x20 => set.utf8_validation = Some(f.read_varint()?),
                     0x28 => set.message_encoding = Some(f.read_varint()?),
                     tag => f.skip_value(tag, 100)?,
                 }

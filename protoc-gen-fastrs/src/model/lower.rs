@@ -87,10 +87,48 @@ pub fn lower(
         package.enums.extend(enums);
         package.extensions.extend(extensions);
     }
+    link_checked_extensions(&mut packages);
     if errors.is_empty() {
         Ok(packages)
     } else {
         Err(errors)
+    }
+}
+
+/// Gives each generated message the tags of the `string` extensions declared
+/// for it in this run whose UTF-8 must be checked (see
+/// [`Message::checked_extension_tags`]).
+fn link_checked_extensions(packages: &mut [Package]) {
+    fn collect<'p>(extensions: &'p [Extension], messages: &'p [Message], out: &mut Vec<&'p Extension>) {
+        out.extend(
+            extensions
+                .iter()
+                .filter(|e| matches!(e.kind, Kind::String { checked: true })),
+        );
+        for m in messages {
+            collect(&m.extensions, &m.messages, out);
+        }
+    }
+    fn apply(messages: &mut [Message], checked: &[(String, Tag)]) {
+        for m in messages {
+            m.checked_extension_tags = checked
+                .iter()
+                .filter(|(extendee, _)| *extendee == m.full_name)
+                .map(|(_, tag)| tag.clone())
+                .collect();
+            apply(&mut m.messages, checked);
+        }
+    }
+    let mut found = Vec::new();
+    for p in packages.iter() {
+        collect(&p.extensions, &p.messages, &mut found);
+    }
+    let checked: Vec<(String, Tag)> = found
+        .iter()
+        .map(|e| (e.extendee_name.clone(), Tag::new(e.number, wire::LEN)))
+        .collect();
+    for p in packages.iter_mut() {
+        apply(&mut p.messages, &checked);
     }
 }
 
@@ -443,6 +481,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             unknown_fields,
             messages,
             enums,
+            extendable: !desc.extension_range.is_empty(),
+            checked_extension_tags: Vec::new(),
             json: self.json.clone(),
         }
     }
@@ -475,7 +515,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         };
         let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
         let editions = self.features.as_ref().map(|features| features.resolve(loc));
-        let mut kind = self.kind(f, message, element)?;
+        let mut kind = self.kind(f, message, element, loc)?;
         if let (Some(ed), Kind::Message { group, .. }) = (editions, &mut kind) {
             // Editions spell groups as DELIMITED message encoding.
             if ed.delimited && !self.is_map(f) {
@@ -484,7 +524,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         }
         let main_wire = wire::wire_type(&kind);
         let (shape, tag) = if f.label() == Label::Repeated {
-            if let Some((key, value)) = self.map_entry(f, message, element) {
+            if let Some((key, value)) = self.map_entry(f, message, element, loc) {
                 let (sorted, hasher) = (self.btree_maps, self.map_hasher.clone());
                 (
                     Shape::Map {
@@ -549,7 +589,15 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.map_entry()))
     }
 
-    fn map_entry(&mut self, f: &FieldDescriptorProto, message: &str, element: &str) -> Option<(Kind, Kind)> {
+    /// The key and value types of map field `f` (at `loc`, whose features its
+    /// entry's fields share).
+    fn map_entry(
+        &mut self,
+        f: &FieldDescriptorProto,
+        message: &str,
+        element: &str,
+        loc: &[i32],
+    ) -> Option<(Kind, Kind)> {
         if f.r#type() != Type::Message {
             return None;
         }
@@ -559,10 +607,25 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         }
         let key = entry.field.iter().find(|e| e.number() == 1)?;
         let value = entry.field.iter().find(|e| e.number() == 2)?;
-        Some((self.kind(key, message, element)?, self.kind(value, message, element)?))
+        Some((
+            self.kind(key, message, element, loc)?,
+            self.kind(value, message, element, loc)?,
+        ))
     }
 
-    fn kind(&mut self, f: &FieldDescriptorProto, message: &str, element: &str) -> Option<Kind> {
+    /// Whether `string` values at element `loc` must be UTF-8: proto3 and
+    /// editions' `VERIFY` check, proto2 does not (nor does any reference
+    /// implementation).
+    fn checks_utf8(&self, loc: &[i32]) -> bool {
+        match (self.file.syntax(), &self.features) {
+            ("proto3", _) => true,
+            ("editions", Some(features)) => features.resolve(loc).utf8_verify,
+            _ => false,
+        }
+    }
+
+    /// The value type of field `f`, declared at element `loc`.
+    fn kind(&mut self, f: &FieldDescriptorProto, message: &str, element: &str, loc: &[i32]) -> Option<Kind> {
         let scalar = |s| Some(Kind::Scalar(s));
         match f.r#type() {
             Type::Double => scalar(Scalar::Double),
@@ -578,7 +641,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             Type::Sfixed64 => scalar(Scalar::Sfixed64),
             Type::Sint32 => scalar(Scalar::Sint32),
             Type::Sint64 => scalar(Scalar::Sint64),
-            Type::String => Some(Kind::String),
+            Type::String => Some(Kind::String {
+                checked: self.checks_utf8(loc),
+            }),
             Type::Bytes => Some(Kind::Bytes),
             Type::Enum | Type::Message => {
                 let Some(info) = self.index.types.get(f.type_name()) else {
@@ -621,7 +686,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let text = f.default_value();
         let literal = match kind {
             Kind::Scalar(s) => scalar_default(*s, text),
-            Kind::String => Some(proc_macro2::Literal::string(text).into_token_stream()),
+            Kind::String { .. } => Some(proc_macro2::Literal::string(text).into_token_stream()),
             Kind::Bytes => c_unescape(text).map(|b| proc_macro2::Literal::byte_string(&b).into_token_stream()),
             Kind::Enum { .. } => {
                 return match self.index.types.get(f.type_name()).map(|t| &t.def) {
@@ -672,7 +737,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 self.error(&element, format!("unknown extendee `{}`", f.extendee()));
                 continue;
             };
-            let Some(kind) = self.kind(f, "", &element) else {
+            let Some(kind) = self.kind(f, "", &element, &[loc, &[i as i32]].concat()) else {
                 continue;
             };
             let Ok(number) = u32::try_from(f.number()) else {
@@ -682,7 +747,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 ident: names::ident(&f.name().to_shouty_snake_case()),
                 doc: self.doc(&[loc, &[i as i32]].concat()),
                 number,
+                full_name: element,
                 extendee,
+                extendee_name: f.extendee().trim_start_matches('.').to_string(),
                 kind,
                 repeated: f.label() == Label::Repeated,
             });

@@ -59,6 +59,13 @@ pub struct Message {
     pub enums: Vec<Enum>,
     /// Extensions declared inside this message (they live in its module).
     pub extensions: Vec<Extension>,
+    /// The message declares extension ranges: it may hold extensions, which
+    /// its JSON prints from `fastrs::json`'s registry.
+    pub extendable: bool,
+    /// Tags of the `string` extensions of this message, declared in the
+    /// files generated with it, whose UTF-8 the schema checks: decode
+    /// validates them although they are kept as unknown bytes.
+    pub checked_extension_tags: Vec<Tag>,
     /// Whether (and how) to generate its proto3 JSON code.
     pub json: Option<crate::options::JsonGate>,
 }
@@ -70,7 +77,11 @@ pub struct Extension {
     pub ident: Ident,
     pub doc: Vec<String>,
     pub number: u32,
+    /// Full protobuf name of the extension (`pkg.ext_name`), its JSON key.
+    pub full_name: String,
     pub extendee: TypePath,
+    /// Full protobuf name of the extended message, without the leading dot.
+    pub extendee_name: String,
     pub kind: Kind,
     pub repeated: bool,
 }
@@ -148,7 +159,12 @@ pub enum Shape {
 #[derive(Clone, Debug)]
 pub enum Kind {
     Scalar(Scalar),
-    String,
+    /// `string`: a `String` when the schema asks for UTF-8 validation
+    /// (proto3, editions' `VERIFY`), else a `fastrs::LaxString` that keeps
+    /// any bytes (proto2, `NONE`), as the reference implementations read them.
+    String {
+        checked: bool,
+    },
     Bytes,
     /// An enum: open ones are held as `EnumValue<E>` and keep any number; closed
     /// ones as `E`, with unknown numbers routed to the unknown fields.

@@ -9,10 +9,10 @@ use serde::{Serialize, Serializer};
 
 use super::{base64, JsonMessage, JsonOptions, Read};
 use crate::encoding::{
-    Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Group, Int32, Int64, Msg, OpenEnum, Sfixed32,
-    Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
+    Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Group, Int32, Int64, LaxStr, Msg, OpenEnum,
+    Sfixed32, Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
 };
-use crate::{Enum, EnumValue};
+use crate::{Enum, EnumValue, LaxString};
 
 /// A codec whose values have a proto3 JSON form.
 pub trait JsonCodec: Codec {
@@ -668,6 +668,40 @@ impl JsonKey for Str {
     fn parse_key(key: &str) -> Option<alloc::string::String> {
         Some(key.into())
     }
+}
+
+/// JSON text is Unicode: a value that is not UTF-8 cannot be written (as in
+/// C++), rather than written lossily.
+impl JsonCodec for LaxStr {
+    fn write_json<S: Serializer>(value: &LaxString, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.as_str().ok_or_else(|| not_utf8::<S>(value))?)
+    }
+
+    fn read_json<'de, D: Deserializer<'de>>(
+        de: D,
+        options: JsonOptions,
+        field: &'static str,
+    ) -> Result<Read<LaxString>, D::Error> {
+        Ok(match Str::read_json(de, options, field)? {
+            Read::Value(text) => Read::Value(text.into()),
+            Read::Null => Read::Null,
+            Read::Skip => Read::Skip,
+        })
+    }
+}
+
+impl JsonKey for LaxStr {
+    fn write_key<S: Serializer>(value: &LaxString, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.as_str().ok_or_else(|| not_utf8::<S>(value))?)
+    }
+
+    fn parse_key(key: &str) -> Option<LaxString> {
+        Some(key.into())
+    }
+}
+
+fn not_utf8<S: Serializer>(value: &LaxString) -> S::Error {
+    serde::ser::Error::custom(format_args!("string {value:?} is not UTF-8, which JSON cannot hold"))
 }
 
 impl<'de> Visitor<'de> for TextVisitor<alloc::vec::Vec<u8>> {

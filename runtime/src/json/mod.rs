@@ -16,14 +16,17 @@
 //! ```
 //!
 //! `Any` needs to know the types it may hold: the well-known types are known,
-//! others are added with [`register`] (generated packages have a
-//! `register_json_types()` function that registers all their messages).
+//! others are added with [`register`]. Extensions appear as `"[full.name]"`
+//! keys once added with [`register_extension`]. Generated packages have a
+//! `register_json_types()` function that registers all their messages and
+//! extensions.
 //!
 //! The items below the top-level functions are the contract with generated
 //! code; they are public for it, not meant for direct use.
 
 mod base64;
 mod codec;
+mod extensions;
 mod registry;
 mod wkt;
 
@@ -36,6 +39,7 @@ use serde::Serialize;
 use crate::Message;
 
 pub use codec::{JsonCodec, JsonKey, List, ListSeed, MapOf, MapSeed, Single, SingleSeed};
+pub use extensions::{register_extension, register_repeated_extension, write_extensions};
 pub use registry::register;
 /// Errors of parsing and printing: what went wrong and, when parsing, where
 /// (line and column).
@@ -309,15 +313,26 @@ impl<'de, M: JsonFields> Visitor<'de> for ObjectVisitor<M> {
                     )))
                 }
                 Ok(number) => message.json_merge_field(number, &mut map, self.options)?,
-                Err(_) if self.options.ignore_unknown_fields => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-                Err(name) => {
-                    return Err(de::Error::custom(format_args!(
-                        "unknown field `{name}` in {}",
-                        M::FULL_NAME
-                    )))
-                }
+                Err(key) => match extensions::find::<M>(&key) {
+                    Some(extension) => {
+                        if !seen.insert(extension.number()) {
+                            return Err(de::Error::custom(format_args!("{key} appears more than once")));
+                        }
+                        let value = map.next_value::<serde_json::Value>()?;
+                        extension
+                            .read(value, self.options, message.unknown_fields_mut())
+                            .map_err(de::Error::custom)?;
+                    }
+                    None if self.options.ignore_unknown_fields => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    None => {
+                        return Err(de::Error::custom(format_args!(
+                            "unknown field `{key}` in {}",
+                            M::FULL_NAME
+                        )))
+                    }
+                },
             }
         }
         Ok(Read::Value(message))
