@@ -13,15 +13,20 @@ use crate::{simd, varint};
 /// Backward writer over a caller's buffer. Allocates nothing.
 ///
 /// The buffer may be uninitialised memory (the spare capacity of a `Vec`, so
-/// encoding need not zero it first). Invariant: every byte from `pos` to the
-/// end has been written; only methods of this crate claim space, and each one
-/// initialises all of what it claims.
+/// encoding need not zero it first); only this crate makes such writers.
+/// Invariant: every byte after `free` up to the end of the buffer has been
+/// written; only methods of this crate claim space, and each one initialises
+/// all of what it claims.
 #[derive(Debug)]
 pub struct Writer<'a> {
     /// The part of the buffer not written yet (its start); the rest of the
     /// buffer, after it, is written. Holding only this part lets the compiler
     /// see that every split stays in bounds.
     free: &'a mut [MaybeUninit<u8>],
+    /// The address just past the buffer: with `free`, it names the region
+    /// this writer was made for, so [`Writer::filled`] can tell it from a
+    /// writer that a `write_backward` put in its place.
+    end: usize,
 }
 
 impl<'a> Writer<'a> {
@@ -35,11 +40,22 @@ impl<'a> Writer<'a> {
         Self::new_uninit(buf)
     }
 
-    /// A writer over possibly uninitialised memory; once
-    /// [`Writer::remaining`] is 0, all of `buf` has been initialised.
+    /// A writer over possibly uninitialised memory. Not public: code that
+    /// gets a `&mut Writer` can replace it with another, so only
+    /// [`Writer::filled`] proves the memory initialised.
     #[must_use]
-    pub fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
-        Self { free: buf }
+    pub(crate) fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
+        let end = buf.as_ptr_range().end.addr();
+        Self { free: buf, end }
+    }
+
+    /// True if this writer was made over exactly `region` (its start and
+    /// end addresses) and has written all of it, so every byte of `region`
+    /// is initialised. A different writer swapped in by the code that wrote
+    /// (safe code can build one over its own memory, but never over
+    /// `region`, which this writer borrows) fails the test.
+    pub(crate) fn filled(&self, region: core::ops::Range<*const MaybeUninit<u8>>) -> bool {
+        self.free.is_empty() && self.free.as_ptr() == region.start && self.end == region.end.addr()
     }
 
     /// The number of free bytes left before the start of the buffer.
@@ -76,9 +92,10 @@ impl<'a> Writer<'a> {
     pub fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
         let mut local = Writer {
             free: core::mem::take(&mut self.free),
+            end: self.end,
         };
         let result = f(&mut local);
-        self.free = local.free;
+        (self.free, self.end) = (local.free, local.end);
         result
     }
 

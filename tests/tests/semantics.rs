@@ -421,7 +421,7 @@ fn fast_write_into_a_short_buffer_panics_clearly() {
 }
 
 #[test]
-#[should_panic(expected = "is larger than its encoding")]
+#[should_panic(expected = "is not the size of its encoding")]
 fn fast_write_sized_with_a_wrong_size_panics() {
     let m = Scalars {
         f_int32: 1,
@@ -543,4 +543,17 @@ fn maps_can_use_another_hasher() {
     reused.clear();
     reused.fast_read(&bytes).unwrap();
     assert_eq!(reused, user);
+}
+
+#[test]
+fn only_singular_fields_of_a_recursive_type_are_boxed() {
+    use fastrs::well_known::{ListValue, Struct, Value};
+    // Struct -> Value -> Struct: map values and list elements live on the heap
+    // already, so they are not boxed (they were `Box<Value>`).
+    let s = Struct::default();
+    let _: &std::collections::HashMap<String, Value> = &s.fields;
+    let l = ListValue::default();
+    let _: &Vec<Value> = &l.values;
+    // A oneof member that holds its own message type must be.
+    let _ = t::tree::Branch::Only(Box::default());
 }
