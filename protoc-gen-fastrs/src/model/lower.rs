@@ -515,7 +515,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         };
         let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
         let editions = self.features.as_ref().map(|features| features.resolve(loc));
-        let mut kind = self.kind(f, message, element, loc)?;
+        let mut kind = self.kind(f, message, element, loc, f.label() != Label::Repeated)?;
         if let (Some(ed), Kind::Message { group, .. }) = (editions, &mut kind) {
             // Editions spell groups as DELIMITED message encoding.
             if ed.delimited && !self.is_map(f) {
@@ -608,8 +608,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let key = entry.field.iter().find(|e| e.number() == 1)?;
         let value = entry.field.iter().find(|e| e.number() == 2)?;
         Some((
-            self.kind(key, message, element, loc)?,
-            self.kind(value, message, element, loc)?,
+            self.kind(key, message, element, loc, false)?,
+            self.kind(value, message, element, loc, false)?,
         ))
     }
 
@@ -624,8 +624,18 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         }
     }
 
-    /// The value type of field `f`, declared at element `loc`.
-    fn kind(&mut self, f: &FieldDescriptorProto, message: &str, element: &str, loc: &[i32]) -> Option<Kind> {
+    /// The value type of field `f`, declared at element `loc`. `inline`: the
+    /// value is stored in its message (a singular field or oneof member), so
+    /// a message type that contains `message` must be boxed; elements of
+    /// repeated fields and map values live on the heap already.
+    fn kind(
+        &mut self,
+        f: &FieldDescriptorProto,
+        message: &str,
+        element: &str,
+        loc: &[i32],
+        inline: bool,
+    ) -> Option<Kind> {
         let scalar = |s| Some(Kind::Scalar(s));
         match f.r#type() {
             Type::Double => scalar(Scalar::Double),
@@ -653,7 +663,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 let path = info.path.clone();
                 Some(match info.def {
                     Def::Enum(_, closed) => Kind::Enum { path, closed },
-                    Def::Message(_) => self.message_kind(f, path, message, None),
+                    Def::Message(_) => self.message_kind(f, path, message, None, inline),
                 })
             }
             Type::Group => {
@@ -662,13 +672,19 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                     return None;
                 };
                 let number = u32::try_from(f.number()).unwrap_or_default();
-                Some(self.message_kind(f, info.path.clone(), message, Some(number)))
+                Some(self.message_kind(f, info.path.clone(), message, Some(number), inline))
             }
         }
     }
 
-    fn message_kind(&self, f: &FieldDescriptorProto, path: TypePath, message: &str, group: Option<u32>) -> Kind {
-        let inline = f.label() != Label::Repeated;
+    fn message_kind(
+        &self,
+        f: &FieldDescriptorProto,
+        path: TypePath,
+        message: &str,
+        group: Option<u32>,
+        inline: bool,
+    ) -> Kind {
         let boxed = inline && self.index.contains(f.type_name(), &format!(".{message}"));
         let checks_required = self.index.checks_required(f.type_name());
         Kind::Message {
@@ -737,7 +753,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 self.error(&element, format!("unknown extendee `{}`", f.extendee()));
                 continue;
             };
-            let Some(kind) = self.kind(f, "", &element, &[loc, &[i as i32]].concat()) else {
+            let Some(kind) = self.kind(f, "", &element, &[loc, &[i as i32]].concat(), false) else {
                 continue;
             };
             let Ok(number) = u32::try_from(f.number()) else {

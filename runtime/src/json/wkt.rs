@@ -497,7 +497,7 @@ impl<'de> Visitor<'de> for StructVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<Struct>, A::Error> {
         let mut out = Struct::default();
-        let seed = MapSeed::<encoding::Str, Msg<alloc::boxed::Box<Value>>, _>::new(&mut out.fields, self.0, "fields");
+        let seed = MapSeed::<encoding::Str, Msg<Value>, _>::new(&mut out.fields, self.0, "fields");
         Visitor::visit_map(seed, map)?;
         Ok(Read::Value(out))
     }

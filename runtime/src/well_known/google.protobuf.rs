@@ -3419,10 +3419,7 @@ impl ::fastrs::Message for FieldMask {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Struct {
     /// Unordered map of dynamically typed values.
-    pub fields: ::std::collections::HashMap<
-        ::fastrs::alloc::string::String,
-        ::fastrs::alloc::boxed::Box<Value>,
-    >,
+    pub fields: ::std::collections::HashMap<::fastrs::alloc::string::String, Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
 }
@@ -3434,7 +3431,7 @@ impl ::fastrs::Message for Struct {
         n
             += ::fastrs::encoding::size_map::<
                 ::fastrs::encoding::Str,
-                ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                ::fastrs::encoding::Msg<Value>,
             >(self.fields.iter(), 1);
         n
     }
@@ -3443,7 +3440,7 @@ impl ::fastrs::Message for Struct {
             self.unknown_fields.write(w);
             ::fastrs::encoding::write_map::<
                 ::fastrs::encoding::Str,
-                ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                ::fastrs::encoding::Msg<Value>,
             >(self.fields.iter(), &[0x0a], w);
         });
     }
@@ -3462,13 +3459,13 @@ impl ::fastrs::Message for Struct {
                                 .reserve(
                                     ::fastrs::encoding::map_run_length::<
                                         ::fastrs::encoding::Str,
-                                        ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                                        ::fastrs::encoding::Msg<Value>,
                                     >(r, 0x0a),
                                 );
                         }
                         let (k, v) = ::fastrs::encoding::read_map_entry_into::<
                             ::fastrs::encoding::Str,
-                            ::fastrs::encoding::Msg<::fastrs::alloc::boxed::Box<Value>>,
+                            ::fastrs::encoding::Msg<Value>,
                         >(
                             r,
                             depth,
