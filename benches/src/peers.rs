@@ -274,10 +274,12 @@ fn hand_encode(values: &[u64], out: &mut Vec<u8>) {
 
 /// fastrs on a deep chain: decoding raises the recursion limit to `depth`.
 pub fn fastrs_deep<M: fastrs::Message + 'static>(payload: &[u8], depth: usize) -> [Op; 3] {
-    let limit = depth as u32 + 1;
+    let options = fastrs::DecodeOptions {
+        recursion_limit: depth as u32 + 1,
+        ..Default::default()
+    };
     let mut m = M::default();
-    m.fast_read_with_limit(payload, limit)
-        .expect("fastrs decodes the chain");
+    m.fast_read_with(payload, &options).expect("fastrs decodes the chain");
     let mut buf = Vec::with_capacity(payload.len() * 2);
     let (p1, p2) = (payload.to_vec(), payload.to_vec());
     let mut reused = M::default();
@@ -289,12 +291,12 @@ pub fn fastrs_deep<M: fastrs::Message + 'static>(payload: &[u8], depth: usize) -
         }),
         Op::new("fastrs", move || {
             let mut fresh = M::default();
-            fresh.fast_read_with_limit(black_box(&p1), limit).unwrap();
+            fresh.fast_read_with(black_box(&p1), &options).unwrap();
             sink(fresh);
         }),
         Op::new("fastrs", move || {
             reused.clear();
-            reused.fast_read_with_limit(black_box(&p2), limit).unwrap();
+            reused.fast_read_with(black_box(&p2), &options).unwrap();
             sink(&reused);
         }),
     ]

@@ -69,6 +69,21 @@ impl<E: Enum> From<E> for EnumValue<E> {
     }
 }
 
+/// Any number: open enums keep numbers their type does not name.
+impl<E: Enum> From<i32> for EnumValue<E> {
+    #[inline]
+    fn from(value: i32) -> Self {
+        Self::from_i32(value)
+    }
+}
+
+impl<E> From<EnumValue<E>> for i32 {
+    #[inline]
+    fn from(v: EnumValue<E>) -> i32 {
+        v.value
+    }
+}
+
 impl<E: Enum> Default for EnumValue<E> {
     #[inline]
     fn default() -> Self {

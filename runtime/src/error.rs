@@ -152,3 +152,44 @@ impl fmt::Display for DecodeError {
 }
 
 impl core::error::Error for DecodeError {}
+
+/// Why [`Message::encode_to_vec_checked`](crate::Message::encode_to_vec_checked)
+/// did not encode: a proto2 `required` field (or editions `LEGACY_REQUIRED`)
+/// is not set, in the message or in one it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    field: &'static str,
+    number: u32,
+}
+
+impl EncodeError {
+    /// The full protobuf name of the missing field (`pkg.Msg.field`).
+    #[must_use]
+    pub fn missing_field(&self) -> &'static str {
+        self.field
+    }
+
+    /// The missing field's number.
+    #[must_use]
+    pub fn field_number(&self) -> u32 {
+        self.number
+    }
+}
+
+impl From<DecodeError> for EncodeError {
+    /// The missing field `check_required` reported.
+    fn from(e: DecodeError) -> Self {
+        Self {
+            field: e.message,
+            number: e.field,
+        }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot encode: required field {} is not set", self.field)
+    }
+}
+
+impl core::error::Error for EncodeError {}

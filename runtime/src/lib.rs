@@ -34,6 +34,7 @@ mod extension;
 pub mod json;
 mod lax_string;
 mod message;
+mod options;
 mod reader;
 mod simd;
 mod unknown;
@@ -44,10 +45,11 @@ pub mod wire;
 mod writer;
 
 pub use enumeration::{Enum, EnumValue};
-pub use error::{DecodeError, DecodeErrorKind};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use extension::{Extension, RepeatedExtension};
 pub use lax_string::LaxString;
-pub use message::{DecodeOptions, Message};
+pub use message::Message;
+pub use options::DecodeOptions;
 pub use reader::Reader;
 pub use unknown::{Reusable, UnknownFields};
 pub use writer::Writer;
@@ -64,9 +66,16 @@ pub const GENERATED_CODE_V1: () = ();
 
 /// Includes the code `protoc_gen_fastrs::Builder` generated for a protobuf
 /// package into the current module: `fastrs::include_proto!("acme.shop.v2");`.
+///
+/// With two arguments, from a sub-folder of `OUT_DIR` (what
+/// `Builder::out_dir(out_dir.join("api"))` wrote), so that one build script
+/// can run several generators: `fastrs::include_proto!("api", "acme.shop.v2");`.
 #[macro_export]
 macro_rules! include_proto {
     ($package:literal) => {
         include!(concat!(env!("OUT_DIR"), "/", $package, ".rs"));
+    };
+    ($folder:literal, $package:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $folder, "/", $package, ".rs"));
     };
 }

@@ -2,52 +2,10 @@
 
 use alloc::vec::Vec;
 
-use crate::error::DecodeError;
+use crate::error::{DecodeError, EncodeError};
+use crate::options::DecodeOptions;
 use crate::reader::Reader;
 use crate::unknown::UnknownFields;
-use crate::wire::DEFAULT_RECURSION_LIMIT;
-
-/// Limits for decoding untrusted input. The defaults are safe for bytes from
-/// strangers; raise them for trusted data that needs more.
-///
-/// ```
-/// let deep = fastrs::DecodeOptions { recursion_limit: 1000, ..Default::default() };
-/// # let _ = deep;
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DecodeOptions {
-    /// Messages and groups nested deeper than this fail (default 100).
-    pub recursion_limit: u32,
-    /// Inputs longer than this fail before any work (default 2 GiB - 1, the
-    /// protobuf limit).
-    pub max_input_bytes: usize,
-    /// Message values and map entries a decode creates may take at most this
-    /// many bytes per input byte, plus [`DecodeOptions::allocation_slack`]:
-    /// a 2-byte empty element cannot expand into an unbounded struct (default 64).
-    pub allocation_ratio: usize,
-    /// Bytes of message values allowed whatever the input size (default 1 MiB).
-    pub allocation_slack: usize,
-}
-
-impl Default for DecodeOptions {
-    fn default() -> Self {
-        DecodeOptions {
-            recursion_limit: DEFAULT_RECURSION_LIMIT,
-            max_input_bytes: i32::MAX as usize,
-            allocation_ratio: 64,
-            allocation_slack: 1024 * 1024,
-        }
-    }
-}
-
-impl DecodeOptions {
-    /// The allocation budget for an input of `len` bytes.
-    #[must_use]
-    pub fn allocation_budget(&self, len: usize) -> usize {
-        len.saturating_mul(self.allocation_ratio)
-            .saturating_add(self.allocation_slack)
-    }
-}
 use crate::writer::Writer;
 
 /// A protobuf message: exact sizing, encoding into a caller's buffer, and
@@ -146,21 +104,6 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
         self.fast_read_with(buf, &DecodeOptions::default())
     }
 
-    /// [`Message::fast_read`] with a recursion limit of the caller's choosing
-    /// (and the other [`DecodeOptions`] at their defaults).
-    ///
-    /// # Errors
-    /// As [`Message::fast_read`].
-    fn fast_read_with_limit(&mut self, buf: &[u8], recursion_limit: u32) -> Result<(), DecodeError> {
-        self.fast_read_with(
-            buf,
-            &DecodeOptions {
-                recursion_limit,
-                ..DecodeOptions::default()
-            },
-        )
-    }
-
     /// [`Message::fast_read`] under the given limits.
     ///
     /// # Errors
@@ -198,8 +141,8 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// [`Message::encode_to_vec`] after checking that every `required` field is set.
     ///
     /// # Errors
-    /// A missing required field, as [`Message::check_required`].
-    fn encode_to_vec_checked(&self) -> Result<Vec<u8>, DecodeError> {
+    /// A missing required field, named by the error.
+    fn encode_to_vec_checked(&self) -> Result<Vec<u8>, EncodeError> {
         self.check_required()?;
         Ok(self.encode_to_vec())
     }

@@ -16,7 +16,7 @@ pub mod pb {
 /// fastrs-generated code for `proto/editions/editions.proto` (through protoc).
 #[allow(clippy::all)]
 pub mod editions {
-    include!(concat!(env!("OUT_DIR"), "/editions/fastrs.editions.rs"));
+    fastrs::include_proto!("editions", "fastrs.editions");
 }
 
 /// fastrs-generated code for `proto/golden/golden.proto` with a map hasher

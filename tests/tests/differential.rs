@@ -153,7 +153,14 @@ fn deep_trees_encode_as_prost_does_at_every_depth_around_a_chunk() {
             assert_eq!(f.size(), bytes.len(), "size at depth {depth}, seed {seed}");
             assert!(bytes == p.encode_to_vec(), "bytes at depth {depth}, seed {seed}");
             let mut back = fast::fastrs::test::Tree::default();
-            back.fast_read_with_limit(&bytes, depth as u32 + 1).unwrap();
+            back.fast_read_with(
+                &bytes,
+                &fastrs::DecodeOptions {
+                    recursion_limit: depth as u32 + 1,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             assert!(back == f, "round trip at depth {depth}, seed {seed}");
         }
     }

@@ -91,9 +91,14 @@ fn partial_decode_and_checked_encode() {
     let mut m = Required::default();
     m.fast_read_partial(&bytes, &fastrs::DecodeOptions::default()).unwrap();
     assert_eq!(m, partial);
+    let err = m.encode_to_vec_checked().unwrap_err();
     assert_eq!(
-        m.encode_to_vec_checked().unwrap_err().kind(),
-        DecodeErrorKind::MissingRequired
+        (err.missing_field(), err.field_number()),
+        ("fastrs.test2.Required.name", 2)
+    );
+    assert_eq!(
+        err.to_string(),
+        "cannot encode: required field fastrs.test2.Required.name is not set"
     );
     assert_eq!(
         required(3).encode_to_vec_checked().unwrap(),

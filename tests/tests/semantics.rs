@@ -265,7 +265,14 @@ fn recursion_limit_is_enforced_and_can_be_raised() {
     assert_eq!(err.kind(), DecodeErrorKind::RecursionLimit);
     let deep = tree(300);
     let mut m = Tree::default();
-    m.fast_read_with_limit(&deep.encode_to_vec(), 300).unwrap();
+    m.fast_read_with(
+        &deep.encode_to_vec(),
+        &fastrs::DecodeOptions {
+            recursion_limit: 300,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(m, deep);
 }
 
@@ -556,4 +563,12 @@ fn only_singular_fields_of_a_recursive_type_are_boxed() {
     let _: &Vec<Value> = &l.values;
     // A oneof member that holds its own message type must be.
     let _ = t::tree::Branch::Only(Box::default());
+}
+
+#[test]
+fn enum_values_convert_from_numbers_and_variants() {
+    let known: fastrs::EnumValue<t::Color> = t::Color::Green.into();
+    let unknown: fastrs::EnumValue<t::Color> = 77.into();
+    assert_eq!((known.known(), unknown.known()), (Some(t::Color::Green), None));
+    assert_eq!((i32::from(known), i32::from(unknown)), (t::Color::Green as i32, 77));
 }
