@@ -35,6 +35,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("hashed"))
         .compile(&["../proto/golden/golden.proto"], &["../proto"])?;
 
+    // Deprecated items everywhere: compiled with `deny(warnings)`.
+    protoc_gen_fastrs::Builder::new()
+        .json()
+        .out_dir(out.join("warnings"))
+        .include_file("mod.rs")
+        .compile(
+            &[
+                "../proto/warnings/deprecated.proto",
+                "../proto/warnings/deprecated2.proto",
+            ],
+            &["../proto"],
+        )?;
+
     // Editions go through protoc: the pure-Rust parser does not read them yet.
     protoc_gen_fastrs::Builder::new()
         .protoc_path(protoc_bin_vendored::protoc_bin_path()?)

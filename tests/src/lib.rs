@@ -26,6 +26,14 @@ pub mod hashed {
     include!(concat!(env!("OUT_DIR"), "/hashed/golden.rs"));
 }
 
+/// fastrs-generated code for `proto/warnings/*.proto`: deprecated
+/// messages, fields, enums, values and oneofs must not make generated code
+/// warn, so it is compiled with every warning an error.
+#[deny(warnings)]
+pub mod warnings {
+    include!(concat!(env!("OUT_DIR"), "/warnings/mod.rs"));
+}
+
 /// The encoded `FileDescriptorSet` of the test schemas.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
 

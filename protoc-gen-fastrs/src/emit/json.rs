@@ -5,6 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::types::allow_deprecated;
 use super::{codec, is_set};
 use crate::model::{Extension, Field, Kind, Message, Package, Shape, Slot};
 use crate::options::JsonGate;
@@ -56,6 +57,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let ident = &msg.ident;
     let serialize = serialize_body(msg);
     let fields = json_fields(msg);
+    let allow = allow_deprecated(msg.deprecated);
     quote! {
         #cfg
         #[allow(deprecated)]
@@ -69,6 +71,7 @@ pub fn message(msg: &Message) -> TokenStream {
         }
 
         #cfg
+        #allow
         impl<'de> ::fastrs::serde::Deserialize<'de> for #ident {
             fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
                 de: __D,
@@ -78,6 +81,7 @@ pub fn message(msg: &Message) -> TokenStream {
         }
 
         #cfg
+        #allow
         impl ::fastrs::json::JsonMessage for #ident {
             fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
                 de: __D,
@@ -232,11 +236,25 @@ fn json_fields(msg: &Message) -> TokenStream {
             }
         })
             }));
-    let options = if all.is_empty() {
-        quote!(_options)
-    } else {
-        quote!(options)
-    };
+    if all.is_empty() {
+        return quote! {
+            impl ::fastrs::json::JsonFields for #ident {
+                fn json_field(_name: &str) -> ::core::option::Option<u32> {
+                    ::core::option::Option::None
+                }
+
+                fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+                    &mut self,
+                    _number: u32,
+                    map: &mut __A,
+                    _options: ::fastrs::json::JsonOptions,
+                ) -> ::core::result::Result<(), __A::Error> {
+                    map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+                    ::core::result::Result::Ok(())
+                }
+            }
+        };
+    }
     quote! {
         #[allow(deprecated)]
         impl ::fastrs::json::JsonFields for #ident {
@@ -251,7 +269,7 @@ fn json_fields(msg: &Message) -> TokenStream {
                 &mut self,
                 number: u32,
                 map: &mut __A,
-                #options: ::fastrs::json::JsonOptions,
+                options: ::fastrs::json::JsonOptions,
             ) -> ::core::result::Result<(), __A::Error> {
                 match number {
                     #(#merge_arms)*
@@ -316,6 +334,9 @@ pub fn register(package: &Package) -> TokenStream {
         return TokenStream::new();
     }
     let cfg = gate(json);
+    let allow = allow_deprecated(
+        package.messages.iter().any(names_deprecated) || package.extensions.iter().any(names_deprecated_extension),
+    );
     let mut doc = format!(
         " Registers every message of `{}` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.",
         package.name
@@ -326,11 +347,22 @@ pub fn register(package: &Package) -> TokenStream {
     quote! {
         #[doc = #doc]
         #cfg
+        #allow
         pub fn register_json_types() {
             #(::fastrs::json::register::<#paths>();)*
             #(#extensions)*
         }
     }
+}
+
+/// True if `msg`, a message nested in it, or an extension declared in it is
+/// deprecated or names a deprecated type.
+fn names_deprecated(msg: &Message) -> bool {
+    msg.deprecated || msg.extensions.iter().any(names_deprecated_extension) || msg.messages.iter().any(names_deprecated)
+}
+
+fn names_deprecated_extension(e: &Extension) -> bool {
+    e.extendee_deprecated || e.kind.is_deprecated()
 }
 
 /// The paths, from the package's module, of `msg` and the messages nested in

@@ -10,7 +10,7 @@ mod write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Kind, Package, Scalar, Tag};
+use crate::model::{Kind, Package, Scalar, Shape, Tag};
 
 /// All items of one package file.
 #[must_use]
@@ -78,7 +78,7 @@ fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
 fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStream) {
     let ident = |name: &str| proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
     match kind {
-        Kind::Enum { path, closed } => {
+        Kind::Enum { path, closed, .. } => {
             let path = path.relative_to(scope);
             (ident(if *closed { "ClosedEnum" } else { "OpenEnum" }), path)
         }
@@ -93,10 +93,14 @@ fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStrea
     }
 }
 
-/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codecs:
-/// one that holds a message with a field (empty messages call none).
+/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codec
+/// methods: one that holds a message with a field other than a map (maps go
+/// through free functions; empty messages call nothing).
 fn codec_import(messages: &[crate::model::Message]) -> TokenStream {
-    if messages.iter().any(|m| !m.fields.is_empty() || !m.oneofs.is_empty()) {
+    let calls_codecs = |m: &crate::model::Message| {
+        !m.oneofs.is_empty() || m.fields.iter().any(|f| !matches!(f.shape, Shape::Map { .. }))
+    };
+    if messages.iter().any(calls_codecs) {
         quote!(
             use ::fastrs::encoding::Codec as _;
         )
@@ -133,11 +137,13 @@ fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
         Kind::String { checked: true } => quote!(::fastrs::alloc::string::String),
         Kind::String { checked: false } => quote!(::fastrs::LaxString),
         Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
-        Kind::Enum { path, closed: false } => {
+        Kind::Enum {
+            path, closed: false, ..
+        } => {
             let path = path.relative_to(scope);
             quote!(::fastrs::EnumValue<#path>)
         }
-        Kind::Enum { path, closed: true } => path.relative_to(scope),
+        Kind::Enum { path, closed: true, .. } => path.relative_to(scope),
         Kind::Message { path, boxed, .. } => {
             let path = path.relative_to(scope);
             if *boxed {

@@ -48,9 +48,19 @@ pub fn body(msg: &Message) -> TokenStream {
 /// next; then one `match` per field for the rest.
 fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in_order: bool) -> TokenStream {
     let unknown = &msg.unknown_fields;
+    let extensions = checked_extensions(msg);
+    if arms.is_empty() && extensions.is_empty() {
+        // No field: every tag is unknown.
+        return quote! {
+            while !r.is_empty() {
+                let tag = r.read_tag()?;
+                r.skip_field(tag, depth, &mut self.#unknown)?;
+            }
+            ::core::result::Result::Ok(())
+        };
+    }
     let in_order = arms.iter().filter(|_| in_order).filter_map(|(arm, _)| arm.in_order());
     let arms = arms.iter().map(|(arm, _)| arm.plain());
-    let extensions = checked_extensions(msg);
     quote! {
         #(#in_order)*
         while !r.is_empty() {

@@ -24,9 +24,11 @@ pub fn message(msg: &Message) -> TokenStream {
     let getters = getters(msg);
     let json = json::message(msg);
     let chain = chain::impl_chain(msg);
+    let allow = allow_deprecated(msg.fields.iter().any(Field::names_deprecated_type));
     quote! {
         #doc
         #deprecated
+        #allow
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct #ident {
             #(#members)*
@@ -183,7 +185,7 @@ fn getter(f: &Field, scope: &[String]) -> Option<TokenStream> {
         Kind::Scalar(_) => (rust_type(kind, scope), or_default(quote!(self.#ident), literal)),
         Kind::String { .. } => (quote!(&str), or_default(quote!(self.#ident.as_deref()), literal)),
         Kind::Bytes => (quote!(&[u8]), or_default(quote!(self.#ident.as_deref()), literal)),
-        Kind::Enum { path, closed } => {
+        Kind::Enum { path, closed, .. } => {
             let path = path.relative_to(scope);
             let d = match default {
                 Some(DefaultValue::Enum(variant)) => Some(quote!(#path::#variant)),
@@ -220,12 +222,24 @@ pub fn extensions(extensions: &[Extension], scope: &[String]) -> TokenStream {
         } else {
             quote!(Extension)
         };
+        let allow = allow_deprecated(e.extendee_deprecated || e.kind.is_deprecated());
         quote! {
             #doc
+            #allow
             pub const #ident: ::fastrs::#ty<#extendee, #codec> = ::fastrs::#ty::new(#number);
         }
     });
     quote!(#(#items)*)
+}
+
+/// `#[allow(deprecated)]` for an item that names a deprecated type or
+/// member (the item itself still warns its users), else nothing.
+pub(super) fn allow_deprecated(needed: bool) -> TokenStream {
+    if needed {
+        quote!(#[allow(deprecated)])
+    } else {
+        TokenStream::new()
+    }
 }
 
 /// The struct field for a slot: a plain field, or a oneof at its first member.
@@ -329,8 +343,10 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
         let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
         quote!(#doc #deprecated #variant(#ty),)
     });
+    let allow = allow_deprecated(oneof.members.iter().any(Field::names_deprecated_type));
     quote! {
         #doc
+        #allow
         #[derive(Clone, PartialEq, Debug)]
         pub enum #ident {
             #(#variants)*
@@ -468,8 +484,10 @@ fn oneof_keeper(oneof: &Oneof) -> TokenStream {
             }
         }
     };
+    let allow = allow_deprecated(oneof.members.iter().any(|m| m.deprecated || m.names_deprecated_type()));
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
+        #allow
         pub(super) fn #keeper(unknown: &mut ::fastrs::UnknownFields, old: ::core::option::Option<#ident>) {
             #body
         }
@@ -513,13 +531,16 @@ pub fn enumeration(e: &Enum) -> TokenStream {
         let deprecated = v.deprecated.then(|| quote!(#[deprecated]));
         quote!(#doc #deprecated #default #vident = #number,)
     });
+    // A deprecated first value is the default all the same: the derived
+    // `Default` names it.
+    let allow = allow_deprecated(e.variants[0].deprecated);
     let aliases = e.aliases.iter().map(|a| {
         let (aident, target, doc) = (&a.ident, &a.target, doc_attrs(&a.doc));
         quote!(#doc pub const #aident: Self = Self::#target;)
     });
     let alias_impl = (!e.aliases.is_empty()).then(|| {
         quote! {
-            #[allow(non_upper_case_globals)]
+            #[allow(non_upper_case_globals, deprecated)]
             impl #ident {
                 #(#aliases)*
             }
@@ -550,6 +571,7 @@ pub fn enumeration(e: &Enum) -> TokenStream {
         #doc
         #deprecated
         #allow_names
+        #allow
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         #[repr(i32)]
         pub enum #ident {

@@ -662,7 +662,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 };
                 let path = info.path.clone();
                 Some(match info.def {
-                    Def::Enum(_, closed) => Kind::Enum { path, closed },
+                    Def::Enum(e, closed) => Kind::Enum {
+                        path,
+                        closed,
+                        deprecated: e.options.as_ref().is_some_and(|o| o.deprecated()),
+                    },
                     Def::Message(_) => self.message_kind(f, path, message, None, inline),
                 })
             }
@@ -687,11 +691,16 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     ) -> Kind {
         let boxed = inline && self.index.contains(f.type_name(), &format!(".{message}"));
         let checks_required = self.index.checks_required(f.type_name());
+        let deprecated = self
+            .index
+            .message(f.type_name())
+            .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.deprecated()));
         Kind::Message {
             path,
             boxed,
             group,
             checks_required,
+            deprecated,
         }
     }
 
@@ -766,6 +775,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 full_name: element,
                 extendee,
                 extendee_name: f.extendee().trim_start_matches('.').to_string(),
+                extendee_deprecated: self
+                    .index
+                    .message(f.extendee())
+                    .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.deprecated())),
                 kind,
                 repeated: f.label() == Label::Repeated,
             });

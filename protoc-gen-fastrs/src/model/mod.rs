@@ -82,6 +82,8 @@ pub struct Extension {
     pub extendee: TypePath,
     /// Full protobuf name of the extended message, without the leading dot.
     pub extendee_name: String,
+    /// The extended message is deprecated.
+    pub extendee_deprecated: bool,
     pub kind: Kind,
     pub repeated: bool,
 }
@@ -171,6 +173,8 @@ pub enum Kind {
     Enum {
         path: TypePath,
         closed: bool,
+        /// The enum type is `deprecated`: code naming it allows that.
+        deprecated: bool,
     },
     /// A message; `boxed` when it contains the enclosing message; `group` is the
     /// field number when it is encoded as a group (delimited); `checks_required`
@@ -180,6 +184,8 @@ pub enum Kind {
         boxed: bool,
         group: Option<u32>,
         checks_required: bool,
+        /// The message type is `deprecated`: code naming it allows that.
+        deprecated: bool,
     },
 }
 
@@ -246,9 +252,32 @@ pub struct Alias {
 }
 
 impl Kind {
+    /// True if the type is a deprecated enum or message: generated code that
+    /// names it must allow `deprecated` (users still get the warning).
+    #[must_use]
+    pub fn is_deprecated(&self) -> bool {
+        matches!(
+            self,
+            Kind::Enum { deprecated: true, .. } | Kind::Message { deprecated: true, .. }
+        )
+    }
+
     /// True for types that may be packed.
     #[must_use]
     pub fn is_packable(&self) -> bool {
         matches!(self, Kind::Scalar(_) | Kind::Enum { .. })
+    }
+}
+
+impl Field {
+    /// True if the field's type, or its map's key or value type, is deprecated.
+    #[must_use]
+    pub fn names_deprecated_type(&self) -> bool {
+        match &self.shape {
+            Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
+                kind.is_deprecated()
+            }
+            Shape::Map { key, value, .. } => key.is_deprecated() || value.is_deprecated(),
+        }
     }
 }

@@ -3078,9 +3078,8 @@ impl ::fastrs::Message for Empty {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            match r.read_tag()? {
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+            let tag = r.read_tag()?;
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3124,24 +3123,17 @@ impl ::fastrs::json::JsonMessage for Empty {
     }
 }
 #[cfg(feature = "json")]
-#[allow(deprecated)]
 impl ::fastrs::json::JsonFields for Empty {
-    fn json_field(name: &str) -> ::core::option::Option<u32> {
-        match name {
-            _ => ::core::option::Option::None,
-        }
+    fn json_field(_name: &str) -> ::core::option::Option<u32> {
+        ::core::option::Option::None
     }
     fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
         &mut self,
-        number: u32,
+        _number: u32,
         map: &mut __A,
         _options: ::fastrs::json::JsonOptions,
     ) -> ::core::result::Result<(), __A::Error> {
-        match number {
-            _ => {
-                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
-            }
-        }
+        map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
         ::core::result::Result::Ok(())
     }
 }
