@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::descriptors::{self, Parsed};
 use crate::options::JsonGate;
-use crate::{Error, GeneratedFile, Options};
+use crate::{Error, GeneratedFile, Options, Paths};
 
 /// Generates Rust from `.proto` files in a build script.
 ///
@@ -57,6 +57,15 @@ impl Builder {
     #[must_use]
     pub fn include_file(mut self, name: impl Into<String>) -> Self {
         self.options.include_file = Some(name.into());
+        self
+    }
+
+    /// How output files are split: one per package (the default) or one per
+    /// `.proto` beside its path ([`Paths::SourceRelative`]; include them
+    /// through [`Builder::include_file`]).
+    #[must_use]
+    pub fn paths(mut self, paths: Paths) -> Self {
+        self.options.paths = paths;
         self
     }
 
@@ -158,6 +167,10 @@ impl Builder {
             .map_err(|e| Error::new(format!("cannot create `{}`: {e}", out_dir.display())))?;
         for file in self.generate(protos, includes)? {
             let path = out_dir.join(&file.name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| Error::new(format!("cannot create `{}`: {e}", parent.display())))?;
+            }
             if std::fs::read_to_string(&path).ok().as_deref() != Some(file.content.as_str()) {
                 std::fs::write(&path, &file.content)
                     .map_err(|e| Error::new(format!("cannot write `{}`: {e}", path.display())))?;

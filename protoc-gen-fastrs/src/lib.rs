@@ -32,7 +32,7 @@ use prost::Message as _;
 use prost_types::FileDescriptorProto;
 
 pub use builder::Builder;
-pub use options::{JsonGate, Options, OptionsError};
+pub use options::{JsonGate, Options, OptionsError, Paths};
 
 /// A generated file: a name relative to the output directory, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -124,19 +124,29 @@ fn generate_with_features(
     let packages = model::lower::lower(files, to_generate, options, features).map_err(|messages| Error { messages })?;
     let mut out = Vec::with_capacity(packages.len() + 1);
     for package in &packages {
-        let sources: Vec<&str> = files
-            .iter()
-            .filter(|f| f.package() == package.name && to_generate.iter().any(|g| g == f.name()))
-            .map(FileDescriptorProto::name)
-            .collect();
-        let content = format::file(emit::package(package), &sources.join(", ")).map_err(Error::new)?;
-        out.push(GeneratedFile {
-            name: package.file_name.clone(),
-            content,
-        });
+        match options.paths {
+            Paths::ByPackage => {
+                let sources: Vec<&str> = package.files.iter().map(|f| f.name.as_str()).collect();
+                let content = format::file(emit::package(package), &sources.join(", ")).map_err(Error::new)?;
+                out.push(GeneratedFile {
+                    name: package.file_name.clone(),
+                    content,
+                });
+            }
+            Paths::SourceRelative => {
+                for file in &package.files {
+                    let content = format::file(emit::source_file(package, file), &file.name).map_err(Error::new)?;
+                    out.push(GeneratedFile {
+                        name: file.rust_file_name(),
+                        content,
+                    });
+                }
+            }
+        }
     }
     if let Some(name) = &options.include_file {
-        let content = format::file(emit::include_file(&packages), "all generated packages").map_err(Error::new)?;
+        let tokens = emit::include_file(&packages, options.paths);
+        let content = format::file(tokens, "all generated packages").map_err(Error::new)?;
         out.push(GeneratedFile {
             name: name.clone(),
             content,

@@ -21,6 +21,23 @@ pub struct Options {
     /// Generate proto3 JSON (`serde::Serialize`/`Deserialize` and
     /// `fastrs::json::JsonMessage`); needs fastrs's `json` feature.
     pub json: Option<JsonGate>,
+    /// How output files are named and split.
+    pub paths: Paths,
+}
+
+/// How output files are named and split (the plugin parameter `paths`, as in
+/// the Go and other `protoc` plugins).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Paths {
+    /// `paths=import` (the default): one file per protobuf package,
+    /// `acme.shop.v1.rs`.
+    #[default]
+    ByPackage,
+    /// `paths=source_relative`: one file per `.proto` file, beside its path
+    /// (`acme/shop/v1/order.proto` gives `acme/shop/v1/order.rs`); the files of
+    /// one package are included into the same module (the `include_file`
+    /// does so). What `buf generate` users usually set.
+    SourceRelative,
 }
 
 /// Whether generated JSON code is always compiled or behind a cargo feature.
@@ -63,6 +80,8 @@ impl Options {
     /// - `map_hasher=::crate::Type`: the `BuildHasher` of generated `HashMap`s
     /// - `json=true`: generate proto3 JSON support (serde impls); `json=FEATURE`
     ///   puts it under `#[cfg(feature = "FEATURE")]` of the including crate
+    /// - `paths=import` (default, one file per package) or
+    ///   `paths=source_relative` (one file per `.proto`, beside its path)
     ///
     /// # Errors
     /// An unknown key, a missing value, or a malformed extern path.
@@ -90,6 +109,17 @@ impl Options {
                     }
                 }
                 "map_hasher" => options.set_map_hasher(value)?,
+                "paths" => {
+                    options.paths = match value {
+                        "import" => Paths::ByPackage,
+                        "source_relative" => Paths::SourceRelative,
+                        _ => {
+                            return Err(OptionsError(format!(
+                                "paths is `import` or `source_relative`, not `{value}`"
+                            )))
+                        }
+                    }
+                }
                 "json" => {
                     options.json = match value {
                         "false" => None,
@@ -99,7 +129,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths)"
                     )))
                 }
             }
@@ -163,11 +193,22 @@ mod tests {
     }
 
     #[test]
+    fn paths_are_by_package_or_source_relative() {
+        assert_eq!(Options::parse("").unwrap().paths, Paths::ByPackage);
+        assert_eq!(Options::parse("paths=import").unwrap().paths, Paths::ByPackage);
+        assert_eq!(
+            Options::parse("paths=source_relative").unwrap().paths,
+            Paths::SourceRelative
+        );
+        assert!(Options::parse("paths=flat").unwrap_err().0.contains("source_relative"));
+    }
+
+    #[test]
     fn rejects_bad_options() {
-        assert!(Options::parse("paths=source_relative")
+        assert!(Options::parse("nope=1")
             .unwrap_err()
             .0
-            .contains("unknown option `paths`"));
+            .contains("unknown option `nope`"));
         assert!(Options::parse("extern_path").is_err());
         assert!(Options::parse("extern_path=acme=::x").is_err());
         assert!(Options::parse("extern_path=.acme=crate::x").is_err());

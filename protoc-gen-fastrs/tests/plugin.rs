@@ -58,33 +58,27 @@ fn main() {
 }
 "#;
 
-#[test]
-fn protoc_output_compiles_and_runs() {
-    let dir = scratch("plugin");
+/// The schemas the end-to-end crates are generated from.
+const E2E_FILES: &[&str] = &[
+    "test/types.proto",
+    "test/other.proto",
+    "test/rootless.proto",
+    "demo/shop.proto",
+];
+
+/// Runs `protoc` with the plugin and `opts` into `dir/src/gen`, checks that
+/// it wrote `expected`, then builds and runs a crate whose `main.rs`
+/// (`MAIN`) includes `gen/mod.rs` and round-trips messages of every package.
+fn generate_build_and_run(dir: &Path, opts: &str, expected: &[&str]) {
     let gen = dir.join("src/gen");
     std::fs::create_dir_all(&gen).unwrap();
-    let out = protoc(
-        &gen,
-        "include_file=mod.rs,json=json",
-        &[
-            "test/types.proto",
-            "test/other.proto",
-            "test/rootless.proto",
-            "demo/shop.proto",
-        ],
-    );
+    let out = protoc(&gen, opts, E2E_FILES);
     assert!(
         out.status.success(),
         "protoc failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for name in [
-        "fastrs.test.rs",
-        "fastrs.test.other.rs",
-        "_.rs",
-        "acme.shop.v1.rs",
-        "mod.rs",
-    ] {
+    for name in expected {
         assert!(gen.join(name).exists(), "{name} written");
     }
     let runtime = root().join("runtime");
@@ -101,7 +95,7 @@ fn protoc_output_compiles_and_runs() {
     let run = Command::new(cargo)
         .args(["run", "--quiet", "--offline"])
         .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
-        .current_dir(&dir)
+        .current_dir(dir)
         .output()
         .unwrap();
     assert!(
@@ -113,12 +107,59 @@ fn protoc_output_compiles_and_runs() {
 }
 
 #[test]
+fn protoc_output_compiles_and_runs() {
+    generate_build_and_run(
+        &scratch("plugin"),
+        "include_file=mod.rs,json=json",
+        &[
+            "fastrs.test.rs",
+            "fastrs.test.other.rs",
+            "_.rs",
+            "acme.shop.v1.rs",
+            "mod.rs",
+        ],
+    );
+}
+
+/// The `opt:` entries of `examples/buf/buf.gen.yaml`, joined as `buf`
+/// passes them to the plugin.
+fn buf_gen_options() -> String {
+    let yaml = std::fs::read_to_string(root().join("examples/buf/buf.gen.yaml")).unwrap();
+    let opts: Vec<&str> = yaml
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != "opt:")
+        .skip(1)
+        .map_while(|l| l.strip_prefix("- "))
+        .collect();
+    assert!(!opts.is_empty(), "buf.gen.yaml has options");
+    opts.join(",")
+}
+
+#[test]
+fn the_documented_buf_gen_yaml_generates_one_file_per_proto_that_compiles() {
+    let opts = buf_gen_options();
+    assert!(opts.contains("paths=source_relative"), "{opts}");
+    generate_build_and_run(
+        &scratch("source-relative"),
+        &opts,
+        &[
+            "test/types.rs",
+            "test/other.rs",
+            "test/rootless.rs",
+            "demo/shop.rs",
+            "mod.rs",
+        ],
+    );
+}
+
+#[test]
 fn bad_options_are_reported_through_protoc() {
     let dir = scratch("bad-option");
-    let out = protoc(&dir, "paths=source_relative", &["demo/shop.proto"]);
+    let out = protoc(&dir, "paths=flat", &["demo/shop.proto"]);
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("unknown option `paths`"), "{stderr}");
+    assert!(stderr.contains("paths is `import` or `source_relative`"), "{stderr}");
 }
 
 #[test]

@@ -32,11 +32,27 @@ struct Rogue {
     unknown: UnknownFields,
 }
 
-/// A writer over leaked memory: it can be put in the place of any writer.
+/// A writer over memory that outlives any encode, so it can be put in the
+/// place of any writer: an empty array, or leaked memory.
 fn foreign_writer<'a>(len: usize) -> Writer<'a> {
+    if len == 0 {
+        return Writer::new(&mut []);
+    }
     let memory: &'static mut [u8] = Box::leak(vec![0u8; len].into_boxed_slice());
     Writer::new(memory)
 }
+
+/// The tricks that swap writers. Miri reports the leaked memory of
+/// `ReplaceWithFilled` as a leak, so under Miri it runs natively only.
+const SWAPS: &[Trick] = if cfg!(miri) {
+    &[Trick::ReplaceWithEmpty, Trick::ReplaceInRegisters]
+} else {
+    &[
+        Trick::ReplaceWithEmpty,
+        Trick::ReplaceWithFilled,
+        Trick::ReplaceInRegisters,
+    ]
+};
 
 impl Message for Rogue {
     const FULL_NAME: &'static str = "test.Rogue";
@@ -113,11 +129,7 @@ fn an_honest_message_encodes() {
 
 #[test]
 fn a_writer_swapped_in_by_write_backward_is_caught_before_any_byte_is_exposed() {
-    for trick in [
-        Trick::ReplaceWithEmpty,
-        Trick::ReplaceWithFilled,
-        Trick::ReplaceInRegisters,
-    ] {
+    for &trick in SWAPS {
         let m = Rogue {
             trick,
             ..Default::default()

@@ -10,16 +10,41 @@ mod write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Kind, Package, Scalar, Shape, Tag};
+use crate::model::{Kind, Package, Scalar, Shape, SourceFile, Tag};
+use crate::options::Paths;
 
 /// All items of one package file.
 #[must_use]
 pub fn package(package: &Package) -> TokenStream {
-    let messages = package.messages.iter().map(types::message);
-    let enums = package.enums.iter().map(types::enumeration);
-    let uses = codec_import(&package.messages);
-    let extensions = types::extensions(&package.extensions, &package.scope);
-    let register = json::register(package);
+    let all = SourceFile {
+        name: String::new(),
+        messages: 0..package.messages.len(),
+        enums: 0..package.enums.len(),
+        extensions: 0..package.extensions.len(),
+    };
+    items(package, &all, true)
+}
+
+/// The items of `package` that `.proto` file `file` declares, for
+/// `paths=source_relative`; the package's first file also holds its
+/// `register_json_types`.
+#[must_use]
+pub fn source_file(package: &Package, file: &SourceFile) -> TokenStream {
+    let first = package.files.first().is_some_and(|f| f.name == file.name);
+    items(package, file, first)
+}
+
+fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
+    let own = &package.messages[part.messages.clone()];
+    let messages = own.iter().map(types::message);
+    let enums = package.enums[part.enums.clone()].iter().map(types::enumeration);
+    let uses = codec_import(own);
+    let extensions = types::extensions(&package.extensions[part.extensions.clone()], &package.scope);
+    let register = if register {
+        json::register(package)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         const _: () = ::fastrs::GENERATED_CODE_V1;
         #uses
@@ -189,16 +214,19 @@ fn doc_attrs(lines: &[String]) -> TokenStream {
 
 /// A module tree with one `include!` per package, nested as the package names.
 #[must_use]
-pub fn include_file(packages: &[Package]) -> TokenStream {
+pub fn include_file(packages: &[Package], paths: Paths) -> TokenStream {
     let mut sorted: Vec<&Package> = packages.iter().collect();
     sorted.sort_by(|a, b| a.scope.cmp(&b.scope));
-    include_level(&sorted, 0)
+    include_level(&sorted, 0, paths)
 }
 
-fn include_level(packages: &[&Package], depth: usize) -> TokenStream {
-    let here = packages.iter().filter(|p| p.scope.len() == depth).map(|p| {
-        let file = &p.file_name;
-        quote!(include!(#file);)
+fn include_level(packages: &[&Package], depth: usize, paths: Paths) -> TokenStream {
+    let here = packages.iter().filter(|p| p.scope.len() == depth).flat_map(|p| {
+        let files = match paths {
+            Paths::ByPackage => vec![p.file_name.clone()],
+            Paths::SourceRelative => p.files.iter().map(SourceFile::rust_file_name).collect(),
+        };
+        files.into_iter().map(|file| quote!(include!(#file);))
     });
     let mut children = Vec::new();
     let deeper: Vec<&Package> = packages.iter().copied().filter(|p| p.scope.len() > depth).collect();
@@ -212,7 +240,7 @@ fn include_level(packages: &[&Package], depth: usize) -> TokenStream {
             .collect();
         i += group.len();
         let module = crate::model::names::ident(segment);
-        let inner = include_level(&group, depth + 1);
+        let inner = include_level(&group, depth + 1, paths);
         children.push(quote!(pub mod #module { #inner }));
     }
     quote!(#(#here)* #(#children)*)

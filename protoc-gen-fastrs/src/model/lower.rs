@@ -12,7 +12,10 @@ use quote::{quote, ToTokens};
 use super::features::FileFeatures;
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
-use super::{Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, Variant};
+use super::{
+    Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, SourceFile,
+    Variant,
+};
 use crate::options::Options;
 
 /// Well-known types ship in the runtime and are never regenerated.
@@ -78,11 +81,19 @@ pub fn lower(
                     messages: Vec::new(),
                     enums: Vec::new(),
                     extensions: Vec::new(),
+                    files: Vec::new(),
                     json: options.json.clone(),
                 });
                 packages.last_mut().expect("just pushed")
             }
         };
+        let run = |start: usize, added: usize| start..start + added;
+        package.files.push(SourceFile {
+            name: file.name().to_string(),
+            messages: run(package.messages.len(), messages.len()),
+            enums: run(package.enums.len(), enums.len()),
+            extensions: run(package.extensions.len(), extensions.len()),
+        });
         package.messages.extend(messages);
         package.enums.extend(enums);
         package.extensions.extend(extensions);

@@ -25,8 +25,31 @@ pub struct Package {
     pub enums: Vec<Enum>,
     /// Extensions declared at file level.
     pub extensions: Vec<Extension>,
+    /// The `.proto` files the package's items come from, in order: each
+    /// owns a run of `messages`, `enums` and `extensions`.
+    pub files: Vec<SourceFile>,
     /// Whether (and how) to generate proto3 JSON code.
     pub json: Option<crate::options::JsonGate>,
+}
+
+/// The items of a package that one `.proto` file declares.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The file's name as the descriptors give it (`acme/shop/v1/order.proto`).
+    pub name: String,
+    pub messages: std::ops::Range<usize>,
+    pub enums: std::ops::Range<usize>,
+    pub extensions: std::ops::Range<usize>,
+}
+
+impl SourceFile {
+    /// The output file for `paths=source_relative`: the `.proto` path with
+    /// `.rs` for `.proto` (`acme/shop/v1/order.rs`).
+    #[must_use]
+    pub fn rust_file_name(&self) -> String {
+        let stem = self.name.strip_suffix(".proto").unwrap_or(&self.name);
+        format!("{stem}.rs")
+    }
 }
 
 /// A message type and everything declared inside it.
