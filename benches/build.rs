@@ -28,7 +28,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // The map workloads again with buffa's hasher, for like-for-like rows.
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
-        .map_hasher("::foldhash::fast::RandomState")
+        .map_hasher("::foldhash::fast::RandomState")?
         .out_dir(out.join("fastrs_foldhash"))
         .compile(
             &[own_dir.join("wide.proto"), own_dir.join("fastpb_testcase.proto")],

@@ -31,7 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A map hasher other than std's (this one needs no extra dependency).
     protoc_gen_fastrs::Builder::new()
-        .map_hasher("::std::hash::BuildHasherDefault<::std::collections::hash_map::DefaultHasher>")
+        .map_hasher("::std::hash::BuildHasherDefault<::std::collections::hash_map::DefaultHasher>")?
         .out_dir(out.join("hashed"))
         .compile(&["../proto/golden/golden.proto"], &["../proto"])?;
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::descriptors::{self, Parsed};
 use crate::options::JsonGate;
-use crate::{Error, GeneratedFile, Options, Paths};
+use crate::{Error, GeneratedFile, Maps, Options, Paths};
 
 /// Generates Rust from `.proto` files in a build script.
 ///
@@ -69,23 +69,31 @@ impl Builder {
         self
     }
 
-    /// Generates maps as `BTreeMap`: deterministic encoding (entries in key
-    /// order) and no need for `std`.
+    /// The Rust type of map fields ([`Maps::Hash`] by default).
     #[must_use]
-    pub fn btree_maps(mut self) -> Self {
-        self.options.btree_maps = true;
+    pub fn maps(mut self, maps: Maps) -> Self {
+        self.options.maps = maps;
         self
+    }
+
+    /// Generates maps as `BTreeMap`: deterministic encoding (entries in key
+    /// order) and no need for `std`. Short for `.maps(Maps::BTree)`.
+    #[must_use]
+    pub fn btree_maps(self) -> Self {
+        self.maps(Maps::BTree)
     }
 
     /// Uses `hasher` (an absolute path to a `BuildHasher + Default` type, such
     /// as `::foldhash::fast::RandomState`) for generated `HashMap`s instead of
     /// std's SipHash. SipHash resists hash flooding from untrusted keys; a
-    /// faster hasher suits trusted input. An invalid path is reported by
-    /// `compile`/`generate`.
-    #[must_use]
-    pub fn map_hasher(mut self, hasher: impl Into<String>) -> Self {
-        self.options.map_hasher = Some(hasher.into());
-        self
+    /// faster hasher suits trusted input.
+    ///
+    /// # Errors
+    /// `hasher` is not an absolute type path.
+    pub fn map_hasher(self, hasher: &str) -> Result<Self, Error> {
+        let hasher =
+            crate::options::RustPath::type_path(hasher).map_err(|e| Error::new(format!("map_hasher {}", e.0)))?;
+        Ok(self.maps(Maps::HashWith(hasher)))
     }
 
     /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`

@@ -32,7 +32,7 @@ use prost::Message as _;
 use prost_types::FileDescriptorProto;
 
 pub use builder::Builder;
-pub use options::{JsonGate, Options, OptionsError, Paths};
+pub use options::{JsonGate, Maps, Options, OptionsError, Paths, RustPath};
 
 /// A generated file: a name relative to the output directory, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]

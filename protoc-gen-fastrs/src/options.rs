@@ -7,17 +7,12 @@ use std::fmt;
 pub struct Options {
     /// `(protobuf prefix, Rust path)`: types under the prefix are not generated but
     /// referred to at the Rust path (`(".acme.common", "::common_protos")`).
-    pub extern_paths: Vec<(String, String)>,
+    pub extern_paths: Vec<(String, RustPath)>,
     /// If set, also write a file of this name that declares the module tree of all
     /// generated packages (`pub mod acme { pub mod shop { include!("acme.shop.rs"); } }`).
     pub include_file: Option<String>,
-    /// Generate maps as `BTreeMap` instead of `HashMap`: entries encode in key
-    /// order (the same message always gives the same bytes) and the code
-    /// needs no `std`.
-    pub btree_maps: bool,
-    /// The `BuildHasher` of generated `HashMap`s, as an absolute Rust type path
-    /// (`::foldhash::fast::RandomState`); `None` for std's SipHash `RandomState`.
-    pub map_hasher: Option<String>,
+    /// The Rust type of map fields.
+    pub maps: Maps,
     /// Generate proto3 JSON (`serde::Serialize`/`Deserialize` and
     /// `fastrs::json::JsonMessage`); needs fastrs's `json` feature.
     pub json: Option<JsonGate>,
@@ -40,6 +35,122 @@ pub enum Paths {
     SourceRelative,
 }
 
+/// The Rust type of map fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Maps {
+    /// `std::collections::HashMap` with std's SipHash, which resists hash
+    /// flooding from untrusted keys (the default).
+    #[default]
+    Hash,
+    /// `HashMap` with this `BuildHasher + Default` type: faster on trusted
+    /// input (`::foldhash::fast::RandomState`).
+    HashWith(RustPath),
+    /// `BTreeMap`: entries encode in key order (the same message always
+    /// gives the same bytes), and the code needs no `std`.
+    BTree,
+}
+
+impl Maps {
+    /// True for `BTreeMap`s: entries in key order.
+    #[must_use]
+    pub fn sorted(&self) -> bool {
+        *self == Maps::BTree
+    }
+}
+
+/// An absolute Rust path or type (`::common_protos`,
+/// `::foldhash::fast::RandomState`), checked and parsed once, when the option
+/// naming it is read.
+#[derive(Clone)]
+pub struct RustPath {
+    text: String,
+    tokens: proc_macro2::TokenStream,
+}
+
+impl RustPath {
+    /// A module path: `::` and identifiers.
+    ///
+    /// # Errors
+    /// Not absolute, or a segment is not an identifier.
+    pub fn module(text: &str) -> Result<Self, OptionsError> {
+        let valid = text.starts_with("::")
+            && text[2..]
+                .split("::")
+                .all(|seg| syn::parse_str::<syn::Ident>(seg).is_ok());
+        let tokens = syn::parse_str::<syn::Path>(text)
+            .ok()
+            .filter(|_| valid)
+            .ok_or_else(|| {
+                OptionsError(format!(
+                    "`{text}` must be an absolute Rust path like `::my_crate::protos`"
+                ))
+            })?;
+        Ok(Self::from_parts(text, quote::ToTokens::to_token_stream(&tokens)))
+    }
+
+    /// A type named by an absolute path (`::foldhash::fast::RandomState`,
+    /// generic arguments allowed).
+    ///
+    /// # Errors
+    /// Not absolute, or not a type.
+    pub fn type_path(text: &str) -> Result<Self, OptionsError> {
+        let tokens = syn::parse_str::<syn::Type>(text)
+            .ok()
+            .filter(|_| text.starts_with("::"))
+            .ok_or_else(|| {
+                OptionsError(format!(
+                    "`{text}` must be an absolute Rust type path such as `::foldhash::fast::RandomState`"
+                ))
+            })?;
+        Ok(Self::from_parts(text, quote::ToTokens::to_token_stream(&tokens)))
+    }
+
+    pub(crate) fn from_parts(text: &str, tokens: proc_macro2::TokenStream) -> Self {
+        Self {
+            text: text.to_string(),
+            tokens,
+        }
+    }
+
+    /// The path as written.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The parsed path, for emission.
+    pub(crate) fn tokens(&self) -> proc_macro2::TokenStream {
+        self.tokens.clone()
+    }
+
+    /// This path followed by `segments`: `::x` and `[outer, Inner]` give
+    /// `::x::outer::Inner`.
+    pub(crate) fn join(&self, segments: &[proc_macro2::Ident]) -> Self {
+        let text = segments.iter().fold(self.text.clone(), |mut text, s| {
+            text.push_str("::");
+            text.push_str(&s.to_string());
+            text
+        });
+        let base = &self.tokens;
+        Self::from_parts(&text, quote::quote!(#base #(:: #segments)*))
+    }
+}
+
+/// Equal when written the same.
+impl PartialEq for RustPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for RustPath {}
+
+impl fmt::Debug for RustPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.text, f)
+    }
+}
+
 /// Whether generated JSON code is always compiled or behind a cargo feature.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JsonGate {
@@ -60,16 +171,6 @@ impl fmt::Display for OptionsError {
 }
 
 impl std::error::Error for OptionsError {}
-
-/// A map hasher is an absolute Rust type path.
-pub(crate) fn check_map_hasher(hasher: &str) -> Result<(), OptionsError> {
-    if hasher.starts_with("::") && syn::parse_str::<syn::Type>(hasher).is_ok() {
-        return Ok(());
-    }
-    Err(OptionsError(format!(
-        "map_hasher `{hasher}` must be an absolute Rust type path such as `::foldhash::fast::RandomState`"
-    )))
-}
 
 impl Options {
     /// Parses `protoc`'s `--fastrs_opt` string: comma-separated `key=value` pairs.
@@ -101,13 +202,12 @@ impl Options {
                     options.add_extern_path(proto, rust)?;
                 }
                 "include_file" => options.include_file = Some(value.to_string()),
-                "map_type" => {
-                    options.btree_maps = match value {
-                        "hash" => false,
-                        "btree" => true,
-                        _ => return Err(OptionsError(format!("map_type is `hash` or `btree`, not `{value}`"))),
-                    }
-                }
+                "map_type" => match (value, &options.maps) {
+                    ("hash", _) => {}
+                    ("btree", Maps::Hash) => options.maps = Maps::BTree,
+                    ("btree", _) => return Err(both_map_options()),
+                    _ => return Err(OptionsError(format!("map_type is `hash` or `btree`, not `{value}`"))),
+                },
                 "map_hasher" => options.set_map_hasher(value)?,
                 "paths" => {
                     options.paths = match value {
@@ -141,10 +241,14 @@ impl Options {
     /// it is an absolute Rust type path.
     ///
     /// # Errors
-    /// Not a type, or not absolute (`::crate_name::Type`).
+    /// Not a type, not absolute (`::crate_name::Type`), or maps are
+    /// `BTreeMap`s already.
     pub fn set_map_hasher(&mut self, hasher: &str) -> Result<(), OptionsError> {
-        check_map_hasher(hasher)?;
-        self.map_hasher = Some(hasher.to_string());
+        if self.maps == Maps::BTree {
+            return Err(both_map_options());
+        }
+        let hasher = RustPath::type_path(hasher).map_err(|e| OptionsError(format!("map_hasher {}", e.0)))?;
+        self.maps = Maps::HashWith(hasher);
         Ok(())
     }
 
@@ -159,18 +263,14 @@ impl Options {
                 "extern_path `{proto}` must be fully qualified, starting with `.`"
             )));
         }
-        let valid_rust = rust.starts_with("::")
-            && rust[2..]
-                .split("::")
-                .all(|seg| syn::parse_str::<syn::Ident>(seg).is_ok());
-        if !valid_rust {
-            return Err(OptionsError(format!(
-                "extern_path target `{rust}` must be an absolute Rust path like `::my_crate::protos`"
-            )));
-        }
-        self.extern_paths.push((proto.to_string(), rust.to_string()));
+        let rust = RustPath::module(rust).map_err(|e| OptionsError(format!("extern_path target {}", e.0)))?;
+        self.extern_paths.push((proto.to_string(), rust));
         Ok(())
     }
+}
+
+fn both_map_options() -> OptionsError {
+    OptionsError("map_type=btree and map_hasher exclude each other: BTreeMaps have no hasher".into())
 }
 
 #[cfg(test)]
@@ -180,11 +280,16 @@ mod tests {
     #[test]
     fn parses_known_options() {
         let o = Options::parse("extern_path=.acme.common=::common,include_file=mod.rs").unwrap();
-        assert_eq!(o.extern_paths, [(".acme.common".to_string(), "::common".to_string())]);
+        assert_eq!(o.extern_paths.len(), 1);
+        assert_eq!(
+            (o.extern_paths[0].0.as_str(), o.extern_paths[0].1.as_str()),
+            (".acme.common", "::common")
+        );
         assert_eq!(o.include_file.as_deref(), Some("mod.rs"));
         assert_eq!(Options::parse("").unwrap(), Options::default());
         let o = Options::parse("map_hasher=::foldhash::fast::RandomState,json=true").unwrap();
-        assert_eq!(o.map_hasher.as_deref(), Some("::foldhash::fast::RandomState"));
+        assert!(matches!(&o.maps, Maps::HashWith(h) if h.as_str() == "::foldhash::fast::RandomState"));
+        assert_eq!(Options::parse("map_type=btree").unwrap().maps, Maps::BTree);
         assert_eq!(o.json, Some(JsonGate::Always));
         assert_eq!(
             Options::parse("json=serde").unwrap().json,
@@ -217,5 +322,8 @@ mod tests {
             .0
             .contains("absolute"));
         assert!(Options::parse("map_hasher=::not a type").is_err());
+        let both = Options::parse("map_type=btree,map_hasher=::h::H").unwrap_err().0;
+        assert!(both.contains("exclude each other"), "{both}");
+        assert!(Options::parse("map_hasher=::h::H,map_type=btree").is_err());
     }
 }

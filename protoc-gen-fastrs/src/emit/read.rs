@@ -324,9 +324,12 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
 /// Sizes a fresh hash map for the run of entries about to be read (see
 /// `fastrs::encoding::reserve_run`); a `BTreeMap` has no capacity.
 fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
-    let Shape::Map { sorted: false, .. } = f.shape else {
+    let Shape::Map { maps, .. } = &f.shape else {
         return TokenStream::new();
     };
+    if maps.sorted() {
+        return TokenStream::new();
+    }
     let (ident, tag) = (&f.ident, tag_value(&f.tag));
     quote! {
         if self.#ident.capacity() == 0 {

@@ -6,6 +6,7 @@ use quote::quote;
 
 use super::{chain, codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
+use crate::options::Maps;
 
 /// A message: its struct, its `Message` impl and its module of nested types.
 pub fn message(msg: &Message) -> TokenStream {
@@ -268,21 +269,15 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let t = rust_type(kind, scope);
             quote!(::fastrs::alloc::vec::Vec<#t>)
         }
-        Shape::Map {
-            key,
-            value,
-            sorted,
-            hasher,
-        } => {
+        Shape::Map { key, value, maps } => {
             let (k, v) = (rust_type(key, scope), rust_type(value, scope));
-            match hasher {
-                _ if *sorted => quote!(::fastrs::alloc::collections::BTreeMap<#k, #v>),
-                // Checked to parse as a type when the options were read.
-                Some(h) => {
-                    let h: TokenStream = h.parse().expect("a checked type path");
+            match maps {
+                Maps::BTree => quote!(::fastrs::alloc::collections::BTreeMap<#k, #v>),
+                Maps::HashWith(hasher) => {
+                    let h = hasher.tokens();
                     quote!(::std::collections::HashMap<#k, #v, #h>)
                 }
-                None => quote!(::std::collections::HashMap<#k, #v>),
+                Maps::Hash => quote!(::std::collections::HashMap<#k, #v>),
             }
         }
     };
@@ -376,8 +371,8 @@ fn clear_body(msg: &Message) -> TokenStream {
                 }
             }
             // Buffers on one side only (`map<string, int64>`): kept in one call.
-            Shape::Map { key, value, sorted, .. } if !is_message(value) && is_buffer(key) != is_buffer(value) => {
-                let side = match (is_buffer(key), sorted) {
+            Shape::Map { key, value, maps } if !is_message(value) && is_buffer(key) != is_buffer(value) => {
+                let side = match (is_buffer(key), maps.sorted()) {
                     (true, true) => quote!(::core::mem::take(&mut self.#ident).into_keys()),
                     (false, true) => quote!(::core::mem::take(&mut self.#ident).into_values()),
                     (true, false) => quote!(self.#ident.drain().map(|(k, _)| k)),
@@ -385,7 +380,7 @@ fn clear_body(msg: &Message) -> TokenStream {
                 };
                 quote!(self.#unknown.keep_each(#side);)
             }
-            Shape::Map { key, value, sorted, .. } if is_buffer(key) || is_buffer(value) || is_message(value) => {
+            Shape::Map { key, value, maps } if is_buffer(key) || is_buffer(value) || is_message(value) => {
                 let keep = |kind: &Kind, name: TokenStream| {
                     if is_buffer(kind) || is_message(kind) {
                         let keep = keep_method(kind);
@@ -396,7 +391,7 @@ fn clear_body(msg: &Message) -> TokenStream {
                 };
                 let ((keep_key, k), (keep_value, v)) = (keep(key, quote!(k)), keep(value, quote!(v)));
                 // `HashMap::drain` keeps the table; a `BTreeMap` has none to keep.
-                let entries = if *sorted {
+                let entries = if maps.sorted() {
                     quote!(::core::mem::take(&mut self.#ident))
                 } else {
                     quote!(self.#ident.drain())

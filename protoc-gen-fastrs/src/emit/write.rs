@@ -90,11 +90,11 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             let codec = codec(kind, scope);
             quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
-        Shape::Map { key, value, sorted, .. } => {
+        Shape::Map { key, value, maps } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
             // Written backwards: a sorted map iterates in reverse to come out in
             // ascending key order.
-            let iter = if *sorted {
+            let iter = if maps.sorted() {
                 quote!(self.#ident.iter().rev())
             } else {
                 quote!(self.#ident.iter())

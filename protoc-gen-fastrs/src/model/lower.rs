@@ -9,6 +9,7 @@ use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use quote::{quote, ToTokens};
 
+use super::externs::{self, ExternPath};
 use super::features::FileFeatures;
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
@@ -16,10 +17,7 @@ use super::{
     Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, SourceFile,
     Variant,
 };
-use crate::options::Options;
-
-/// Well-known types ship in the runtime and are never regenerated.
-const WELL_KNOWN: (&str, &str) = (".google.protobuf", "::fastrs::well_known");
+use crate::options::{Maps, Options};
 
 /// Lowers `to_generate` (file names as in the descriptors) into one [`Package`]
 /// per protobuf package. `files` must also hold every import.
@@ -32,9 +30,6 @@ pub fn lower(
     options: &Options,
     features: &HashMap<String, FileFeatures>,
 ) -> Result<Vec<Package>, Vec<String>> {
-    if let Some(hasher) = &options.map_hasher {
-        crate::options::check_map_hasher(hasher).map_err(|e| vec![e.0])?;
-    }
     let generated_packages: HashSet<&str> = files
         .iter()
         .filter(|f| to_generate.contains(&f.name().to_string()))
@@ -49,8 +44,7 @@ pub fn lower(
             continue;
         };
         let mut ctx = FileCtx::new(file, &index, &mut errors);
-        ctx.btree_maps = options.btree_maps;
-        ctx.map_hasher = options.map_hasher.clone();
+        ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
         ctx.features = editions_features(file, features, ctx.errors).cloned();
         let scope = names::package_modules(file.package());
@@ -169,10 +163,7 @@ impl<'a> Index<'a> {
         generated: &HashSet<&str>,
         features: &HashMap<String, FileFeatures>,
     ) -> Self {
-        let mut externs: Vec<(String, String)> = options.extern_paths.clone();
-        if !generated.contains("google.protobuf") {
-            externs.push((WELL_KNOWN.0.to_string(), WELL_KNOWN.1.to_string()));
-        }
+        let externs = externs::with_well_known(&options.extern_paths, generated.contains("google.protobuf"));
         let mut index = Index {
             types: HashMap::new(),
             with_required: HashSet::new(),
@@ -210,7 +201,7 @@ impl<'a> Index<'a> {
         m: &'a DescriptorProto,
         prefix: &str,
         modules: &[String],
-        externs: &[(String, String)],
+        externs: &[ExternPath],
         closedness: &Closedness<'_>,
         path: Vec<i32>,
     ) {
@@ -242,8 +233,8 @@ impl<'a> Index<'a> {
         self.add_type(full, modules, m.name(), Def::Message(m), externs);
     }
 
-    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, externs: &[(String, String)]) {
-        let path = extern_path(&full, externs).unwrap_or_else(|| TypePath::Local {
+    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, externs: &[ExternPath]) {
+        let path = externs::extern_path(&full, externs).unwrap_or_else(|| TypePath::Local {
             modules: modules.to_vec(),
             name: names::camel(name),
         });
@@ -340,36 +331,14 @@ fn editions_features<'f>(
     found
 }
 
-/// The Rust path of `full` under the longest matching extern prefix, if any.
-fn extern_path(full: &str, externs: &[(String, String)]) -> Option<TypePath> {
-    let (proto, rust) = externs
-        .iter()
-        .filter(|(p, _)| full == p || full.starts_with(&format!("{p}.")))
-        .max_by_key(|(p, _)| p.len())?;
-    let rest: Vec<&str> = full[proto.len()..].split('.').filter(|s| !s.is_empty()).collect();
-    let Some((last, outer)) = rest.split_last() else {
-        return Some(TypePath::Absolute(rust.clone()));
-    };
-    let mut path = rust.clone();
-    for segment in outer {
-        path.push_str("::");
-        path.push_str(&names::module_ident(segment).to_string());
-    }
-    path.push_str("::");
-    path.push_str(&names::type_ident(last).to_string());
-    Some(TypePath::Absolute(path))
-}
-
 /// Lowering state for one file.
 struct FileCtx<'a, 'e> {
     file: &'a FileDescriptorProto,
     index: &'a Index<'a>,
     comments: HashMap<Vec<i32>, Vec<String>>,
     errors: &'e mut Vec<String>,
-    /// Maps are `BTreeMap`s (sorted, deterministic encoding).
-    btree_maps: bool,
-    /// The `BuildHasher` type path of `HashMap`s, if not std's.
-    map_hasher: Option<String>,
+    /// The Rust type of maps.
+    maps: Maps,
     /// Generate JSON code, and how it is gated.
     json: Option<crate::options::JsonGate>,
     /// The file's editions features (editions files only).
@@ -392,8 +361,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             index,
             comments,
             errors,
-            btree_maps: false,
-            map_hasher: None,
+            maps: Maps::Hash,
             json: None,
             features: None,
         }
@@ -536,13 +504,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let main_wire = wire::wire_type(&kind);
         let (shape, tag) = if f.label() == Label::Repeated {
             if let Some((key, value)) = self.map_entry(f, message, element, loc) {
-                let (sorted, hasher) = (self.btree_maps, self.map_hasher.clone());
                 (
                     Shape::Map {
                         key,
                         value,
-                        sorted,
-                        hasher,
+                        maps: self.maps.clone(),
                     },
                     Tag::new(number, wire::LEN),
                 )
@@ -1005,24 +971,6 @@ fn doc_lines(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn extern_paths_pick_longest_prefix() {
-        let externs = vec![
-            (".a".to_string(), "::x".to_string()),
-            (".a.b".to_string(), "::y".to_string()),
-        ];
-        assert_eq!(
-            extern_path(".a.b.Msg", &externs),
-            Some(TypePath::Absolute("::y::Msg".into()))
-        );
-        assert_eq!(
-            extern_path(".a.Outer.Inner", &externs),
-            Some(TypePath::Absolute("::x::outer::Inner".into()))
-        );
-        assert_eq!(extern_path(".ab.Msg", &externs), None);
-        assert_eq!(extern_path(".a.b", &externs), Some(TypePath::Absolute("::y".into())));
-    }
 
     #[test]
     fn bytes_defaults_are_unescaped() {

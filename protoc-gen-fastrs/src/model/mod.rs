@@ -2,6 +2,7 @@
 //! map entries, boxing, names, tag bytes) is decided once, in [`lower`], and
 //! recorded here.
 
+pub mod externs;
 pub mod features;
 pub mod lower;
 pub mod names;
@@ -167,14 +168,12 @@ pub enum Shape {
         packed: bool,
         alt_tag: Option<Tag>,
     },
-    /// `HashMap<K, V>`, or `BTreeMap<K, V>` when `sorted` (entries then encode
-    /// in key order, deterministically); `hasher` is the `HashMap`'s
-    /// `BuildHasher` type path when it is not std's.
+    /// `HashMap<K, V>` (with std's or another hasher), or `BTreeMap<K, V>`
+    /// (entries then encode in key order, deterministically).
     Map {
         key: Kind,
         value: Kind,
-        sorted: bool,
-        hasher: Option<String>,
+        maps: crate::options::Maps,
     },
     /// A member of a oneof: one variant of its enum.
     OneofMember(Kind),

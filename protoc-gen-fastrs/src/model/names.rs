@@ -151,7 +151,7 @@ pub enum TypePath {
     Local { modules: Vec<String>, name: String },
     /// A type at an absolute Rust path (`::fastrs::well_known::Timestamp`, or a
     /// user's `extern_path`), written as is.
-    Absolute(String),
+    Absolute(crate::options::RustPath),
 }
 
 impl TypePath {
@@ -159,7 +159,7 @@ impl TypePath {
     #[must_use]
     pub fn relative_to(&self, from: &[String]) -> TokenStream {
         match self {
-            TypePath::Absolute(path) => path.parse().expect("extern paths are validated in options"),
+            TypePath::Absolute(path) => path.tokens(),
             TypePath::Local { modules, name } => {
                 let common = from.iter().zip(modules).take_while(|(a, b)| a == b).count();
                 let supers = (common..from.len()).map(|_| quote!(super::));
@@ -247,7 +247,10 @@ mod tests {
             "super::Order"
         );
         assert_eq!(
-            s(TypePath::Absolute("::fastrs::well_known::Timestamp".into()).relative_to(&here)),
+            s(
+                TypePath::Absolute(crate::options::RustPath::module("::fastrs::well_known::Timestamp").unwrap())
+                    .relative_to(&here)
+            ),
             "::fastrs::well_known::Timestamp"
         );
     }
