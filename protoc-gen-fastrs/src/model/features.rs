@@ -11,6 +11,8 @@ use std::collections::HashMap;
 
 use fastrs::{DecodeError, Reader};
 
+use super::locations as L;
+
 /// `FeatureSet` values an element sets itself (`None`: inherited).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Set {
@@ -80,9 +82,17 @@ impl FileFeatures {
         let (mut messages, mut enums, mut extensions) = (0, 0, 0);
         while !r.is_empty() {
             match r.read_tag()? {
-                0x22 => scan_message(&mut out, &mut r.read_nested()?, vec![4, next(&mut messages)])?,
-                0x2a => scan_enum(&mut out, &mut r.read_nested()?, vec![5, next(&mut enums)])?,
-                0x3a => scan_field(&mut out, &mut r.read_nested()?, vec![7, next(&mut extensions)])?,
+                0x22 => scan_message(
+                    &mut out,
+                    &mut r.read_nested()?,
+                    vec![L::FILE_MESSAGE, next(&mut messages)],
+                )?,
+                0x2a => scan_enum(&mut out, &mut r.read_nested()?, vec![L::FILE_ENUM, next(&mut enums)])?,
+                0x3a => scan_field(
+                    &mut out,
+                    &mut r.read_nested()?,
+                    vec![L::FILE_EXTENSION, next(&mut extensions)],
+                )?,
                 0x42 => out.put(Vec::new(), options(&mut r.read_nested()?, 50)?),
                 0x70 => out.edition = Some(r.read_varint()?),
                 tag => r.skip_value(tag, 100)?,
@@ -102,12 +112,14 @@ impl FileFeatures {
     #[must_use]
     pub fn resolve(&self, path: &[i32]) -> Resolved {
         let mut set = Set::edition_defaults();
-        // Prefixes that name the file, enclosing messages, and the element.
+        // Prefixes that name the file, enclosing messages (and enums, whose
+        // kind number inside a message is a file's message number), and the
+        // element.
         let mut ends: Vec<usize> = vec![0];
         ends.extend(
             (2..path.len())
                 .step_by(2)
-                .filter(|&n| path[n - 2] == 4 || path[n - 2] == 3),
+                .filter(|&n| matches!(path[n - 2], L::FILE_MESSAGE | L::MESSAGE_NESTED)),
         );
         ends.push(path.len());
         for end in ends {
@@ -156,10 +168,14 @@ fn scan_message(out: &mut FileFeatures, r: &mut Reader<'_>, path: Vec<i32>) -> R
     let at = |kind: i32, i: i32| [&path[..], &[kind, i]].concat();
     while !r.is_empty() {
         match r.read_tag()? {
-            0x12 => scan_field(out, &mut r.read_nested()?, at(2, next(&mut fields)))?,
-            0x1a => scan_message(out, &mut r.read_nested()?, at(3, next(&mut nested)))?,
-            0x22 => scan_enum(out, &mut r.read_nested()?, at(4, next(&mut enums)))?,
-            0x32 => scan_field(out, &mut r.read_nested()?, at(6, next(&mut extensions)))?,
+            0x12 => scan_field(out, &mut r.read_nested()?, at(L::MESSAGE_FIELD, next(&mut fields)))?,
+            0x1a => scan_message(out, &mut r.read_nested()?, at(L::MESSAGE_NESTED, next(&mut nested)))?,
+            0x22 => scan_enum(out, &mut r.read_nested()?, at(L::MESSAGE_ENUM, next(&mut enums)))?,
+            0x32 => scan_field(
+                out,
+                &mut r.read_nested()?,
+                at(L::MESSAGE_EXTENSION, next(&mut extensions)),
+            )?,
             0x3a => out.put(path.clone(), options(&mut r.read_nested()?, 12)?),
             tag => r.skip_value(tag, 100)?,
         }

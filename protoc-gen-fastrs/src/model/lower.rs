@@ -7,10 +7,12 @@ use std::collections::{HashMap, HashSet};
 use heck::ToShoutySnakeCase;
 use prost_types::field_descriptor_proto::{Label, Type};
 use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
-use quote::{quote, ToTokens};
 
-use super::externs::{self, ExternPath};
+use super::defaults;
+use super::docs::Comments;
 use super::features::FileFeatures;
+use super::index::{Def, Index};
+use super::locations::{self, child};
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
 use super::{
@@ -52,15 +54,15 @@ pub fn lower(
             .message_type
             .iter()
             .enumerate()
-            .map(|(i, m)| ctx.message(m, file.package(), &scope, vec![4, i as i32]))
+            .map(|(i, m)| ctx.message(m, file.package(), &scope, child(&[], locations::FILE_MESSAGE, i)))
             .collect();
         let enums: Vec<Enum> = file
             .enum_type
             .iter()
             .enumerate()
-            .map(|(i, e)| ctx.enumeration(e, file.package(), vec![5, i as i32]))
+            .map(|(i, e)| ctx.enumeration(e, file.package(), child(&[], locations::FILE_ENUM, i)))
             .collect();
-        let extensions = ctx.extensions(&file.extension, file.package(), &scope, &[7]);
+        let extensions = ctx.extensions(&file.extension, file.package(), &scope, &[locations::FILE_EXTENSION]);
         let package = match packages.iter_mut().find(|p| p.name == file.package()) {
             Some(p) => p,
             None => {
@@ -137,180 +139,6 @@ fn link_checked_extensions(packages: &mut [Package]) {
     }
 }
 
-/// Every message and enum of every file, by full name with leading dot.
-struct Index<'a> {
-    types: HashMap<String, TypeInfo<'a>>,
-    /// Messages with a `required` field of their own (a proto2 label, or the
-    /// editions feature `LEGACY_REQUIRED`).
-    with_required: HashSet<String>,
-}
-
-struct TypeInfo<'a> {
-    path: TypePath,
-    def: Def<'a>,
-}
-
-enum Def<'a> {
-    Message(&'a DescriptorProto),
-    /// An enum, and whether it is closed (declared in a proto2 file).
-    Enum(&'a EnumDescriptorProto, bool),
-}
-
-impl<'a> Index<'a> {
-    fn build(
-        files: &'a [FileDescriptorProto],
-        options: &Options,
-        generated: &HashSet<&str>,
-        features: &HashMap<String, FileFeatures>,
-    ) -> Self {
-        let externs = externs::with_well_known(&options.extern_paths, generated.contains("google.protobuf"));
-        let mut index = Index {
-            types: HashMap::new(),
-            with_required: HashSet::new(),
-        };
-        for file in files {
-            let prefix = if file.package().is_empty() {
-                String::new()
-            } else {
-                format!(".{}", file.package())
-            };
-            let modules = names::package_modules(file.package());
-            let closedness = Closedness {
-                syntax: file.syntax(),
-                features: features.get(file.name()),
-            };
-            for (i, m) in file.message_type.iter().enumerate() {
-                index.add_message(m, &prefix, &modules, &externs, &closedness, vec![4, i as i32]);
-            }
-            for (i, e) in file.enum_type.iter().enumerate() {
-                let closed = closedness.closed(&[5, i as i32]);
-                index.add_type(
-                    format!("{prefix}.{}", e.name()),
-                    &modules,
-                    e.name(),
-                    Def::Enum(e, closed),
-                    &externs,
-                );
-            }
-        }
-        index
-    }
-
-    fn add_message(
-        &mut self,
-        m: &'a DescriptorProto,
-        prefix: &str,
-        modules: &[String],
-        externs: &[ExternPath],
-        closedness: &Closedness<'_>,
-        path: Vec<i32>,
-    ) {
-        let full = format!("{prefix}.{}", m.name());
-        let inner: Vec<String> = modules.iter().cloned().chain([names::snake(m.name())]).collect();
-        for (i, nested) in m.nested_type.iter().enumerate() {
-            let nested_path = [&path[..], &[3, i as i32]].concat();
-            self.add_message(nested, &full, &inner, externs, closedness, nested_path);
-        }
-        for (i, e) in m.enum_type.iter().enumerate() {
-            let closed = closedness.closed(&[&path[..], &[4, i as i32]].concat());
-            self.add_type(
-                format!("{full}.{}", e.name()),
-                &inner,
-                e.name(),
-                Def::Enum(e, closed),
-                externs,
-            );
-        }
-        let required = m.field.iter().enumerate().any(|(j, f)| {
-            f.label() == Label::Required
-                || closedness
-                    .features
-                    .is_some_and(|ft| ft.resolve(&[&path[..], &[2, j as i32]].concat()).required)
-        });
-        if required {
-            self.with_required.insert(full.clone());
-        }
-        self.add_type(full, modules, m.name(), Def::Message(m), externs);
-    }
-
-    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, externs: &[ExternPath]) {
-        let path = externs::extern_path(&full, externs).unwrap_or_else(|| TypePath::Local {
-            modules: modules.to_vec(),
-            name: names::camel(name),
-        });
-        self.types.insert(full, TypeInfo { path, def });
-    }
-
-    fn message(&self, full: &str) -> Option<&'a DescriptorProto> {
-        match self.types.get(full)?.def {
-            Def::Message(m) => Some(m),
-            Def::Enum(..) => None,
-        }
-    }
-
-    /// True if a value of message `full` can hold a `required` field, itself or
-    /// in any message reachable through its fields.
-    fn checks_required(&self, full: &str) -> bool {
-        let mut seen = HashSet::new();
-        let mut stack = vec![full.to_string()];
-        while let Some(name) = stack.pop() {
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            let Some(m) = self.message(&name) else { continue };
-            if self.with_required.contains(&name) {
-                return true;
-            }
-            for f in &m.field {
-                if matches!(f.r#type(), Type::Message | Type::Group) {
-                    stack.push(f.type_name().to_string());
-                }
-            }
-        }
-        false
-    }
-
-    /// True if a value of message `from` contains (not through a `Vec` or map) a
-    /// value of message `target`, so `target` holding `from` inline would make an
-    /// infinitely sized type.
-    fn contains(&self, from: &str, target: &str) -> bool {
-        let mut seen = HashSet::new();
-        let mut stack = vec![from.to_string()];
-        while let Some(name) = stack.pop() {
-            if name == target {
-                return true;
-            }
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            let Some(m) = self.message(&name) else { continue };
-            for f in &m.field {
-                if f.label() != Label::Repeated && matches!(f.r#type(), Type::Message | Type::Group) {
-                    stack.push(f.type_name().to_string());
-                }
-            }
-        }
-        false
-    }
-}
-
-/// Decides whether an enum is closed: proto2 enums are, proto3 ones are not,
-/// editions enums follow their resolved `enum_type` feature.
-struct Closedness<'f> {
-    syntax: &'f str,
-    features: Option<&'f FileFeatures>,
-}
-
-impl Closedness<'_> {
-    fn closed(&self, path: &[i32]) -> bool {
-        match (self.syntax, self.features) {
-            ("editions", Some(f)) => f.resolve(path).closed_enum,
-            ("editions", None) | ("proto3", _) => false,
-            _ => true,
-        }
-    }
-}
-
 /// The editions features of `file`, which must have been read from its raw
 /// descriptor (an error otherwise: the generator would guess presence).
 fn editions_features<'f>(
@@ -335,7 +163,7 @@ fn editions_features<'f>(
 struct FileCtx<'a, 'e> {
     file: &'a FileDescriptorProto,
     index: &'a Index<'a>,
-    comments: HashMap<Vec<i32>, Vec<String>>,
+    comments: Comments,
     errors: &'e mut Vec<String>,
     /// The Rust type of maps.
     maps: Maps,
@@ -347,15 +175,7 @@ struct FileCtx<'a, 'e> {
 
 impl<'a, 'e> FileCtx<'a, 'e> {
     fn new(file: &'a FileDescriptorProto, index: &'a Index<'a>, errors: &'e mut Vec<String>) -> Self {
-        let comments = file
-            .source_code_info
-            .iter()
-            .flat_map(|info| &info.location)
-            .filter_map(|loc| {
-                let text = loc.leading_comments.as_deref().or(loc.trailing_comments.as_deref())?;
-                Some((loc.path.clone(), doc_lines(text)))
-            })
-            .collect();
+        let comments = Comments::of(file);
         FileCtx {
             file,
             index,
@@ -372,7 +192,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     }
 
     fn doc(&self, path: &[i32]) -> Vec<String> {
-        self.comments.get(path).cloned().unwrap_or_default()
+        self.comments.get(path)
     }
 
     fn error(&mut self, element: &str, what: impl std::fmt::Display) {
@@ -391,15 +211,20 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .iter()
             .enumerate()
             .filter(|(_, m)| !m.options.as_ref().is_some_and(|o| o.map_entry()))
-            .map(|(i, m)| self.message(m, &full_name, &inner_scope, [&loc[..], &[3, i as i32]].concat()))
+            .map(|(i, m)| self.message(m, &full_name, &inner_scope, child(&loc, locations::MESSAGE_NESTED, i)))
             .collect();
         let enums = desc
             .enum_type
             .iter()
             .enumerate()
-            .map(|(i, e)| self.enumeration(e, &full_name, [&loc[..], &[4, i as i32]].concat()))
+            .map(|(i, e)| self.enumeration(e, &full_name, child(&loc, locations::MESSAGE_ENUM, i)))
             .collect();
-        let extensions = self.extensions(&desc.extension, &full_name, &inner_scope, &[&loc[..], &[6]].concat());
+        let extensions = self.extensions(
+            &desc.extension,
+            &full_name,
+            &inner_scope,
+            &[&loc[..], &[locations::MESSAGE_EXTENSION]].concat(),
+        );
 
         let mut fields = Vec::new();
         let mut oneofs: Vec<Oneof> = desc
@@ -409,14 +234,14 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .map(|(i, o)| Oneof {
                 proto_name: o.name().to_string(),
                 field: names::field_ident(o.name()),
-                enum_ident: names::type_ident(o.name()),
-                doc: self.doc(&[&loc[..], &[8, i as i32]].concat()),
+                enum_ident: names::oneof_enum_ident(o.name(), desc),
+                doc: self.doc(&child(&loc, locations::MESSAGE_ONEOF, i)),
                 members: Vec::new(),
             })
             .collect();
         for (i, f) in desc.field.iter().enumerate() {
             let element = format!("{full_name}.{}", f.name());
-            let field_loc = [&loc[..], &[2, i as i32]].concat();
+            let field_loc = child(&loc, locations::MESSAGE_FIELD, i);
             let doc = self.doc(&field_loc);
             let Some(field) = self.field(f, &full_name, &element, doc, &field_loc) else {
                 continue;
@@ -434,15 +259,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         fields.sort_by_key(|f| f.number);
         for o in &mut oneofs {
             o.members.sort_by_key(|f| f.number);
-            self.name_oneof_enum(o, desc);
         }
         let order = field_order(&fields, &oneofs);
         let chain = chain_link(desc, &full_name, &fields);
-        let unknown_fields = if fields.iter().any(|f| f.ident == "unknown_fields") {
-            names::ident("unknown_fields_")
-        } else {
-            names::ident("unknown_fields")
-        };
+        let unknown_fields = names::unknown_fields_ident(fields.iter().map(|f| &f.ident));
         let checks_required = self.index.checks_required(&format!(".{full_name}"));
         Message {
             checks_required,
@@ -463,19 +283,6 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             extendable: !desc.extension_range.is_empty(),
             checked_extension_tags: Vec::new(),
             json: self.json.clone(),
-        }
-    }
-
-    /// A oneof's enum shares the message module with nested types: on a clash it
-    /// takes an `Oneof` suffix.
-    fn name_oneof_enum(&self, oneof: &mut Oneof, desc: &DescriptorProto) {
-        let taken = |name: &str| {
-            desc.nested_type.iter().any(|m| names::camel(m.name()) == name)
-                || desc.enum_type.iter().any(|e| names::camel(e.name()) == name)
-        };
-        let name = names::camel(&oneof.proto_name);
-        if taken(&name) {
-            oneof.enum_ident = names::ident(&format!("{name}Oneof"));
         }
     }
 
@@ -686,38 +493,21 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     /// value names).
     fn default_value(&mut self, f: &FieldDescriptorProto, kind: &Kind, element: &str) -> Option<DefaultValue> {
         let text = f.default_value();
-        let literal = match kind {
-            Kind::Scalar(s) => scalar_default(*s, text),
-            Kind::String { .. } => Some(proc_macro2::Literal::string(text).into_token_stream()),
-            Kind::Bytes => c_unescape(text).map(|b| proc_macro2::Literal::byte_string(&b).into_token_stream()),
-            Kind::Enum { .. } => {
-                return match self.index.types.get(f.type_name()).map(|t| &t.def) {
-                    Some(Def::Enum(e, _)) => {
-                        let values: Vec<&str> = e.value.iter().map(|v| v.name()).collect();
-                        let rust = names::variant_names(e.name(), &values);
-                        let position = values.iter().position(|v| *v == text);
-                        match position {
-                            // An alias default names the variant of its number.
-                            Some(i) => {
-                                let number = e.value[i].number();
-                                let first = e.value.iter().position(|v| v.number() == number).unwrap_or(i);
-                                Some(DefaultValue::Enum(names::ident(&rust[first])))
-                            }
-                            None => {
-                                self.error(element, format!("default `{text}` is not a value of the enum"));
-                                None
-                            }
-                        }
-                    }
-                    _ => None,
-                };
-            }
-            Kind::Message { .. } => None,
+        let (value, problem) = match (kind, self.index.types.get(f.type_name()).map(|t| &t.def)) {
+            (Kind::Enum { .. }, Some(Def::Enum(e, _))) => (
+                defaults::enum_variant(e, text).map(DefaultValue::Enum),
+                "is not a value of the enum",
+            ),
+            (Kind::Enum { .. }, _) => return None,
+            _ => (
+                defaults::literal(kind, text).map(DefaultValue::Literal),
+                "cannot be read as the field's type",
+            ),
         };
-        if literal.is_none() {
-            self.error(element, format!("cannot read default value `{text}`"));
+        if value.is_none() {
+            self.error(element, format!("default `{text}` {problem}"));
         }
-        literal.map(DefaultValue::Literal)
+        value
     }
 
     /// The `extend` fields declared in one scope, whose constants live in module `scope`.
@@ -774,7 +564,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let mut variants: Vec<Variant> = Vec::new();
         let mut aliases = Vec::new();
         for (i, (v, rust)) in desc.value.iter().zip(&rust_names).enumerate() {
-            let doc = self.doc(&[&loc[..], &[2, i as i32]].concat());
+            let doc = self.doc(&child(&loc, locations::ENUM_VALUE, i));
             let ident = names::ident(rust);
             match variants.iter().find(|existing| existing.number == v.number()) {
                 Some(first) => aliases.push(Alias {
@@ -804,107 +594,6 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             aliases,
         }
     }
-}
-
-/// A numeric or bool default as a typed literal.
-fn scalar_default(s: Scalar, text: &str) -> Option<proc_macro2::TokenStream> {
-    use proc_macro2::Literal;
-    let float = |ty: &str| -> Option<proc_macro2::TokenStream> {
-        let ty = proc_macro2::Ident::new(ty, proc_macro2::Span::call_site());
-        Some(match text {
-            "inf" => quote!(#ty::INFINITY),
-            "-inf" => quote!(#ty::NEG_INFINITY),
-            "nan" | "-nan" => quote!(#ty::NAN),
-            _ => {
-                let v: f64 = text.parse().ok()?;
-                let lit = if ty == "f32" {
-                    Literal::f32_suffixed(v as f32)
-                } else {
-                    Literal::f64_suffixed(v)
-                };
-                if v.is_sign_negative() {
-                    let lit = if ty == "f32" {
-                        Literal::f32_suffixed(-v as f32)
-                    } else {
-                        Literal::f64_suffixed(-v)
-                    };
-                    quote!(-#lit)
-                } else {
-                    quote!(#lit)
-                }
-            }
-        })
-    };
-    let int = |text: &str| -> Option<proc_macro2::TokenStream> {
-        text.parse::<i128>().ok()?;
-        text.parse().ok()
-    };
-    match s {
-        Scalar::Bool => match text {
-            "true" => Some(quote!(true)),
-            "false" => Some(quote!(false)),
-            _ => None,
-        },
-        Scalar::Float => float("f32"),
-        Scalar::Double => float("f64"),
-        _ => int(text),
-    }
-}
-
-/// Undoes the C escaping protoc applies to `bytes` defaults.
-fn c_unescape(text: &str) -> Option<Vec<u8>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' {
-            out.push(bytes[i]);
-            i += 1;
-            continue;
-        }
-        let c = *bytes.get(i + 1)?;
-        i += 2;
-        match c {
-            b'n' => out.push(b'\n'),
-            b'r' => out.push(b'\r'),
-            b't' => out.push(b'\t'),
-            b'a' => out.push(0x07),
-            b'b' => out.push(0x08),
-            b'f' => out.push(0x0c),
-            b'v' => out.push(0x0b),
-            b'\\' | b'\'' | b'"' | b'?' => out.push(c),
-            b'0'..=b'7' => {
-                let mut v = u32::from(c - b'0');
-                for _ in 0..2 {
-                    match bytes.get(i) {
-                        Some(d @ b'0'..=b'7') => {
-                            v = v * 8 + u32::from(d - b'0');
-                            i += 1;
-                        }
-                        _ => break,
-                    }
-                }
-                out.push(u8::try_from(v).ok()?);
-            }
-            b'x' => {
-                let mut v = 0u32;
-                let start = i;
-                while let Some(d) = bytes.get(i).and_then(|b| (*b as char).to_digit(16)) {
-                    v = v * 16 + d;
-                    i += 1;
-                    if i - start == 2 {
-                        break;
-                    }
-                }
-                if i == start {
-                    return None;
-                }
-                out.push(u8::try_from(v).ok()?);
-            }
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 /// The index in `fields` of the link of a chain of messages of this type (see
@@ -939,64 +628,4 @@ fn field_order(fields: &[Field], oneofs: &[Oneof]) -> Vec<Slot> {
         }
     }
     order
-}
-
-/// Comment text → doc lines that rustdoc renders as prose: leading blanks are
-/// trimmed so indented lines do not become doctests, and bare code fences are
-/// marked `text`.
-fn doc_lines(text: &str) -> Vec<String> {
-    let mut in_fence = false;
-    let mut lines: Vec<String> = text
-        .lines()
-        .map(|line| {
-            let line = line.trim();
-            if line.starts_with("```") {
-                in_fence = !in_fence;
-                if in_fence && line == "```" {
-                    return "```text".to_string();
-                }
-            }
-            line.to_string()
-        })
-        .collect();
-    while lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
-    while lines.first().is_some_and(String::is_empty) {
-        lines.remove(0);
-    }
-    lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bytes_defaults_are_unescaped() {
-        assert_eq!(c_unescape("joshua").unwrap(), b"joshua");
-        assert_eq!(c_unescape(r#"a\\b\n\001\377\x41\""#).unwrap(), b"a\\b\n\x01\xffA\"");
-        assert!(c_unescape("bad\\").is_none());
-    }
-
-    #[test]
-    fn scalar_defaults() {
-        let s = |t: Scalar, v: &str| scalar_default(t, v).unwrap().to_string();
-        assert_eq!(s(Scalar::Int64, "-9123456789123456789"), "- 9123456789123456789");
-        assert_eq!(s(Scalar::Float, "inf"), "f32 :: INFINITY");
-        assert_eq!(s(Scalar::Double, "-inf"), "f64 :: NEG_INFINITY");
-        assert_eq!(s(Scalar::Double, "7e22"), "70000000000000000000000f64");
-        assert_eq!(s(Scalar::Float, "-1.5"), "- 1.5f32");
-        assert_eq!(s(Scalar::Bool, "true"), "true");
-        assert!(scalar_default(Scalar::Int32, "x").is_none());
-    }
-
-    #[test]
-    fn doc_lines_are_safe_prose() {
-        assert_eq!(
-            doc_lines(" A thing.\n\n    indented code\n```\n"),
-            ["A thing.", "", "indented code", "```text"]
-        );
-        assert_eq!(doc_lines("```\nx\n```"), ["```text", "x", "```"]);
-    }
 }

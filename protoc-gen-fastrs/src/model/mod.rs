@@ -2,8 +2,12 @@
 //! map entries, boxing, names, tag bytes) is decided once, in [`lower`], and
 //! recorded here.
 
+mod defaults;
+mod docs;
 pub mod externs;
 pub mod features;
+mod index;
+pub mod locations;
 pub mod lower;
 pub mod names;
 pub mod wire;

@@ -132,6 +132,31 @@ fn all_distinct(names: &[String]) -> bool {
     sorted.windows(2).all(|w| w[0] != w[1])
 }
 
+/// The enum of oneof `name` of message `parent`: the oneof's name in
+/// `UpperCamelCase`, or with an `Oneof` suffix when a nested message or enum
+/// of `parent` (which share its module) already has that name.
+#[must_use]
+pub fn oneof_enum_ident(name: &str, parent: &prost_types::DescriptorProto) -> Ident {
+    let camel_name = camel(name);
+    let taken = parent.nested_type.iter().any(|m| camel(m.name()) == camel_name)
+        || parent.enum_type.iter().any(|e| camel(e.name()) == camel_name);
+    if taken {
+        ident(&format!("{camel_name}Oneof"))
+    } else {
+        type_ident(name)
+    }
+}
+
+/// The struct field that keeps a message's unknown fields: `unknown_fields`,
+/// or `unknown_fields_` if one of the message's `fields` is called that.
+pub fn unknown_fields_ident<'i>(mut fields: impl Iterator<Item = &'i Ident>) -> Ident {
+    if fields.any(|f| f == "unknown_fields") {
+        ident("unknown_fields_")
+    } else {
+        ident("unknown_fields")
+    }
+}
+
 /// Module segments for a protobuf package: `acme.shop.v2` → `[acme, shop, v2]`.
 #[must_use]
 pub fn package_modules(package: &str) -> Vec<String> {
