@@ -1,19 +1,57 @@
-//! Golden files: the generated code for `proto/golden/golden.proto` is checked
-//! in under `tests/golden/`. A change to the generator shows up as a diff there.
-//! `FASTRS_BLESS=1 cargo test -p fastrs-tests --test golden` rewrites them.
+//! Golden files: the generated code for the schemas in `proto/golden/` is
+//! checked in under `tests/golden/`. A change to the generator shows up as a
+//! diff there. `FASTRS_BLESS=1 cargo test -p fastrs-tests --test golden`
+//! rewrites them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-#[test]
-fn generated_code_matches_golden_files() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let files = protoc_gen_fastrs::Builder::new()
-        .json()
-        .generate(&[root.join("proto/golden/golden.proto")], &[root.join("proto")])
-        .expect("golden schema generates");
+use protoc_gen_fastrs::{Builder, GeneratedFile};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Generates `schema` (in `proto/golden/`) with `builder`.
+fn generate(builder: Builder, schema: &str) -> Vec<GeneratedFile> {
+    let root = root();
+    builder
+        .generate(&[root.join("proto/golden").join(schema)], &[root.join("proto")])
+        .unwrap_or_else(|e| panic!("{schema} generates: {e}"))
+}
+
+/// The lines around the first and last differences of `expected` and
+/// `actual`: enough to review, without printing whole files.
+fn diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let head = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let tail = e[head..]
+        .iter()
+        .rev()
+        .zip(a[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let from = head.saturating_sub(3);
+    let mut out = format!("@@ line {} @@\n", head + 1);
+    for line in &e[from..head] {
+        out += &format!("  {line}\n");
+    }
+    for line in &e[head..e.len() - tail] {
+        out += &format!("- {line}\n");
+    }
+    for line in &a[head..a.len() - tail] {
+        out += &format!("+ {line}\n");
+    }
+    for line in e[e.len() - tail..].iter().take(3) {
+        out += &format!("  {line}\n");
+    }
+    out
+}
+
+/// Compares each generated file with its golden copy (or rewrites it).
+fn check(files: Vec<GeneratedFile>) {
     let bless = std::env::var_os("FASTRS_BLESS").is_some();
     for file in files {
-        let path = root.join("tests/golden").join(&file.name);
+        let path = root().join("tests/golden").join(&file.name);
         if bless {
             std::fs::write(&path, &file.content).unwrap();
             continue;
@@ -22,11 +60,87 @@ fn generated_code_matches_golden_files() {
             .unwrap_or_else(|e| panic!("{}: {e}; run with FASTRS_BLESS=1 to create it", path.display()));
         assert!(
             expected == file.content,
-            "{} is out of date; review the change and rerun with FASTRS_BLESS=1\n--- generated ---\n{}",
+            "{} is out of date; review the change and rerun with FASTRS_BLESS=1\n{}",
             path.display(),
-            file.content
+            diff(&expected, &file.content)
         );
     }
+}
+
+#[test]
+fn generated_code_matches_golden_files() {
+    check(generate(Builder::new().json(), "golden.proto"));
+    check(generate(Builder::new().json(), "proto2.proto"));
+    let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
+    check(generate(Builder::new().protoc_path(protoc), "editions.proto"));
+}
+
+#[test]
+fn a_mismatch_shows_the_changed_lines_only() {
+    let expected = "a\nb\nc\nd\ne\nf\ng\nh\n";
+    let actual = "a\nb\nc\nd\nE\nf\ng\nh\n";
+    assert_eq!(
+        diff(expected, actual),
+        "@@ line 5 @@\n  b\n  c\n  d\n- e\n+ E\n  f\n  g\n  h\n"
+    );
+}
+
+/// The golden files also compile (proto2 and editions: with every warning
+/// an error but unused items, as in a test crate) and work.
+#[deny(warnings)]
+#[allow(dead_code)]
+mod golden2 {
+    include!("../golden/golden2.rs");
+}
+
+#[deny(warnings)]
+#[allow(dead_code)]
+mod golden_editions {
+    include!("../golden/golden.editions.rs");
+}
+
+#[test]
+fn proto2_golden_code_round_trips() {
+    use fastrs::Message;
+    use golden2::{order, Level, Order};
+    let order = Order {
+        id: Some(1),
+        levels: vec![Level::Low, Level::High],
+        shipping: Some(order::Shipping {
+            city: Some("Oslo".into()),
+            ..Default::default()
+        }),
+        line: vec![order::Line {
+            sku: Some("x".into()),
+            ..Default::default()
+        }],
+        payment: Some(order::Payment::Tier(Level::High)),
+        ..Default::default()
+    };
+    let mut with_ext = order.clone();
+    golden2::GIFT_NOTE.set(&mut with_ext, &"for you".into());
+    let back = Order::decode(&with_ext.encode_to_vec()).unwrap();
+    assert_eq!(back, with_ext);
+    assert_eq!(golden2::GIFT_NOTE.get(&back).unwrap().unwrap(), "for you");
+    assert_eq!(golden2::Defaults::default().level(), Level::High);
+    assert_eq!(golden2::Defaults::default().raw(), b"a\0\xff");
+}
+
+#[test]
+fn editions_golden_code_round_trips() {
+    use fastrs::Message;
+    use golden_editions::{Item, Shade};
+    let item = Item {
+        id: Some(3),
+        count: 4,
+        shade: Some(Shade::Light),
+        child: Some(Box::new(Item {
+            id: Some(5),
+            ..Default::default()
+        })),
+        ..Default::default()
+    };
+    assert_eq!(Item::decode(&item.encode_to_vec()).unwrap(), item);
 }
 
 /// The golden file also compiles and works.

@@ -10,7 +10,9 @@ fn protos(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         // protox does not read editions yet; they go through protoc only.
-        if path.ends_with("editions") {
+        let is_editions = std::fs::read_to_string(&path)
+            .is_ok_and(|text| text.lines().any(|l| l.trim_start().starts_with("edition ")));
+        if path.ends_with("editions") || is_editions {
             continue;
         }
         if path.is_dir() {
