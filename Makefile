@@ -56,12 +56,12 @@ fmt:
 	$(CARGO) fmt --all
 
 # Side-by-side benchmarks (release build, a few minutes): prints the table and
-# writes benches/results.md. `make stats` copies it into the README.
+# writes benches/results.md. `make stats` copies it into benches/README.md.
 bench:
 	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
 
 stats:
-	$(CARGO) run --release -p fastrs-bench -- splice benches/results.md README.md
+	$(CARGO) run --release -p fastrs-bench -- splice benches/results.md benches/README.md
 
 # Instructions per operation under callgrind (stable on a noisy machine):
 # make profile W="int64 large" OP=1 LIB=fastrs
