@@ -3,10 +3,16 @@
 //! Generated messages implement [`Message`]: `size`, `fast_write` (into a
 //! caller's buffer, no allocation) and `fast_read` (merging decode), plus the
 //! conveniences `encode_to_vec`, `encode_append`, `decode` and `clear`.
+//! Decoding runs under [`DecodeOptions`] and fails with a [`DecodeError`];
+//! open enums are [`EnumValue`]s, unknown fields [`UnknownFields`],
+//! extensions [`Extension`] constants, and `string` fields that may hold
+//! any bytes [`LaxString`]s.
 //!
-//! The wire-format pieces ([`varint`], [`wire`], [`Reader`], [`Writer`] and the
-//! per-type codecs in [`encoding`]) are public for generated code and for
-//! hand-written codecs; their contracts are stated on each item.
+//! The wire primitives ([`wire`], [`varint`], [`Reader`], [`Writer`]) are
+//! there for hand-written `Message` impls; their contracts are stated on each
+//! item. What only generated code calls lives in a hidden module whose
+//! contents may change between releases (generated code names a version of
+//! it, so a generator/runtime mismatch fails to compile).
 //!
 //! With the `json` feature, the `json` module adds canonical proto3 JSON:
 //! what code generated with the `json` option and the well-known types use.
@@ -25,8 +31,8 @@ pub extern crate alloc;
 // Lets the generated well-known types name this crate `::fastrs` like user code does.
 extern crate self as fastrs;
 
-pub mod chain;
-pub mod encoding;
+mod chain;
+mod encoding;
 mod enumeration;
 mod error;
 mod extension;
@@ -51,7 +57,7 @@ pub use lax_string::LaxString;
 pub use message::Message;
 pub use options::DecodeOptions;
 pub use reader::Reader;
-pub use unknown::{Reusable, UnknownFields};
+pub use unknown::UnknownFields;
 pub use writer::Writer;
 
 /// Re-exported for generated JSON code, so it needs no `serde` dependency of
@@ -59,10 +65,32 @@ pub use writer::Writer;
 #[cfg(feature = "json")]
 pub use serde;
 
-/// Names the generator/runtime contract version. Generated code refers to it, so
-/// code from an incompatible generator fails to compile instead of misbehaving.
+/// The interface between generated code and the runtime: not for use by
+/// hand, and not covered by semver (serde's convention). Generated code
+/// names [`__private::GENERATED_CODE_V2`], so code from an incompatible
+/// generator fails to compile instead of misbehaving.
 #[doc(hidden)]
-pub const GENERATED_CODE_V1: () = ();
+pub mod __private {
+    pub use crate::encoding::*;
+    pub use crate::unknown::Reusable;
+
+    /// Chains of messages of one type, sized and written in a loop.
+    pub mod chain {
+        pub use crate::chain::*;
+    }
+
+    /// The version of this interface that generated code was made for.
+    pub const GENERATED_CODE_V2: () = ();
+
+    /// The JSON half of the interface.
+    #[cfg(feature = "json")]
+    pub mod json {
+        pub use crate::json::{
+            deserialize_object, next_list, next_map, next_value, oneof_set_twice, read_object, write_extensions,
+            JsonCodec, JsonFields, JsonKey, List, ListSeed, MapOf, MapSeed, Read, Single, SingleSeed,
+        };
+    }
+}
 
 /// Includes the code `protoc_gen_fastrs::Builder` generated for a protobuf
 /// package into the current module: `fastrs::include_proto!("acme.shop.v2");`.

@@ -155,6 +155,7 @@ impl<'a> Reader<'a> {
     /// A reader over a whole input that may allocate `budget` bytes of message
     /// values and map entries.
     #[must_use]
+    #[doc(hidden)]
     pub fn with_budget(buf: &'a [u8], budget: usize) -> Self {
         Self {
             buf,
@@ -170,6 +171,7 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// [`DecodeErrorKind::AllocationLimit`] once the budget is spent.
     #[inline]
+    #[doc(hidden)]
     pub fn charge(&mut self, bytes: usize) -> Result<(), DecodeError> {
         match self.budget.checked_sub(bytes) {
             Some(left) => {
@@ -182,6 +184,7 @@ impl<'a> Reader<'a> {
 
     /// Takes back the budget a finished nested reader has left.
     #[inline]
+    #[doc(hidden)]
     pub fn absorb(&mut self, inner: &Reader<'_>) {
         self.budget = inner.budget;
     }
@@ -232,6 +235,7 @@ impl<'a> Reader<'a> {
     /// generated code: the field expected in number order, the order encoders
     /// write): one compare instead of decoding a tag.
     #[inline(always)]
+    #[doc(hidden)]
     pub fn read_tag_if(&mut self, tag: u32) -> bool {
         let next = match *self.buf {
             [b, ..] if tag < 0x80 => u32::from(b) == tag,
@@ -385,6 +389,7 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// As [`Reader::read_bytes`], and [`DecodeErrorKind::InvalidUtf8`] at the
     /// first byte that is not UTF-8.
+    #[doc(hidden)]
     pub fn skip_checked_utf8(&mut self, tag: u32, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
         let start = self.buf;
         let text = self.read_bytes()?;
@@ -400,6 +405,7 @@ impl<'a> Reader<'a> {
     /// Skims tags and lengths without decoding; stops at another tag, a group
     /// or a malformed field (the decode proper reports it). At least 1.
     #[must_use]
+    #[doc(hidden)]
     pub fn count_run(&self, tag: u32) -> usize {
         let mut key = [0u8; 5];
         let key_len = varint::len(u64::from(tag));

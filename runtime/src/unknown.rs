@@ -118,6 +118,7 @@ impl UnknownFields {
     /// Keeps the buffers of `values` for reuse and empties it (its own
     /// capacity stays). For generated `clear()`.
     #[doc(hidden)]
+    #[doc(hidden)]
     pub fn keep_all<T: Reusable>(&mut self, values: &mut Vec<T>) {
         if !values.is_empty() {
             T::pool(self.spare.get_or_insert_with(Box::default)).append(values);
@@ -127,11 +128,13 @@ impl UnknownFields {
     /// Keeps each buffer of `values` (the keys or values of a drained map) for
     /// reuse, reserving once. For generated `clear()`.
     #[doc(hidden)]
+    #[doc(hidden)]
     pub fn keep_each<T: Reusable>(&mut self, values: impl Iterator<Item = T>) {
         T::pool(self.spare.get_or_insert_with(Box::default)).extend(values);
     }
 
     /// Keeps one buffer for reuse. For generated `clear()`.
+    #[doc(hidden)]
     #[doc(hidden)]
     pub fn keep<T: Reusable>(&mut self, value: T) {
         T::pool(self.spare.get_or_insert_with(Box::default)).push(value);
@@ -139,12 +142,14 @@ impl UnknownFields {
 
     /// Keeps a message (a nested field's value) for reuse. For generated `clear()`.
     #[doc(hidden)]
+    #[doc(hidden)]
     pub fn keep_message<M: Message + 'static>(&mut self, message: M) {
         self.message_pool::<M>().push(message);
     }
 
     /// Keeps the messages of a repeated field for reuse and empties it. For
     /// generated `clear()`.
+    #[doc(hidden)]
     #[doc(hidden)]
     pub fn keep_messages<M: Message + 'static>(&mut self, values: &mut Vec<M>) {
         if !values.is_empty() {
@@ -156,6 +161,7 @@ impl UnknownFields {
     /// new one. For generated decoders.
     #[doc(hidden)]
     #[inline]
+    #[doc(hidden)]
     pub fn spare_message<M: Message + 'static>(&mut self) -> M {
         let kept = self.spare.as_mut().and_then(|spare| {
             let id = core::any::TypeId::of::<M>();
@@ -190,6 +196,7 @@ impl UnknownFields {
     /// A kept buffer, emptied, or a new one. For generated decoders.
     #[doc(hidden)]
     #[inline]
+    #[doc(hidden)]
     pub fn spare<T: Reusable>(&mut self) -> T {
         match self.spare.as_mut().and_then(|spare| T::pool(spare).pop()) {
             Some(mut buffer) => {

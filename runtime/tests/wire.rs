@@ -1,7 +1,7 @@
 //! Wire-format edges of the runtime primitives: extremes of every type,
 //! truncation at every byte, wrong wire types, groups, lengths past the end.
 
-use fastrs::encoding::{self, Codec};
+use fastrs::__private::{self as encoding, Codec};
 use fastrs::{DecodeErrorKind, Reader, UnknownFields, Writer};
 
 /// Encodes one value with codec `C` (no tag).

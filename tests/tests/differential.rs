@@ -141,7 +141,7 @@ fn deep_tree(depth: usize, rng: &mut Rng) -> (fast::fastrs::test::Tree, pb::fast
 
 #[test]
 fn deep_trees_encode_as_prost_does_at_every_depth_around_a_chunk() {
-    use fastrs::chain::LEVELS;
+    use fastrs::__private::chain::LEVELS;
     use fastrs::Message as _;
     use prost::Message as _;
     let depths = [1, 2, LEVELS - 1, LEVELS, LEVELS + 1, 2 * LEVELS, 2 * LEVELS + 1, 300];

@@ -476,7 +476,7 @@ fn keywords_and_prelude_names_compile_and_round_trip() {
 
 #[test]
 fn a_chain_follows_the_first_singular_field_of_its_own_type() {
-    use fastrs::chain::Chain;
+    use fastrs::__private::chain::Chain;
     // Tree's `left` (2): not `right` (3), the repeated `children` or the oneof
     // member `only`.
     assert_eq!(Tree::LINK_KEY, [0x12]);

@@ -26,7 +26,7 @@ pub fn impl_chain(msg: &Message) -> TokenStream {
     // message that holds no link.
     quote! {
         #[allow(deprecated)]
-        impl ::fastrs::chain::Chain for #ident {
+        impl ::fastrs::__private::chain::Chain for #ident {
             const LINK_KEY: &'static [u8] = #key;
 
             #[inline]

@@ -46,7 +46,7 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
         TokenStream::new()
     };
     quote! {
-        const _: () = ::fastrs::GENERATED_CODE_V1;
+        const _: () = ::fastrs::__private::GENERATED_CODE_V2;
         #uses
         #(#messages)*
         #(#enums)*
@@ -55,12 +55,12 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
     }
 }
 
-/// The codec type of `kind` (`::fastrs::encoding::Int32`, `Msg<T>`, ...), with
+/// The codec type of `kind` (`::fastrs::__private::Int32`, `Msg<T>`, ...), with
 /// type paths written from module `scope`.
 fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
     let scalar = |name: &str| {
         let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
-        quote!(::fastrs::encoding::#name)
+        quote!(::fastrs::__private::#name)
     };
     match kind {
         Kind::Scalar(s) => scalar(match s {
@@ -83,17 +83,17 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
         Kind::Bytes => scalar("Bytes"),
         _ => {
             let (name, args) = codec_parts(kind, scope);
-            quote!(::fastrs::encoding::#name<#args>)
+            quote!(::fastrs::__private::#name<#args>)
         }
     }
 }
 
-/// The codec as a path in expression position (`::fastrs::encoding::Msg::<T>`).
+/// The codec as a path in expression position (`::fastrs::__private::Msg::<T>`).
 fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
     match kind {
         Kind::Enum { .. } | Kind::Message { .. } => {
             let (name, args) = codec_parts(kind, scope);
-            quote!(::fastrs::encoding::#name::<#args>)
+            quote!(::fastrs::__private::#name::<#args>)
         }
         _ => codec(kind, scope),
     }
@@ -118,7 +118,7 @@ fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStrea
     }
 }
 
-/// `use ::fastrs::encoding::Codec as _;` for a module whose impls call codec
+/// `use ::fastrs::__private::Codec as _;` for a module whose impls call codec
 /// methods: one that holds a message with a field other than a map (maps go
 /// through free functions; empty messages call nothing).
 fn codec_import(messages: &[crate::model::Message]) -> TokenStream {
@@ -127,7 +127,7 @@ fn codec_import(messages: &[crate::model::Message]) -> TokenStream {
     };
     if messages.iter().any(calls_codecs) {
         quote!(
-            use ::fastrs::encoding::Codec as _;
+            use ::fastrs::__private::Codec as _;
         )
     } else {
         TokenStream::new()

@@ -224,7 +224,7 @@ fn closed_enum(msg: &Message, kind: &Kind, tag: &Tag) -> TokenStream {
         unreachable!("only enums are closed")
     };
     let (path, tag, unknown) = (path.relative_to(&msg.scope), tag_value(tag), &msg.unknown_fields);
-    quote!(::fastrs::encoding::read_closed_enum::<#path>(r, #tag, &mut self.#unknown)?)
+    quote!(::fastrs::__private::read_closed_enum::<#path>(r, #tag, &mut self.#unknown)?)
 }
 
 fn is_closed(kind: &Kind) -> bool {
@@ -276,11 +276,11 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
             unreachable!("only enums are closed")
         };
         let e = path.relative_to(scope);
-        let reserve = reserve_map(f, &k, &quote!(::fastrs::encoding::Int32));
+        let reserve = reserve_map(f, &k, &quote!(::fastrs::__private::Int32));
         return quote! {
             #reserve
             if let ::core::option::Option::Some((k, v)) =
-                ::fastrs::encoding::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
+                ::fastrs::__private::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
             {
                 self.#ident.insert(k, v);
             }
@@ -291,7 +291,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     if !(is_buffer(key) || is_buffer(value) || is_message(value)) {
         return quote! {
             #reserve
-            let (k, v) = ::fastrs::encoding::read_map_entry::<#k, #v>(r, depth)?;
+            let (k, v) = ::fastrs::__private::read_map_entry::<#k, #v>(r, depth)?;
             self.#ident.insert(k, v);
         };
     }
@@ -316,13 +316,13 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     };
     quote! {
         #reserve
-        let (k, v) = ::fastrs::encoding::read_map_entry_into::<#k, #v>(r, depth, #key_start, #value_start)?;
+        let (k, v) = ::fastrs::__private::read_map_entry_into::<#k, #v>(r, depth, #key_start, #value_start)?;
         #insert
     }
 }
 
 /// Sizes a fresh hash map for the run of entries about to be read (see
-/// `fastrs::encoding::reserve_run`); a `BTreeMap` has no capacity.
+/// `fastrs::__private::reserve_run`); a `BTreeMap` has no capacity.
 fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
     let Shape::Map { maps, .. } = &f.shape else {
         return TokenStream::new();
@@ -333,7 +333,7 @@ fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
     let (ident, tag) = (&f.ident, tag_value(&f.tag));
     quote! {
         if self.#ident.capacity() == 0 {
-            self.#ident.reserve(::fastrs::encoding::map_run_length::<#k, #v>(r, #tag));
+            self.#ident.reserve(::fastrs::__private::map_run_length::<#k, #v>(r, #tag));
         }
     }
 }
@@ -356,16 +356,16 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
                 &msg.unknown_fields,
                 Literal::u32_unsuffixed(f.number),
             );
-            quote!(::fastrs::encoding::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
+            quote!(::fastrs::__private::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
         } else {
             let codec = codec(kind, scope);
-            quote!(::fastrs::encoding::merge_packed::<#codec>(r, &mut self.#ident)?;)
+            quote!(::fastrs::__private::merge_packed::<#codec>(r, &mut self.#ident)?;)
         };
         Arm::new(t, body)
     });
     let unpacked_arm = unpacked_tag.map(|t| {
         let tag = tag_value(t);
-        let reserve = quote!(::fastrs::encoding::reserve_run(&mut self.#ident, r, #tag););
+        let reserve = quote!(::fastrs::__private::reserve_run(&mut self.#ident, r, #tag););
         let push = if is_closed(kind) {
             let read = closed_enum(msg, kind, t);
             quote! {

@@ -8,7 +8,7 @@ use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
     match msg.chain {
-        Some(_) => quote!(::fastrs::chain::size(self)),
+        Some(_) => quote!(::fastrs::__private::chain::size(self)),
         None => sum(msg, None),
     }
 }
@@ -81,17 +81,17 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
         }
         Shape::Repeated { kind, packed: true, .. } => {
             let codec = codec(kind, scope);
-            quote!(n += ::fastrs::encoding::size_packed::<#codec>(&self.#ident, #key_len);)
+            quote!(n += ::fastrs::__private::size_packed::<#codec>(&self.#ident, #key_len);)
         }
         Shape::Repeated {
             kind, packed: false, ..
         } => {
             let codec = codec(kind, scope);
-            quote!(n += ::fastrs::encoding::size_repeated::<#codec>(&self.#ident, #key_len);)
+            quote!(n += ::fastrs::__private::size_repeated::<#codec>(&self.#ident, #key_len);)
         }
         Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
-            quote!(n += ::fastrs::encoding::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
+            quote!(n += ::fastrs::__private::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
         }
         Shape::OneofMember(_) => unreachable!("oneof members are sized with their oneof"),
     }

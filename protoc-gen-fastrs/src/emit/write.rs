@@ -9,7 +9,7 @@ use crate::model::{Field, Message, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
     if msg.chain.is_some() {
-        return quote!(::fastrs::chain::write_backward(self, w););
+        return quote!(::fastrs::__private::chain::write_backward(self, w););
     }
     let unknown = &msg.unknown_fields;
     let slots = slots(msg, &msg.order);
@@ -82,13 +82,13 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
         }
         Shape::Repeated { kind, packed: true, .. } => {
             let codec = codec(kind, scope);
-            quote!(::fastrs::encoding::write_packed::<#codec>(&self.#ident, #tag, w);)
+            quote!(::fastrs::__private::write_packed::<#codec>(&self.#ident, #tag, w);)
         }
         Shape::Repeated {
             kind, packed: false, ..
         } => {
             let codec = codec(kind, scope);
-            quote!(::fastrs::encoding::write_repeated::<#codec>(&self.#ident, #tag, w);)
+            quote!(::fastrs::__private::write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
         Shape::Map { key, value, maps } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
@@ -99,7 +99,7 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             } else {
                 quote!(self.#ident.iter())
             };
-            quote!(::fastrs::encoding::write_map::<#k, #v>(#iter, #tag, w);)
+            quote!(::fastrs::__private::write_map::<#k, #v>(#iter, #tag, w);)
         }
         Shape::OneofMember(_) => unreachable!("oneof members are written with their oneof"),
     }

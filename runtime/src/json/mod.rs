@@ -21,8 +21,8 @@
 //! `register_json_types()` function that registers all their messages and
 //! extensions.
 //!
-//! The items below the top-level functions are the contract with generated
-//! code; they are public for it, not meant for direct use.
+//! Code generated with the `json` option reaches the rest of this module
+//! through `fastrs::__private::json`; those items are hidden here.
 
 mod base64;
 mod codec;
@@ -38,8 +38,11 @@ use serde::Serialize;
 
 use crate::Message;
 
+#[doc(hidden)]
 pub use codec::{JsonCodec, JsonKey, List, ListSeed, MapOf, MapSeed, Single, SingleSeed};
-pub use extensions::{register_extension, register_repeated_extension, write_extensions};
+#[doc(hidden)]
+pub use extensions::write_extensions;
+pub use extensions::{register_extension, register_repeated_extension};
 pub use registry::register;
 /// Errors of parsing and printing: what went wrong and, when parsing, where
 /// (line and column).
@@ -158,6 +161,7 @@ fn read_whole<'de, R: serde_json::de::Read<'de>, M: JsonMessage>(
 
 /// What parsing one JSON value gave.
 #[derive(Debug)]
+#[doc(hidden)]
 pub enum Read<V> {
     /// A value.
     Value(V),
@@ -175,6 +179,7 @@ pub trait JsonMessage: Message + Serialize {
     ///
     /// # Errors
     /// The value is not this message's JSON.
+    #[doc(hidden)]
     fn json_read<'de, D: Deserializer<'de>>(de: D, options: JsonOptions) -> Result<Read<Self>, D::Error>;
 }
 
@@ -189,6 +194,7 @@ impl<M: JsonMessage> JsonMessage for alloc::boxed::Box<M> {
 }
 
 /// The fields of a generated message, for [`read_object`].
+#[doc(hidden)]
 pub trait JsonFields: Message {
     /// The number of the field with this JSON name or proto name.
     fn json_field(name: &str) -> Option<u32>;
@@ -210,6 +216,7 @@ pub trait JsonFields: Message {
 /// # Errors
 /// Not an object (or `null`), an unknown field name unless ignored, or a bad
 /// field value.
+#[doc(hidden)]
 pub fn read_object<'de, M: JsonFields, D: Deserializer<'de>>(de: D, options: JsonOptions) -> Result<Read<M>, D::Error> {
     de.deserialize_any(ObjectVisitor::<M> {
         options,
@@ -222,6 +229,7 @@ pub fn read_object<'de, M: JsonFields, D: Deserializer<'de>>(de: D, options: Jso
 ///
 /// # Errors
 /// As [`read_object`].
+#[doc(hidden)]
 pub fn deserialize_object<'de, M: JsonFields, D: Deserializer<'de>>(de: D) -> Result<M, D::Error> {
     match read_object(de, JsonOptions::new())? {
         Read::Value(m) => Ok(m),
@@ -237,6 +245,7 @@ pub fn deserialize_object<'de, M: JsonFields, D: Deserializer<'de>>(de: D) -> Re
 /// # Errors
 /// The value is not a `C` value.
 #[inline]
+#[doc(hidden)]
 pub fn next_value<'de, C: JsonCodec, A: MapAccess<'de>>(
     map: &mut A,
     options: JsonOptions,
@@ -249,6 +258,7 @@ pub fn next_value<'de, C: JsonCodec, A: MapAccess<'de>>(
 ///
 /// # Errors
 /// Not an array (or `null`), or an element is not a `C` value.
+#[doc(hidden)]
 pub fn next_list<'de, C: JsonCodec, A: MapAccess<'de>>(
     map: &mut A,
     target: &mut alloc::vec::Vec<C::Value>,
@@ -264,6 +274,7 @@ pub fn next_list<'de, C: JsonCodec, A: MapAccess<'de>>(
 /// # Errors
 /// Not an object (or `null`), a key that is not a `K`, or a value that is not
 /// a `V`.
+#[doc(hidden)]
 pub fn next_map<'de, K, V, M, A>(
     map: &mut A,
     target: &mut M,
@@ -281,6 +292,7 @@ where
 
 /// The error for a oneof given a second member.
 #[must_use]
+#[doc(hidden)]
 pub fn oneof_set_twice<E: de::Error>(message: &str, oneof: &str) -> E {
     E::custom(format_args!("oneof `{oneof}` of {message} is set more than once"))
 }
