@@ -79,6 +79,30 @@ pub mod __private {
         pub use crate::chain::*;
     }
 
+    /// Runs `write` on a writer over `len` zeroed bytes and returns them,
+    /// checking that it wrote all of them (for tests of codecs; writers are
+    /// otherwise only made by encoders).
+    ///
+    /// # Panics
+    /// If `write` writes more or fewer than `len` bytes.
+    ///
+    /// The writer's lifetime is `write`'s own, so it cannot be swapped with
+    /// the writer an encoder handed to a `write_backward`:
+    ///
+    /// ```compile_fail
+    /// fn rogue(w: &mut fastrs::Writer<'_>) {
+    ///     let _ = fastrs::__private::write_exactly(0, |inner| core::mem::swap(w, inner));
+    /// }
+    /// ```
+    #[must_use]
+    pub fn write_exactly(len: usize, write: impl FnOnce(&mut crate::Writer<'_>)) -> alloc::vec::Vec<u8> {
+        let mut buf = alloc::vec![0; len];
+        let mut w = crate::Writer::new(&mut buf);
+        write(&mut w);
+        assert_eq!(w.remaining(), 0, "fastrs: wrote fewer bytes than asked");
+        buf
+    }
+
     /// The version of this interface that generated code was made for.
     pub const GENERATED_CODE_V2: () = ();
 

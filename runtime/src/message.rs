@@ -81,12 +81,10 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
             Self::FULL_NAME,
             buf.len()
         );
-        let buf = &mut buf[..size];
-        let region = buf.as_ptr_range();
-        let mut w = Writer::new(buf);
+        let mut w = Writer::new(&mut buf[..size]);
         self.write_backward(&mut w);
         assert!(
-            w.filled(region.start.cast()..region.end.cast()),
+            w.remaining() == 0,
             "fastrs: size {size} given for {} is not the size of its encoding",
             Self::FULL_NAME
         );
@@ -168,21 +166,19 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
 /// Writes `m`, whose size is `size`, into the spare capacity of `out`, which
 /// must hold at least `size` bytes.
 fn append_sized<M: Message>(m: &M, out: &mut Vec<u8>, size: usize) {
-    let spare = &mut out.spare_capacity_mut()[..size];
-    let region = spare.as_ptr_range();
-    let mut w = Writer::new_uninit(spare);
+    let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..size]);
     m.write_backward(&mut w);
     // `write_backward` is safe code that may be written by hand: it may have
-    // written too little, or put another writer in `w`'s place.
+    // written too little. It cannot have put another writer in `w`'s place:
+    // no code outside this crate can make one.
     assert!(
-        w.filled(region),
+        w.remaining() == 0,
         "fastrs: {} did not write exactly its size() into the writer it was given",
         M::FULL_NAME
     );
-    // SAFETY: the writer made over these `size` spare bytes has initialised
-    // all of them (it initialises everything it claims, and `filled` checked
-    // that it is that writer and nothing is left unclaimed); the slice above
-    // proved the capacity holds them.
+    // SAFETY: `w` is the writer made over these `size` spare bytes (see
+    // above), it initialises everything it claims, and nothing is left
+    // unclaimed; the slice above proved the capacity holds them.
     #[allow(unsafe_code)]
     unsafe {
         out.set_len(out.len() + size);

@@ -10,29 +10,35 @@ use core::mem::MaybeUninit;
 
 use crate::{simd, varint};
 
-/// Backward writer over a caller's buffer. Allocates nothing.
+/// Backward writer over a buffer the encoder owns. Allocates nothing.
 ///
 /// The buffer may be uninitialised memory (the spare capacity of a `Vec`, so
-/// encoding need not zero it first); only this crate makes such writers.
-/// Invariant: every byte after `free` up to the end of the buffer has been
-/// written; only methods of this crate claim space, and each one initialises
-/// all of what it claims.
+/// encoding need not zero it first). Invariant: every byte after `free` up to
+/// the end of the buffer has been written; only methods of this crate claim
+/// space, and each one initialises all of what it claims.
+///
+/// Only this crate makes writers, and hands them out by `&mut` for the length
+/// of one encode: code that gets one (a hand-written `write_backward`) cannot
+/// put another writer in its place, so an encoder that finds its writer with
+/// nothing free knows every byte of its buffer was written.
+///
+/// ```compile_fail
+/// // Not public: such a writer could replace the one an encoder hands out.
+/// let mut buf = [0u8; 4];
+/// let _ = fastrs::Writer::new(&mut buf);
+/// ```
 #[derive(Debug)]
 pub struct Writer<'a> {
     /// The part of the buffer not written yet (its start); the rest of the
     /// buffer, after it, is written. Holding only this part lets the compiler
     /// see that every split stays in bounds.
     free: &'a mut [MaybeUninit<u8>],
-    /// The address just past the buffer: with `free`, it names the region
-    /// this writer was made for, so [`Writer::filled`] can tell it from a
-    /// writer that a `write_backward` put in its place.
-    end: usize,
 }
 
 impl<'a> Writer<'a> {
     /// A writer that fills `buf` from its end towards its start.
     #[must_use]
-    pub fn new(buf: &'a mut [u8]) -> Self {
+    pub(crate) fn new(buf: &'a mut [u8]) -> Self {
         // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and the
         // writer only ever stores initialised bytes, so `buf` stays initialised.
         #[allow(unsafe_code)]
@@ -40,22 +46,11 @@ impl<'a> Writer<'a> {
         Self::new_uninit(buf)
     }
 
-    /// A writer over possibly uninitialised memory. Not public: code that
-    /// gets a `&mut Writer` can replace it with another, so only
-    /// [`Writer::filled`] proves the memory initialised.
+    /// A writer over possibly uninitialised memory; once
+    /// [`Writer::remaining`] is 0, all of `buf` has been initialised.
     #[must_use]
     pub(crate) fn new_uninit(buf: &'a mut [MaybeUninit<u8>]) -> Self {
-        let end = buf.as_ptr_range().end.addr();
-        Self { free: buf, end }
-    }
-
-    /// True if this writer was made over exactly `region` (its start and
-    /// end addresses) and has written all of it, so every byte of `region`
-    /// is initialised. A different writer swapped in by the code that wrote
-    /// (safe code can build one over its own memory, but never over
-    /// `region`, which this writer borrows) fails the test.
-    pub(crate) fn filled(&self, region: core::ops::Range<*const MaybeUninit<u8>>) -> bool {
-        self.free.is_empty() && self.free.as_ptr() == region.start && self.end == region.end.addr()
+        Self { free: buf }
     }
 
     /// The number of free bytes left before the start of the buffer.
@@ -92,10 +87,9 @@ impl<'a> Writer<'a> {
     pub fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
         let mut local = Writer {
             free: core::mem::take(&mut self.free),
-            end: self.end,
         };
         let result = f(&mut local);
-        (self.free, self.end) = (local.free, local.end);
+        self.free = local.free;
         result
     }
 

@@ -2,15 +2,11 @@
 //! truncation at every byte, wrong wire types, groups, lengths past the end.
 
 use fastrs::__private::{self as encoding, Codec};
-use fastrs::{DecodeErrorKind, Reader, UnknownFields, Writer};
+use fastrs::{DecodeErrorKind, Reader, UnknownFields};
 
 /// Encodes one value with codec `C` (no tag).
 fn encode<C: Codec>(v: &C::Value) -> Vec<u8> {
-    let mut buf = vec![0; C::size(v)];
-    let mut w = Writer::new(&mut buf);
-    C::write(v, &mut w);
-    assert_eq!(w.remaining(), 0, "size and write agree");
-    buf
+    encoding::write_exactly(C::size(v), |w| C::write(v, w))
 }
 
 fn decode<C: Codec>(bytes: &[u8]) -> Result<C::Value, fastrs::DecodeError> {
@@ -425,10 +421,9 @@ where
     C::Value: PartialEq + std::fmt::Debug,
 {
     let tag = [0x0a];
-    let mut buf = vec![0; encoding::size_packed::<C>(values, 1)];
-    let mut w = Writer::new(&mut buf);
-    encoding::write_packed::<C>(values, &tag, &mut w);
-    assert_eq!(w.remaining(), 0, "size and write agree");
+    let buf = encoding::write_exactly(encoding::size_packed::<C>(values, 1), |w| {
+        encoding::write_packed::<C>(values, &tag, w);
+    });
     assert_eq!(buf[..2], [0x0a, wire.len() as u8]);
     assert_eq!(buf[2..], *wire);
     let mut decoded = vec![existing];
@@ -458,10 +453,9 @@ fn packed_varint_sizes_at_every_length_boundary() {
         let payload: usize = run.iter().map(|&v| fastrs::varint::len(v)).sum();
         let expected = 1 + fastrs::varint::len(payload as u64) + payload;
         assert_eq!(encoding::size_packed::<encoding::Uint64>(run, 1), expected, "{run:x?}");
-        let mut buf = vec![0; expected];
-        let mut w = Writer::new(&mut buf);
-        encoding::write_packed::<encoding::Uint64>(run, &[0x0a], &mut w);
-        assert_eq!(w.remaining(), 0, "{run:x?}");
+        let buf = encoding::write_exactly(expected, |w| {
+            encoding::write_packed::<encoding::Uint64>(run, &[0x0a], w);
+        });
         let mut decoded = Vec::new();
         encoding::merge_packed::<encoding::Uint64>(&mut Reader::new(&buf[1..]), &mut decoded).unwrap();
         assert_eq!(decoded, run);
