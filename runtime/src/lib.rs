@@ -42,6 +42,7 @@ mod lax_string;
 mod message;
 mod options;
 mod reader;
+mod recycle;
 mod simd;
 mod unknown;
 pub mod varint;
@@ -72,7 +73,7 @@ pub use serde;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::encoding::*;
-    pub use crate::unknown::Reusable;
+    pub use crate::recycle::{Recycler, Reusable};
 
     /// Chains of messages of one type, sized and written in a loop.
     pub mod chain {

@@ -126,6 +126,20 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
             .map_err(|e| e.within(Self::FULL_NAME, r.field()))
     }
 
+    /// Frees the memory a reused message keeps beyond its value: the buffers
+    /// and messages that `clear()` kept for the next decode (here and in every
+    /// message it holds), and the spare capacity of its strings and vectors.
+    /// For a message that once held a much larger input than it now does.
+    /// Costs one copy of the value.
+    fn shrink_to_fit(&mut self)
+    where
+        Self: Clone,
+    {
+        // A clone keeps nothing and allocates exactly: `Recycler::clone` is
+        // empty, and strings and vectors clone to their length.
+        *self = self.clone();
+    }
+
     /// Decodes a new message from `buf`.
     ///
     /// # Errors

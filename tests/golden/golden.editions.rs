@@ -16,6 +16,8 @@ pub struct Item {
     pub child: ::core::option::Option<::fastrs::alloc::boxed::Box<Item>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Item {
@@ -137,7 +139,7 @@ impl ::fastrs::Message for Item {
                     }
                     0x22 => {
                         ::fastrs::__private::LaxStr::merge(
-                            self.name.get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.name.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -148,9 +150,7 @@ impl ::fastrs::Message for Item {
                     }
                     0x2a => {
                         ::fastrs::__private::Str::merge(
-                            self
-                                .checked
-                                .get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.checked.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -217,7 +217,7 @@ impl ::fastrs::Message for Item {
                         >::merge(
                             self
                                 .child
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -234,16 +234,16 @@ impl ::fastrs::Message for Item {
         self.count = ::core::default::Default::default();
         self.explicit = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.name.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         if let ::core::option::Option::Some(v) = self.checked.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         self.packed.clear();
         self.expanded.clear();
         self.shade = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.child.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.unknown_fields.clear();
     }

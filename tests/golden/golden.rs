@@ -17,6 +17,8 @@ pub struct User {
     pub home: ::core::option::Option<Address>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for User {
@@ -177,7 +179,7 @@ impl ::fastrs::Message for User {
                         >(
                             r,
                             depth,
-                            self.unknown_fields.spare(),
+                            self.recycle.spare(),
                             ::core::default::Default::default(),
                         )?;
                         self.counters.insert(k, v);
@@ -191,10 +193,10 @@ impl ::fastrs::Message for User {
                                 ::fastrs::__private::Str::merge(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.unknown_fields.spare();
+                                let mut v = self.recycle.spare();
                                 ::fastrs::__private::Str::merge(&mut v, r, depth)?;
                                 let old = self.contact.replace(user::Contact::Email(v));
-                                user::keep_contact(&mut self.unknown_fields, old);
+                                user::keep_contact(&mut self.recycle, old);
                             }
                         }
                         if r.read_tag_if(0x4a) {
@@ -208,12 +210,12 @@ impl ::fastrs::Message for User {
                                 ::fastrs::__private::Msg::<Address>::merge(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.unknown_fields.spare_message();
+                                let mut v = self.recycle.spare_message();
                                 ::fastrs::__private::Msg::<
                                     Address,
                                 >::merge(&mut v, r, depth)?;
                                 let old = self.contact.replace(user::Contact::Address(v));
-                                user::keep_contact(&mut self.unknown_fields, old);
+                                user::keep_contact(&mut self.recycle, old);
                             }
                         }
                         if r.read_tag_if(0x4a) {
@@ -227,7 +229,7 @@ impl ::fastrs::Message for User {
                         >::merge(
                             self
                                 .home
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -245,11 +247,11 @@ impl ::fastrs::Message for User {
         self.scores.clear();
         self.active = ::core::option::Option::None;
         self.role = ::core::default::Default::default();
-        self.unknown_fields.keep_each(self.counters.drain().map(|(k, _)| k));
+        self.recycle.keep_each(self.counters.drain().map(|(k, _)| k));
         if let ::core::option::Option::Some(v) = self.home.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
-        user::keep_contact(&mut self.unknown_fields, self.contact.take());
+        user::keep_contact(&mut self.recycle, self.contact.take());
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -492,12 +494,12 @@ pub mod user {
     }
     /// Keeps the allocation of a replaced or cleared value for the next decode.
     pub(super) fn keep_contact(
-        unknown: &mut ::fastrs::UnknownFields,
+        recycle: &mut ::fastrs::__private::Recycler,
         old: ::core::option::Option<Contact>,
     ) {
         match old {
-            ::core::option::Option::Some(Contact::Email(v)) => unknown.keep(v),
-            ::core::option::Option::Some(Contact::Address(v)) => unknown.keep_message(v),
+            ::core::option::Option::Some(Contact::Email(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Contact::Address(v)) => recycle.keep_message(v),
             _ => {}
         }
     }
@@ -507,6 +509,8 @@ pub struct Address {
     pub city: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
@@ -628,6 +632,8 @@ pub struct Manager {
     pub level: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Manager {
@@ -660,7 +666,7 @@ impl ::fastrs::Message for Manager {
                         >::merge(
                             self
                                 .reports_to
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -682,7 +688,7 @@ impl ::fastrs::Message for Manager {
     fn clear(&mut self) {
         self.name.clear();
         if let ::core::option::Option::Some(v) = self.reports_to.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.level = ::core::default::Default::default();
         self.unknown_fields.clear();

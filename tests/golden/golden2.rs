@@ -15,6 +15,8 @@ pub struct Defaults {
     pub level: ::core::option::Option<Level>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Defaults {
@@ -118,14 +120,14 @@ impl ::fastrs::Message for Defaults {
         }
         if r.read_tag_if(0x32) {
             ::fastrs::__private::LaxStr::merge(
-                self.text.get_or_insert_with(|| self.unknown_fields.spare()),
+                self.text.get_or_insert_with(|| self.recycle.spare()),
                 r,
                 depth,
             )?;
         }
         if r.read_tag_if(0x3a) {
             ::fastrs::__private::Bytes::merge(
-                self.raw.get_or_insert_with(|| self.unknown_fields.spare()),
+                self.raw.get_or_insert_with(|| self.recycle.spare()),
                 r,
                 depth,
             )?;
@@ -176,14 +178,14 @@ impl ::fastrs::Message for Defaults {
                 }
                 0x32 => {
                     ::fastrs::__private::LaxStr::merge(
-                        self.text.get_or_insert_with(|| self.unknown_fields.spare()),
+                        self.text.get_or_insert_with(|| self.recycle.spare()),
                         r,
                         depth,
                     )?;
                 }
                 0x3a => {
                     ::fastrs::__private::Bytes::merge(
-                        self.raw.get_or_insert_with(|| self.unknown_fields.spare()),
+                        self.raw.get_or_insert_with(|| self.recycle.spare()),
                         r,
                         depth,
                     )?;
@@ -207,10 +209,10 @@ impl ::fastrs::Message for Defaults {
         self.nan = ::core::option::Option::None;
         self.on = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.text.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         if let ::core::option::Option::Some(v) = self.raw.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         self.level = ::core::option::Option::None;
         self.unknown_fields.clear();
@@ -439,6 +441,8 @@ pub struct Order {
     pub parent: ::core::option::Option<::fastrs::alloc::boxed::Box<Order>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Order {
@@ -473,7 +477,7 @@ impl ::fastrs::Message for Order {
                     }
                     0x12 => {
                         ::fastrs::__private::LaxStr::merge(
-                            self.note.get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.note.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -565,7 +569,7 @@ impl ::fastrs::Message for Order {
                         >::merge(
                             self
                                 .shipping
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -576,7 +580,7 @@ impl ::fastrs::Message for Order {
                     }
                     0x43 => {
                         ::fastrs::__private::reserve_run(&mut self.line, r, 0x43);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Group::<
                             order::Line,
                             8,
@@ -592,10 +596,10 @@ impl ::fastrs::Message for Order {
                                 ::fastrs::__private::LaxStr::merge(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.unknown_fields.spare();
+                                let mut v = self.recycle.spare();
                                 ::fastrs::__private::LaxStr::merge(&mut v, r, depth)?;
                                 let old = self.payment.replace(order::Payment::Card(v));
-                                order::keep_payment(&mut self.unknown_fields, old);
+                                order::keep_payment(&mut self.recycle, old);
                             }
                         }
                         if r.read_tag_if(0x6a) {
@@ -608,7 +612,7 @@ impl ::fastrs::Message for Order {
                             Level,
                         >(r, 0x60, &mut self.unknown_fields)? {
                             let old = self.payment.replace(order::Payment::Tier(v));
-                            order::keep_payment(&mut self.unknown_fields, old);
+                            order::keep_payment(&mut self.recycle, old);
                         }
                         if r.read_tag_if(0x6a) {
                             tag = 0x6a;
@@ -621,7 +625,7 @@ impl ::fastrs::Message for Order {
                         >::merge(
                             self
                                 .parent
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -636,19 +640,19 @@ impl ::fastrs::Message for Order {
     fn clear(&mut self) {
         self.id = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.note.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         self.levels.clear();
         self.packed_levels.clear();
-        self.unknown_fields.keep_each(self.by_name.drain().map(|(k, _)| k));
+        self.recycle.keep_each(self.by_name.drain().map(|(k, _)| k));
         if let ::core::option::Option::Some(v) = self.shipping.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
-        self.unknown_fields.keep_messages(&mut self.line);
+        self.recycle.keep_messages(&mut self.line);
         if let ::core::option::Option::Some(v) = self.parent.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
-        order::keep_payment(&mut self.unknown_fields, self.payment.take());
+        order::keep_payment(&mut self.recycle, self.payment.take());
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1009,11 +1013,11 @@ pub mod order {
     }
     /// Keeps the allocation of a replaced or cleared value for the next decode.
     pub(super) fn keep_payment(
-        unknown: &mut ::fastrs::UnknownFields,
+        recycle: &mut ::fastrs::__private::Recycler,
         old: ::core::option::Option<Payment>,
     ) {
         if let ::core::option::Option::Some(Payment::Card(v)) = old {
-            unknown.keep(v);
+            recycle.keep(v);
         }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -1021,6 +1025,8 @@ pub mod order {
         pub city: ::core::option::Option<::fastrs::LaxString>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        #[doc(hidden)]
+        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Shipping {
@@ -1047,7 +1053,7 @@ pub mod order {
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             if r.read_tag_if(0x3a) {
                 ::fastrs::__private::LaxStr::merge(
-                    self.city.get_or_insert_with(|| self.unknown_fields.spare()),
+                    self.city.get_or_insert_with(|| self.recycle.spare()),
                     r,
                     depth,
                 )?;
@@ -1056,7 +1062,7 @@ pub mod order {
                 match r.read_tag()? {
                     0x3a => {
                         ::fastrs::__private::LaxStr::merge(
-                            self.city.get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.city.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -1068,7 +1074,7 @@ pub mod order {
         }
         fn clear(&mut self) {
             if let ::core::option::Option::Some(v) = self.city.take() {
-                self.unknown_fields.keep(v);
+                self.recycle.keep(v);
             }
             self.unknown_fields.clear();
         }
@@ -1165,6 +1171,8 @@ pub mod order {
         pub quantity: ::core::option::Option<i32>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        #[doc(hidden)]
+        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Line {
@@ -1197,7 +1205,7 @@ pub mod order {
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             if r.read_tag_if(0x4a) {
                 ::fastrs::__private::LaxStr::merge(
-                    self.sku.get_or_insert_with(|| self.unknown_fields.spare()),
+                    self.sku.get_or_insert_with(|| self.recycle.spare()),
                     r,
                     depth,
                 )?;
@@ -1213,7 +1221,7 @@ pub mod order {
                 match r.read_tag()? {
                     0x4a => {
                         ::fastrs::__private::LaxStr::merge(
-                            self.sku.get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.sku.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -1234,7 +1242,7 @@ pub mod order {
         }
         fn clear(&mut self) {
             if let ::core::option::Option::Some(v) = self.sku.take() {
-                self.unknown_fields.keep(v);
+                self.recycle.keep(v);
             }
             self.quantity = ::core::option::Option::None;
             self.unknown_fields.clear();
@@ -1344,6 +1352,8 @@ pub struct Keywords {
     pub option: ::core::option::Option<keywords::Option>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Keywords {
@@ -1405,9 +1415,7 @@ impl ::fastrs::Message for Keywords {
                     }
                     0x12 => {
                         ::fastrs::__private::LaxStr::merge(
-                            self
-                                .r#match
-                                .get_or_insert_with(|| self.unknown_fields.spare()),
+                            self.r#match.get_or_insert_with(|| self.recycle.spare()),
                             r,
                             depth,
                         )?;
@@ -1435,7 +1443,7 @@ impl ::fastrs::Message for Keywords {
                         >::merge(
                             self
                                 .option
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -1450,11 +1458,11 @@ impl ::fastrs::Message for Keywords {
     fn clear(&mut self) {
         self.r#type = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.r#match.take() {
-            self.unknown_fields.keep(v);
+            self.recycle.keep(v);
         }
         self.self_ = ::core::option::Option::None;
         if let ::core::option::Option::Some(v) = self.option.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.unknown_fields.clear();
     }
@@ -1597,6 +1605,8 @@ pub mod keywords {
         pub some: ::core::option::Option<i32>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        #[doc(hidden)]
+        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Option {
@@ -1736,6 +1746,8 @@ pub struct Old {
     pub x: ::core::option::Option<i32>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Old {

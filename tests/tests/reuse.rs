@@ -301,3 +301,96 @@ fn a_fresh_decode_sizes_vectors_and_maps_once() {
         (vec!["a".into(), "b".into(), "c".into()], vec![1])
     );
 }
+
+/// Decoding into a cleared message gives exactly what a fresh decode gives
+/// (the recycled buffers and messages carry nothing over), on random
+/// messages of every test schema: decode one random message, clear, decode
+/// another, and compare with a fresh decode of the second, value and bytes.
+mod cleared_is_fresh {
+    use fastrs::Message;
+    use fastrs_tests::fast::fastrs::{test, test2};
+    use fastrs_tests::random::{Rng, Schema};
+    use fastrs_tests::DESCRIPTORS;
+    use proptest::prelude::*;
+
+    fn check<M: Message + PartialEq>(name: &str, first: u64, second: u64) {
+        thread_local!(static SCHEMA: Schema = Schema::load(DESCRIPTORS));
+        let encode = |seed| SCHEMA.with(|s| s.encode(name, &mut Rng::new(seed), 4, &mut false));
+        let (a, b) = (encode(first), encode(second));
+        let mut reused = M::decode(&a).expect("valid input");
+        reused.clear();
+        reused.fast_read(&b).expect("valid input");
+        let fresh = M::decode(&b).expect("valid input");
+        // Maps encode in their iteration order, which two maps of equal
+        // content need not share; their values compare equal all the same.
+        #[allow(clippy::eq_op)] // false exactly when a NaN is inside
+        let comparable = fresh == fresh;
+        if comparable {
+            assert!(reused == fresh, "{name}: a cleared message decodes as a fresh one");
+        }
+        assert_eq!(reused.size(), fresh.size(), "{name}");
+        assert_eq!(
+            M::decode(&reused.encode_to_vec()).unwrap().encode_to_vec().len(),
+            fresh.encode_to_vec().len()
+        );
+    }
+
+    macro_rules! cleared_is_fresh {
+        ($($test:ident: $name:literal => $ty:ty;)*) => {
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(100))]
+                $(
+                    #[test]
+                    fn $test(first in any::<u64>(), second in any::<u64>()) {
+                        check::<$ty>($name, first, second);
+                    }
+                )*
+            }
+        };
+    }
+
+    cleared_is_fresh! {
+        scalars: ".fastrs.test.Scalars" => test::Scalars;
+        lists: ".fastrs.test.Lists" => test::Lists;
+        unpacked: ".fastrs.test.Unpacked" => test::Unpacked;
+        optionals: ".fastrs.test.Optionals" => test::Optionals;
+        maps: ".fastrs.test.Maps" => test::Maps;
+        choice: ".fastrs.test.Choice" => test::Choice;
+        tree: ".fastrs.test.Tree" => test::Tree;
+        outer: ".fastrs.test.Outer" => test::Outer;
+        keywords: ".fastrs.test.Keywords" => test::Keywords;
+        edges: ".fastrs.test.Edges" => test::Edges;
+        everything: ".fastrs.test.Everything" => test::Everything;
+        p2_defaults: ".fastrs.test2.Defaults" => test2::Defaults;
+        p2_closed: ".fastrs.test2.Closed" => test2::Closed;
+        p2_groups: ".fastrs.test2.Groups" => test2::Groups;
+        p2_packed: ".fastrs.test2.Packed" => test2::Packed;
+        p2_extendable: ".fastrs.test2.Extendable" => test2::Extendable;
+    }
+}
+
+#[test]
+fn shrink_to_fit_frees_what_a_cleared_message_kept() {
+    // A message that once held a large input keeps its buffers after clear;
+    // shrink_to_fit gives them back and keeps the value.
+    let big = Lists {
+        f_string: vec!["x".repeat(1 << 16); 16],
+        ..Default::default()
+    };
+    let mut m = Lists::decode(&big.encode_to_vec()).unwrap();
+    m.clear();
+    let small = Lists {
+        f_string: vec!["y".into()],
+        ..Default::default()
+    };
+    m.fast_read(&small.encode_to_vec()).unwrap();
+    let allocated = |m: &Lists| m.f_string.capacity() + m.f_string.iter().map(String::capacity).sum::<usize>();
+    assert!(allocated(&m) >= 1 << 16, "the reused string kept its 64 KiB");
+    m.shrink_to_fit();
+    assert_eq!(m, small);
+    assert!(allocated(&m) < 64, "{} bytes left", allocated(&m));
+    // And a decode after it allocates afresh, as for a new message.
+    m.clear();
+    m.fast_read(&big.encode_to_vec()).unwrap();
+    assert_eq!(m, big);
+}

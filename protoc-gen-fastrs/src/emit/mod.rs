@@ -3,6 +3,7 @@
 mod chain;
 mod json;
 mod read;
+mod recycle;
 mod size;
 mod types;
 mod write;

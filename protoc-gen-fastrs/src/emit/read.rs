@@ -19,7 +19,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::types::{is_buffer, is_message, keep_method, keeper_ident, keeps_values, spare_call};
+use super::recycle::{is_message, keep_method, keeper_ident, keeps_values, spare};
 use super::{codec, codec_call, tag_value};
 use crate::model::{Field, Kind, Message, Shape, Slot, Tag};
 
@@ -252,8 +252,8 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
         }
         Shape::Optional(kind) => {
             let codec = codec_call(kind, scope);
-            let start = if is_buffer(kind) || is_message(kind) {
-                let spare = spare_call(kind, &msg.unknown_fields);
+            let start = if kind.recycles() {
+                let spare = spare(kind, &msg.recycle);
                 quote!(|| #spare)
             } else {
                 quote!(::core::default::Default::default)
@@ -270,6 +270,7 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
 /// Reads one map entry and inserts it.
 fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     let (scope, ident, tag, unknown) = (&msg.scope, &f.ident, tag_value(&f.tag), &msg.unknown_fields);
+    let recycle = &msg.recycle;
     let k = codec(key, scope);
     if is_closed(value) {
         let Kind::Enum { path, .. } = value else {
@@ -288,7 +289,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     }
     let v = codec(value, scope);
     let reserve = reserve_map(f, &k, &v);
-    if !(is_buffer(key) || is_buffer(value) || is_message(value)) {
+    if !(key.recycles() || value.recycles()) {
         return quote! {
             #reserve
             let (k, v) = ::fastrs::__private::read_map_entry::<#k, #v>(r, depth)?;
@@ -296,19 +297,19 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
         };
     }
     let start = |kind: &Kind| {
-        if is_buffer(kind) || is_message(kind) {
-            spare_call(kind, unknown)
+        if kind.recycles() {
+            spare(kind, &msg.recycle)
         } else {
             quote!(::core::default::Default::default())
         }
     };
     let (key_start, value_start) = (start(key), start(value));
     // A repeated key replaces the value: keep the old one's allocation.
-    let insert = if is_buffer(value) || is_message(value) {
+    let insert = if value.recycles() {
         let keep = keep_method(value);
         quote! {
             if let ::core::option::Option::Some(old) = self.#ident.insert(k, v) {
-                self.#unknown.#keep(old);
+                self.#recycle.#keep(old);
             }
         }
     } else {
@@ -373,8 +374,8 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
                     self.#ident.push(v);
                 }
             }
-        } else if is_buffer(kind) || is_message(kind) {
-            let (call, spare) = (codec_call(kind, scope), spare_call(kind, &msg.unknown_fields));
+        } else if kind.recycles() {
+            let (call, spare) = (codec_call(kind, scope), spare(kind, &msg.recycle));
             quote! {
                 let mut v = #spare;
                 #call::merge(&mut v, r, depth)?;
@@ -399,17 +400,13 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
             unreachable!("oneof members are lowered as OneofMember")
         };
         let (variant, codec) = (&m.ident, codec_call(kind, &msg.scope));
-        let (spare, keeper, unknown) = (
-            spare_call(kind, &msg.unknown_fields),
-            keeper_ident(oneof),
-            &msg.unknown_fields,
-        );
+        let (spare, keeper, recycle) = (spare(kind, &msg.recycle), keeper_ident(oneof), &msg.recycle);
         // Setting a member: the value it replaces keeps its allocation if it has one.
         let set = |value: TokenStream| {
             if keeps_values(oneof) {
                 quote! {
                     let old = self.#ident.replace(#module::#enum_ident::#variant(#value));
-                    #module::#keeper(&mut self.#unknown, old);
+                    #module::#keeper(&mut self.#recycle, old);
                 }
             } else {
                 quote!(self.#ident = ::core::option::Option::Some(#module::#enum_ident::#variant(#value));)

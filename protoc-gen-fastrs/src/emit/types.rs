@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::recycle::{clear_body, oneof_keeper};
 use super::{chain, codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 use crate::options::Maps;
@@ -14,7 +15,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let doc = doc_attrs(&msg.doc);
     let deprecated = msg.deprecated.then(|| quote!(#[deprecated]));
     let members = msg.order.iter().filter_map(|slot| struct_member(msg, slot));
-    let unknown = &msg.unknown_fields;
+    let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
     let full_name = &msg.full_name;
     let size = size::body(msg);
     let write = write::body(msg);
@@ -35,6 +36,8 @@ pub fn message(msg: &Message) -> TokenStream {
             #(#members)*
             /// Fields this schema does not know, kept and written back on encode.
             pub #unknown: ::fastrs::UnknownFields,
+            #[doc(hidden)]
+            pub #recycle: ::fastrs::__private::Recycler,
         }
 
         #[allow(deprecated)]
@@ -346,171 +349,6 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
         pub enum #ident {
             #(#variants)*
         }
-    }
-}
-
-/// `clear`: defaults everywhere, keeping the buffers of strings, vectors and
-/// maps; the strings and bytes of repeated, optional and oneof fields go to
-/// the unknown fields' spares, for the next decode to reuse.
-fn clear_body(msg: &Message) -> TokenStream {
-    let unknown = &msg.unknown_fields;
-    let fields = msg.fields.iter().map(|f| {
-        let ident = &f.ident;
-        match &f.shape {
-            Shape::Repeated { kind, .. } if is_buffer(kind) => quote!(self.#unknown.keep_all(&mut self.#ident);),
-            Shape::Repeated {
-                kind: Kind::Message { .. },
-                ..
-            } => quote!(self.#unknown.keep_messages(&mut self.#ident);),
-            Shape::Optional(kind) if is_buffer(kind) || is_message(kind) => {
-                let keep = keep_method(kind);
-                quote! {
-                    if let ::core::option::Option::Some(v) = self.#ident.take() {
-                        self.#unknown.#keep(v);
-                    }
-                }
-            }
-            // Buffers on one side only (`map<string, int64>`): kept in one call.
-            Shape::Map { key, value, maps } if !is_message(value) && is_buffer(key) != is_buffer(value) => {
-                let side = match (is_buffer(key), maps.sorted()) {
-                    (true, true) => quote!(::core::mem::take(&mut self.#ident).into_keys()),
-                    (false, true) => quote!(::core::mem::take(&mut self.#ident).into_values()),
-                    (true, false) => quote!(self.#ident.drain().map(|(k, _)| k)),
-                    (false, false) => quote!(self.#ident.drain().map(|(_, v)| v)),
-                };
-                quote!(self.#unknown.keep_each(#side);)
-            }
-            Shape::Map { key, value, maps } if is_buffer(key) || is_buffer(value) || is_message(value) => {
-                let keep = |kind: &Kind, name: TokenStream| {
-                    if is_buffer(kind) || is_message(kind) {
-                        let keep = keep_method(kind);
-                        (quote!(self.#unknown.#keep(#name);), name)
-                    } else {
-                        (TokenStream::new(), quote!(_))
-                    }
-                };
-                let ((keep_key, k), (keep_value, v)) = (keep(key, quote!(k)), keep(value, quote!(v)));
-                // `HashMap::drain` keeps the table; a `BTreeMap` has none to keep.
-                let entries = if maps.sorted() {
-                    quote!(::core::mem::take(&mut self.#ident))
-                } else {
-                    quote!(self.#ident.drain())
-                };
-                quote! {
-                    for (#k, #v) in #entries {
-                        #keep_key
-                        #keep_value
-                    }
-                }
-            }
-            Shape::Implicit(Kind::String { .. } | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
-                quote!(self.#ident.clear();)
-            }
-            Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),
-            Shape::Implicit(_) | Shape::OneofMember(_) => quote!(self.#ident = ::core::default::Default::default();),
-        }
-    });
-    let oneofs = msg.oneofs.iter().map(|o| {
-        let ident = &o.field;
-        if keeps_values(o) {
-            let (module, keeper) = (&msg.module, keeper_ident(o));
-            quote!(#module::#keeper(&mut self.#unknown, self.#ident.take());)
-        } else {
-            quote!(self.#ident = ::core::option::Option::None;)
-        }
-    });
-    quote! {
-        #(#fields)*
-        #(#oneofs)*
-        self.#unknown.clear();
-    }
-}
-
-/// True if a oneof has string, bytes or message members, whose values a
-/// cleared (or switched) oneof keeps for reuse.
-pub(super) fn keeps_values(oneof: &Oneof) -> bool {
-    oneof
-        .members
-        .iter()
-        .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if is_buffer(kind) || is_message(kind)))
-}
-
-/// `keep_<field>`: the function in the message's module that keeps a oneof's
-/// old value.
-pub(super) fn keeper_ident(oneof: &Oneof) -> proc_macro2::Ident {
-    let name = format!("keep_{}", oneof.field.to_string().trim_start_matches("r#"));
-    proc_macro2::Ident::new(&name, proc_macro2::Span::call_site())
-}
-
-/// The keeper of a oneof with reusable members: hands a replaced or cleared
-/// value's allocation to the spares.
-fn oneof_keeper(oneof: &Oneof) -> TokenStream {
-    if !keeps_values(oneof) {
-        return TokenStream::new();
-    }
-    let (ident, keeper) = (&oneof.enum_ident, keeper_ident(oneof));
-    let kept: Vec<(TokenStream, proc_macro2::Ident)> = oneof
-        .members
-        .iter()
-        .filter_map(|m| match &m.shape {
-            Shape::OneofMember(kind) if is_buffer(kind) || is_message(kind) => {
-                let variant = &m.ident;
-                Some((
-                    quote!(::core::option::Option::Some(#ident::#variant(v))),
-                    keep_method(kind),
-                ))
-            }
-            _ => None,
-        })
-        .collect();
-    let body = match kept.as_slice() {
-        [(pattern, keep)] => quote! {
-            if let #pattern = old {
-                unknown.#keep(v);
-            }
-        },
-        _ => {
-            let arms = kept.iter().map(|(pattern, keep)| quote!(#pattern => unknown.#keep(v),));
-            quote! {
-                match old {
-                    #(#arms)*
-                    _ => {}
-                }
-            }
-        }
-    };
-    let allow = allow_deprecated(oneof.members.iter().any(|m| m.deprecated || m.names_deprecated_type()));
-    quote! {
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        #allow
-        pub(super) fn #keeper(unknown: &mut ::fastrs::UnknownFields, old: ::core::option::Option<#ident>) {
-            #body
-        }
-    }
-}
-
-/// String and bytes values, whose buffers a cleared message keeps for reuse.
-pub(super) fn is_buffer(kind: &Kind) -> bool {
-    matches!(kind, Kind::String { .. } | Kind::Bytes)
-}
-
-/// Message values, which a cleared message keeps whole for reuse.
-pub(super) fn is_message(kind: &Kind) -> bool {
-    matches!(kind, Kind::Message { .. })
-}
-
-/// `keep` or `keep_message`: how `clear()` hands a value to the spares.
-pub(super) fn keep_method(kind: &Kind) -> proc_macro2::Ident {
-    let name = if is_message(kind) { "keep_message" } else { "keep" };
-    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
-}
-
-/// `self.<unknown>.spare()` or `.spare_message()`: a kept value for a decoder.
-pub(super) fn spare_call(kind: &Kind, unknown: &proc_macro2::Ident) -> TokenStream {
-    if is_message(kind) {
-        quote!(self.#unknown.spare_message())
-    } else {
-        quote!(self.#unknown.spare())
     }
 }
 

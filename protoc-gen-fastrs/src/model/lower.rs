@@ -262,7 +262,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         }
         let order = field_order(&fields, &oneofs);
         let chain = chain_link(desc, &full_name, &fields);
-        let unknown_fields = names::unknown_fields_ident(fields.iter().map(|f| &f.ident));
+        let taken = || fields.iter().map(|f| &f.ident).chain(oneofs.iter().map(|o| &o.field));
+        let unknown_fields = names::unique_field_ident("unknown_fields", taken());
+        let recycle = names::unique_field_ident("recycle", taken());
         let checks_required = self.index.checks_required(&format!(".{full_name}"));
         Message {
             checks_required,
@@ -278,6 +280,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             order,
             chain,
             unknown_fields,
+            recycle,
             messages,
             enums,
             extendable: !desc.extension_range.is_empty(),

@@ -80,6 +80,9 @@ pub struct Message {
     pub chain: Option<usize>,
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
+    /// Name of the hidden field that keeps cleared values' allocations for
+    /// the next decode (`fastrs::__private::Recycler`).
+    pub recycle: Ident,
     /// True if this message or one it can hold has a `required` field, so
     /// `check_required` is generated.
     pub checks_required: bool,
@@ -277,7 +280,34 @@ pub struct Alias {
     pub target: Ident,
 }
 
+/// What `clear()` keeps of a value for the next decode to fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recycling {
+    /// Nothing: the value owns no allocation (numbers, enums).
+    Nothing,
+    /// Its buffer (strings, bytes).
+    Buffer,
+    /// The whole message, with its own buffers.
+    Message,
+}
+
 impl Kind {
+    /// What `clear()` keeps of values of this type.
+    #[must_use]
+    pub fn recycling(&self) -> Recycling {
+        match self {
+            Kind::String { .. } | Kind::Bytes => Recycling::Buffer,
+            Kind::Message { .. } => Recycling::Message,
+            Kind::Scalar(_) | Kind::Enum { .. } => Recycling::Nothing,
+        }
+    }
+
+    /// True if `clear()` keeps something of values of this type.
+    #[must_use]
+    pub fn recycles(&self) -> bool {
+        self.recycling() != Recycling::Nothing
+    }
+
     /// True if the type is a deprecated enum or message: generated code that
     /// names it must allow `deprecated` (users still get the warning).
     #[must_use]

@@ -147,13 +147,13 @@ pub fn oneof_enum_ident(name: &str, parent: &prost_types::DescriptorProto) -> Id
     }
 }
 
-/// The struct field that keeps a message's unknown fields: `unknown_fields`,
-/// or `unknown_fields_` if one of the message's `fields` is called that.
-pub fn unknown_fields_ident<'i>(mut fields: impl Iterator<Item = &'i Ident>) -> Ident {
-    if fields.any(|f| f == "unknown_fields") {
-        ident("unknown_fields_")
+/// A struct field the generator adds (`unknown_fields`, `recycle`): `name`,
+/// or `name_` if one of the message's own fields is called that.
+pub fn unique_field_ident<'i>(name: &str, mut taken: impl Iterator<Item = &'i Ident>) -> Ident {
+    if taken.any(|f| f == name) {
+        ident(&format!("{name}_"))
     } else {
-        ident("unknown_fields")
+        ident(name)
     }
 }
 

@@ -69,6 +69,8 @@ pub struct Any {
     pub value: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Any {
@@ -139,6 +141,8 @@ pub struct SourceContext {
     pub file_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SourceContext {
@@ -279,6 +283,8 @@ pub struct Type {
     pub edition: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Type {
@@ -357,7 +363,7 @@ impl ::fastrs::Message for Type {
                     }
                     0x12 => {
                         ::fastrs::__private::reserve_run(&mut self.fields, r, 0x12);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Field>::merge(&mut v, r, depth)?;
                         self.fields.push(v);
                         if r.read_tag_if(0x12) {
@@ -370,7 +376,7 @@ impl ::fastrs::Message for Type {
                     }
                     0x1a => {
                         ::fastrs::__private::reserve_run(&mut self.oneofs, r, 0x1a);
-                        let mut v = self.unknown_fields.spare();
+                        let mut v = self.recycle.spare();
                         ::fastrs::__private::Str::merge(&mut v, r, depth)?;
                         self.oneofs.push(v);
                         if r.read_tag_if(0x1a) {
@@ -383,7 +389,7 @@ impl ::fastrs::Message for Type {
                     }
                     0x22 => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x22);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x22) {
@@ -400,7 +406,7 @@ impl ::fastrs::Message for Type {
                         >::merge(
                             self
                                 .source_context
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -430,11 +436,11 @@ impl ::fastrs::Message for Type {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.unknown_fields.keep_messages(&mut self.fields);
-        self.unknown_fields.keep_all(&mut self.oneofs);
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.fields);
+        self.recycle.keep_all(&mut self.oneofs);
+        self.recycle.keep_messages(&mut self.options);
         if let ::core::option::Option::Some(v) = self.source_context.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
@@ -643,6 +649,8 @@ pub struct Field {
     pub default_value: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Field {
@@ -793,7 +801,7 @@ impl ::fastrs::Message for Field {
                     }
                     0x4a => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x4a);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x4a) {
@@ -833,7 +841,7 @@ impl ::fastrs::Message for Field {
         self.type_url.clear();
         self.oneof_index = ::core::default::Default::default();
         self.packed = ::core::default::Default::default();
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.options);
         self.json_name.clear();
         self.default_value.clear();
         self.unknown_fields.clear();
@@ -1258,6 +1266,8 @@ pub struct Enum {
     pub edition: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Enum {
@@ -1329,7 +1339,7 @@ impl ::fastrs::Message for Enum {
                     }
                     0x12 => {
                         ::fastrs::__private::reserve_run(&mut self.enumvalue, r, 0x12);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<EnumValue>::merge(&mut v, r, depth)?;
                         self.enumvalue.push(v);
                         if r.read_tag_if(0x12) {
@@ -1342,7 +1352,7 @@ impl ::fastrs::Message for Enum {
                     }
                     0x1a => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x1a) {
@@ -1359,7 +1369,7 @@ impl ::fastrs::Message for Enum {
                         >::merge(
                             self
                                 .source_context
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -1389,10 +1399,10 @@ impl ::fastrs::Message for Enum {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.unknown_fields.keep_messages(&mut self.enumvalue);
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.enumvalue);
+        self.recycle.keep_messages(&mut self.options);
         if let ::core::option::Option::Some(v) = self.source_context.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
@@ -1570,6 +1580,8 @@ pub struct EnumValue {
     pub options: ::fastrs::alloc::vec::Vec<Option>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EnumValue {
@@ -1627,7 +1639,7 @@ impl ::fastrs::Message for EnumValue {
                     }
                     0x1a => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x1a) {
@@ -1644,7 +1656,7 @@ impl ::fastrs::Message for EnumValue {
     fn clear(&mut self) {
         self.name.clear();
         self.number = ::core::default::Default::default();
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.options);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1774,6 +1786,8 @@ pub struct Option {
     pub value: ::core::option::Option<Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Option {
@@ -1821,7 +1835,7 @@ impl ::fastrs::Message for Option {
                         >::merge(
                             self
                                 .value
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -1836,7 +1850,7 @@ impl ::fastrs::Message for Option {
     fn clear(&mut self) {
         self.name.clear();
         if let ::core::option::Option::Some(v) = self.value.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
         self.unknown_fields.clear();
     }
@@ -1984,6 +1998,8 @@ pub struct Api {
     pub edition: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Api {
@@ -2068,7 +2084,7 @@ impl ::fastrs::Message for Api {
                     }
                     0x12 => {
                         ::fastrs::__private::reserve_run(&mut self.methods, r, 0x12);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Method>::merge(&mut v, r, depth)?;
                         self.methods.push(v);
                         if r.read_tag_if(0x12) {
@@ -2081,7 +2097,7 @@ impl ::fastrs::Message for Api {
                     }
                     0x1a => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x1a) {
@@ -2105,7 +2121,7 @@ impl ::fastrs::Message for Api {
                         >::merge(
                             self
                                 .source_context
-                                .get_or_insert_with(|| self.unknown_fields.spare_message()),
+                                .get_or_insert_with(|| self.recycle.spare_message()),
                             r,
                             depth,
                         )?;
@@ -2116,7 +2132,7 @@ impl ::fastrs::Message for Api {
                     }
                     0x32 => {
                         ::fastrs::__private::reserve_run(&mut self.mixins, r, 0x32);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Mixin>::merge(&mut v, r, depth)?;
                         self.mixins.push(v);
                         if r.read_tag_if(0x32) {
@@ -2148,13 +2164,13 @@ impl ::fastrs::Message for Api {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.unknown_fields.keep_messages(&mut self.methods);
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.methods);
+        self.recycle.keep_messages(&mut self.options);
         self.version.clear();
         if let ::core::option::Option::Some(v) = self.source_context.take() {
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep_message(v);
         }
-        self.unknown_fields.keep_messages(&mut self.mixins);
+        self.recycle.keep_messages(&mut self.mixins);
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -2381,6 +2397,8 @@ pub struct Method {
     pub edition: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Method {
@@ -2523,7 +2541,7 @@ impl ::fastrs::Message for Method {
                     }
                     0x32 => {
                         ::fastrs::__private::reserve_run(&mut self.options, r, 0x32);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Option>::merge(&mut v, r, depth)?;
                         self.options.push(v);
                         if r.read_tag_if(0x32) {
@@ -2559,7 +2577,7 @@ impl ::fastrs::Message for Method {
         self.request_streaming = ::core::default::Default::default();
         self.response_type_url.clear();
         self.response_streaming = ::core::default::Default::default();
-        self.unknown_fields.keep_messages(&mut self.options);
+        self.recycle.keep_messages(&mut self.options);
         self.syntax = ::core::default::Default::default();
         self.edition.clear();
         self.unknown_fields.clear();
@@ -2843,6 +2861,8 @@ pub struct Mixin {
     pub root: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Mixin {
@@ -3062,6 +3082,8 @@ pub struct Duration {
     pub nanos: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Duration {
@@ -3134,6 +3156,8 @@ impl ::fastrs::Message for Duration {
 pub struct Empty {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Empty {
@@ -3414,6 +3438,8 @@ pub struct FieldMask {
     pub paths: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FieldMask {
@@ -3441,7 +3467,7 @@ impl ::fastrs::Message for FieldMask {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while r.read_tag_if(0x0a) {
             ::fastrs::__private::reserve_run(&mut self.paths, r, 0x0a);
-            let mut v = self.unknown_fields.spare();
+            let mut v = self.recycle.spare();
             ::fastrs::__private::Str::merge(&mut v, r, depth)?;
             self.paths.push(v);
         }
@@ -3449,7 +3475,7 @@ impl ::fastrs::Message for FieldMask {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::reserve_run(&mut self.paths, r, 0x0a);
-                    let mut v = self.unknown_fields.spare();
+                    let mut v = self.recycle.spare();
                     ::fastrs::__private::Str::merge(&mut v, r, depth)?;
                     self.paths.push(v);
                 }
@@ -3459,7 +3485,7 @@ impl ::fastrs::Message for FieldMask {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.unknown_fields.keep_all(&mut self.paths);
+        self.recycle.keep_all(&mut self.paths);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3488,6 +3514,8 @@ pub struct Struct {
     pub fields: ::std::collections::HashMap<::fastrs::alloc::string::String, Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Struct {
@@ -3532,17 +3560,12 @@ impl ::fastrs::Message for Struct {
                         let (k, v) = ::fastrs::__private::read_map_entry_into::<
                             ::fastrs::__private::Str,
                             ::fastrs::__private::Msg<Value>,
-                        >(
-                            r,
-                            depth,
-                            self.unknown_fields.spare(),
-                            self.unknown_fields.spare_message(),
-                        )?;
+                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
                         if let ::core::option::Option::Some(old) = self
                             .fields
                             .insert(k, v)
                         {
-                            self.unknown_fields.keep_message(old);
+                            self.recycle.keep_message(old);
                         }
                         if r.read_tag_if(0x0a) {
                             continue;
@@ -3557,8 +3580,8 @@ impl ::fastrs::Message for Struct {
     }
     fn clear(&mut self) {
         for (k, v) in self.fields.drain() {
-            self.unknown_fields.keep(k);
-            self.unknown_fields.keep_message(v);
+            self.recycle.keep(k);
+            self.recycle.keep_message(v);
         }
         self.unknown_fields.clear();
     }
@@ -3581,6 +3604,8 @@ pub struct Value {
     pub kind: ::core::option::Option<value::Kind>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Value {
@@ -3651,7 +3676,7 @@ impl ::fastrs::Message for Value {
                                 ::fastrs::__private::OpenEnum::<NullValue>::read(r, depth)?,
                             ),
                         );
-                    value::keep_kind(&mut self.unknown_fields, old);
+                    value::keep_kind(&mut self.recycle, old);
                 }
                 0x11 => {
                     let old = self
@@ -3661,7 +3686,7 @@ impl ::fastrs::Message for Value {
                                 ::fastrs::__private::Double::read(r, depth)?,
                             ),
                         );
-                    value::keep_kind(&mut self.unknown_fields, old);
+                    value::keep_kind(&mut self.recycle, old);
                 }
                 0x1a => {
                     match &mut self.kind {
@@ -3669,10 +3694,10 @@ impl ::fastrs::Message for Value {
                             ::fastrs::__private::Str::merge(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.unknown_fields.spare();
+                            let mut v = self.recycle.spare();
                             ::fastrs::__private::Str::merge(&mut v, r, depth)?;
                             let old = self.kind.replace(value::Kind::StringValue(v));
-                            value::keep_kind(&mut self.unknown_fields, old);
+                            value::keep_kind(&mut self.recycle, old);
                         }
                     }
                 }
@@ -3684,7 +3709,7 @@ impl ::fastrs::Message for Value {
                                 ::fastrs::__private::Bool::read(r, depth)?,
                             ),
                         );
-                    value::keep_kind(&mut self.unknown_fields, old);
+                    value::keep_kind(&mut self.recycle, old);
                 }
                 0x2a => {
                     match &mut self.kind {
@@ -3692,10 +3717,10 @@ impl ::fastrs::Message for Value {
                             ::fastrs::__private::Msg::<Struct>::merge(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.unknown_fields.spare_message();
+                            let mut v = self.recycle.spare_message();
                             ::fastrs::__private::Msg::<Struct>::merge(&mut v, r, depth)?;
                             let old = self.kind.replace(value::Kind::StructValue(v));
-                            value::keep_kind(&mut self.unknown_fields, old);
+                            value::keep_kind(&mut self.recycle, old);
                         }
                     }
                 }
@@ -3705,12 +3730,12 @@ impl ::fastrs::Message for Value {
                             ::fastrs::__private::Msg::<ListValue>::merge(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.unknown_fields.spare_message();
+                            let mut v = self.recycle.spare_message();
                             ::fastrs::__private::Msg::<
                                 ListValue,
                             >::merge(&mut v, r, depth)?;
                             let old = self.kind.replace(value::Kind::ListValue(v));
-                            value::keep_kind(&mut self.unknown_fields, old);
+                            value::keep_kind(&mut self.recycle, old);
                         }
                     }
                 }
@@ -3720,7 +3745,7 @@ impl ::fastrs::Message for Value {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        value::keep_kind(&mut self.unknown_fields, self.kind.take());
+        value::keep_kind(&mut self.recycle, self.kind.take());
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3753,13 +3778,13 @@ pub mod value {
     }
     /// Keeps the allocation of a replaced or cleared value for the next decode.
     pub(super) fn keep_kind(
-        unknown: &mut ::fastrs::UnknownFields,
+        recycle: &mut ::fastrs::__private::Recycler,
         old: ::core::option::Option<Kind>,
     ) {
         match old {
-            ::core::option::Option::Some(Kind::StringValue(v)) => unknown.keep(v),
-            ::core::option::Option::Some(Kind::StructValue(v)) => unknown.keep_message(v),
-            ::core::option::Option::Some(Kind::ListValue(v)) => unknown.keep_message(v),
+            ::core::option::Option::Some(Kind::StringValue(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Kind::StructValue(v)) => recycle.keep_message(v),
+            ::core::option::Option::Some(Kind::ListValue(v)) => recycle.keep_message(v),
             _ => {}
         }
     }
@@ -3771,6 +3796,8 @@ pub struct ListValue {
     pub values: ::fastrs::alloc::vec::Vec<Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListValue {
@@ -3802,7 +3829,7 @@ impl ::fastrs::Message for ListValue {
                 match tag {
                     0x0a => {
                         ::fastrs::__private::reserve_run(&mut self.values, r, 0x0a);
-                        let mut v = self.unknown_fields.spare_message();
+                        let mut v = self.recycle.spare_message();
                         ::fastrs::__private::Msg::<Value>::merge(&mut v, r, depth)?;
                         self.values.push(v);
                         if r.read_tag_if(0x0a) {
@@ -3817,7 +3844,7 @@ impl ::fastrs::Message for ListValue {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.unknown_fields.keep_messages(&mut self.values);
+        self.recycle.keep_messages(&mut self.values);
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3930,6 +3957,8 @@ pub struct Timestamp {
     pub nanos: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Timestamp {
@@ -4003,6 +4032,8 @@ pub struct DoubleValue {
     pub value: f64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DoubleValue {
@@ -4063,6 +4094,8 @@ pub struct FloatValue {
     pub value: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FloatValue {
@@ -4123,6 +4156,8 @@ pub struct Int64Value {
     pub value: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Int64Value {
@@ -4183,6 +4218,8 @@ pub struct UInt64Value {
     pub value: u64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UInt64Value {
@@ -4243,6 +4280,8 @@ pub struct Int32Value {
     pub value: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Int32Value {
@@ -4303,6 +4342,8 @@ pub struct UInt32Value {
     pub value: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UInt32Value {
@@ -4363,6 +4404,8 @@ pub struct BoolValue {
     pub value: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BoolValue {
@@ -4423,6 +4466,8 @@ pub struct StringValue {
     pub value: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StringValue {
@@ -4483,6 +4528,8 @@ pub struct BytesValue {
     pub value: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BytesValue {
