@@ -50,7 +50,7 @@ lint:
 	$(DOC)
 
 # The published crates' API docs, with broken links as errors.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json,fastrs/descriptor
 
 fmt:
 	$(CARGO) fmt --all
@@ -84,10 +84,12 @@ fuzz:
 		$(CARGO) +nightly fuzz run $$t corpus/$$t $$(test -d seeds/$$t && echo seeds/$$t) \
 			-- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
-# Rewrites the golden files after an intended generator change.
+# Rewrites the runtime's generated types (well-known and descriptor) after an
+# intended generator change.
 wkt:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test well_known
 
+# Rewrites the golden files after an intended generator change.
 bless:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test golden
 

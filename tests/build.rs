@@ -9,6 +9,7 @@ const PROTOS: &[&str] = &[
     "../proto/test/other.proto",
     "../proto/test/rootless.proto",
     "../proto/test/proto2.proto",
+    "../proto/test/options.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

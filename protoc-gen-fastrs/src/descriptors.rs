@@ -17,8 +17,8 @@ pub struct Parsed {
     pub set: FileDescriptorSet,
     /// The inputs' descriptor names.
     pub inputs: Vec<String>,
-    /// The encoded `FileDescriptorSet` when it came from `protoc`: it keeps the
-    /// editions features that `set` cannot hold.
+    /// The encoded `FileDescriptorSet`: it keeps what `set` cannot hold
+    /// (custom options, editions features).
     pub encoded: Option<Vec<u8>>,
 }
 
@@ -50,7 +50,8 @@ pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Err
     Ok(Parsed {
         set: compiler.file_descriptor_set(),
         inputs,
-        encoded: None,
+        // Unlike `set`, the encoding keeps custom options.
+        encoded: Some(compiler.encode_file_descriptor_set()),
     })
 }
 

@@ -123,6 +123,13 @@ impl RustPath {
         self.tokens.clone()
     }
 
+    /// The path without its last segment (`::x` for `::x::Y`), if that
+    /// leaves one.
+    pub(crate) fn parent(&self) -> Option<Self> {
+        let (parent, _) = self.text.rsplit_once("::")?;
+        RustPath::module(parent).ok()
+    }
+
     /// This path followed by `segments`: `::x` and `[outer, Inner]` give
     /// `::x::outer::Inner`.
     pub(crate) fn join(&self, segments: &[proc_macro2::Ident]) -> Self {

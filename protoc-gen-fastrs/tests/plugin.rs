@@ -63,6 +63,7 @@ const E2E_FILES: &[&str] = &[
     "test/types.proto",
     "test/other.proto",
     "test/rootless.proto",
+    "test/options.proto",
     "demo/shop.proto",
 ];
 
@@ -85,7 +86,7 @@ fn generate_build_and_run(dir: &Path, opts: &str, expected: &[&str]) {
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?} }}\n\n[features]\ndefault = [\"json\"]\njson = [\"fastrs/json\"]\n\n[workspace]\n",
+            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?}, features = [\"descriptor\"] }}\n\n[features]\ndefault = [\"json\"]\njson = [\"fastrs/json\"]\n\n[workspace]\n",
             runtime.display().to_string()
         ),
     )
@@ -116,6 +117,7 @@ fn protoc_output_compiles_and_runs() {
             "fastrs.test.other.rs",
             "_.rs",
             "acme.shop.v1.rs",
+            "fastrs.options.rs",
             "mod.rs",
         ],
     );

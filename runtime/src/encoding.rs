@@ -61,6 +61,14 @@ pub trait Codec {
     fn merge_in_entry(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         Self::merge(v, r, depth)
     }
+
+    /// Appends the values of a packed run (its length and values) to
+    /// `values`, for repeated extensions; `None` for types that are never
+    /// packed.
+    #[doc(hidden)]
+    fn merge_packed_run(_r: &mut Reader<'_>, _values: &mut Vec<Self::Value>) -> Option<Result<(), DecodeError>> {
+        None
+    }
 }
 
 /// Numeric codecs: their values can be packed. A value maps to one `u64` "wire
@@ -246,6 +254,9 @@ macro_rules! scalar_codec {
             fn read(r: &mut Reader<'_>, _depth: u32) -> Result<$value, DecodeError> {
                 read_scalar::<Self>(r)
             }
+            fn merge_packed_run(r: &mut Reader<'_>, values: &mut Vec<$value>) -> Option<Result<(), DecodeError>> {
+                Some(merge_packed::<Self>(r, values))
+            }
         }
     };
 }
@@ -318,6 +329,9 @@ impl<E: Enum> Codec for OpenEnum<E> {
     fn merge(v: &mut EnumValue<E>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         *v = read_scalar::<Self>(r)?;
         Ok(())
+    }
+    fn merge_packed_run(r: &mut Reader<'_>, values: &mut Vec<EnumValue<E>>) -> Option<Result<(), DecodeError>> {
+        Some(merge_packed::<Self>(r, values))
     }
 }
 

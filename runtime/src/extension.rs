@@ -20,7 +20,8 @@ pub struct Extension<M, C> {
     _types: PhantomData<fn() -> (M, C)>,
 }
 
-/// A repeated extension (elements written unpacked; packed input is not read).
+/// A repeated extension (elements written unpacked; packed runs of numbers
+/// and open enums are read too, as proto3 writes them).
 pub struct RepeatedExtension<M, C> {
     number: u32,
     _types: PhantomData<fn() -> (M, C)>,
@@ -98,10 +99,10 @@ impl<M: Message, C: Codec> RepeatedExtension<M, C> {
         append::<C>(m.unknown_fields_mut(), self.number, value);
     }
 
-    /// Removes every element.
+    /// Removes every element, packed runs too.
     pub fn clear(&self, m: &mut M) {
         m.unknown_fields_mut()
-            .retain(|tag| !matches_extension::<C>(tag, self.number));
+            .retain(|tag| wire::field_number(tag) != self.number);
     }
 }
 
@@ -131,11 +132,23 @@ pub(crate) fn get_in<C: Codec>(unknown: &UnknownFields, number: u32) -> Result<O
     Ok(value)
 }
 
-/// Every element of repeated extension `number` in `unknown`, in order.
+/// Every element of repeated extension `number` in `unknown`, in order,
+/// from single values and from packed runs.
 pub(crate) fn get_all_in<C: Codec>(unknown: &UnknownFields, number: u32) -> Result<Vec<C::Value>, DecodeError> {
-    occurrences::<C>(unknown, number)
-        .map(|bytes| C::read(&mut Reader::new(bytes), DEFAULT_RECURSION_LIMIT))
-        .collect()
+    let (single, packed) = (wire::tag(number, C::WIRE_TYPE), wire::tag(number, wire::LEN));
+    let mut values = Vec::new();
+    for (tag, bytes) in unknown.fields() {
+        let mut r = Reader::new(bytes);
+        if tag == single {
+            values.push(C::read(&mut r, DEFAULT_RECURSION_LIMIT)?);
+        } else if tag == packed {
+            // Not packable: a value of another type under this number, left alone.
+            if let Some(run) = C::merge_packed_run(&mut r, &mut values) {
+                run?;
+            }
+        }
+    }
+    Ok(values)
 }
 
 /// Appends one occurrence of extension `number` holding `value`.

@@ -32,6 +32,8 @@ pub extern crate alloc;
 extern crate self as fastrs;
 
 mod chain;
+#[cfg(feature = "descriptor")]
+pub mod descriptor;
 mod encoding;
 mod enumeration;
 mod error;

@@ -11,11 +11,11 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Generates `schema` (in `proto/golden/`) with `builder`.
+/// Generates `schema` (in `proto/`) with `builder`.
 fn generate(builder: Builder, schema: &str) -> Vec<GeneratedFile> {
     let root = root();
     builder
-        .generate(&[root.join("proto/golden").join(schema)], &[root.join("proto")])
+        .generate(&[root.join("proto").join(schema)], &[root.join("proto")])
         .unwrap_or_else(|e| panic!("{schema} generates: {e}"))
 }
 
@@ -69,10 +69,12 @@ fn check(files: Vec<GeneratedFile>) {
 
 #[test]
 fn generated_code_matches_golden_files() {
-    check(generate(Builder::new().json(), "golden.proto"));
-    check(generate(Builder::new().json(), "proto2.proto"));
+    check(generate(Builder::new().json(), "golden/golden.proto"));
+    check(generate(Builder::new().json(), "golden/proto2.proto"));
     let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
-    check(generate(Builder::new().protoc_path(protoc), "editions.proto"));
+    check(generate(Builder::new().protoc_path(protoc), "golden/editions.proto"));
+    // Custom options on every kind of element (fastrs::descriptor).
+    check(generate(Builder::new().json(), "test/options.proto"));
 }
 
 #[test]

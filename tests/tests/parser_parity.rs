@@ -44,6 +44,9 @@ type Comments = Vec<(String, Vec<i32>, Option<String>, Option<String>)>;
 
 fn normalise(mut set: FileDescriptorSet) -> (FileDescriptorSet, Comments) {
     let mut comments = Vec::new();
+    // protox and protoc each bring their own copy of protobuf's files
+    // (descriptor.proto of different releases); compare the project's.
+    set.file.retain(|f| !f.name().starts_with("google/protobuf/"));
     set.file.sort_by(|a, b| a.name().cmp(b.name()));
     for file in &mut set.file {
         file.message_type.iter_mut().for_each(canonical_float_defaults);

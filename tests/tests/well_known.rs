@@ -42,6 +42,34 @@ fn runtime_well_known_types_are_current() {
     );
 }
 
+/// `descriptor.proto` and `compiler/plugin.proto`, in `fastrs::descriptor`.
+#[test]
+fn runtime_descriptor_types_are_current() {
+    let include = protoc_bin_vendored::include_path().unwrap();
+    let protos = ["descriptor", "compiler/plugin"].map(|f| include.join(format!("google/protobuf/{f}.proto")));
+    // The pure parser (protox 0.10) does not read this newest descriptor.proto.
+    let files = protoc_gen_fastrs::Builder::new()
+        .protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .json_under_feature("json")
+        .generate(&protos, &[&include])
+        .unwrap();
+    assert_eq!(files.len(), 2);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/descriptor");
+    for file in files {
+        let path = dir.join(&file.name);
+        if std::env::var_os("FASTRS_BLESS").is_some() {
+            std::fs::write(&path, &file.content).unwrap();
+            continue;
+        }
+        let current = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            current == file.content,
+            "{} is out of date: run `make wkt`",
+            path.display()
+        );
+    }
+}
+
 #[test]
 fn well_known_types_are_referenced_not_regenerated() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../target/e2e/wkt-ref-{}", std::process::id()));

@@ -7,21 +7,71 @@ use crate::options::RustPath;
 /// A protobuf prefix and the Rust path its types live under.
 pub type ExternPath = (String, RustPath);
 
-/// The user's extern paths, plus `.google.protobuf` at
-/// `::fastrs::well_known` unless that package is being generated (as the
-/// runtime's own well-known types are).
+/// The top-level types of `google/protobuf/descriptor.proto`, which the
+/// runtime ships in `fastrs::descriptor` (a test checks the list against the
+/// file).
+pub const DESCRIPTOR_TYPES: &[&str] = &[
+    "FileDescriptorSet",
+    "Edition",
+    "FileDescriptorProto",
+    "DescriptorProto",
+    "ExtensionRangeOptions",
+    "FieldDescriptorProto",
+    "OneofDescriptorProto",
+    "EnumDescriptorProto",
+    "EnumValueDescriptorProto",
+    "ServiceDescriptorProto",
+    "MethodDescriptorProto",
+    "FileOptions",
+    "MessageOptions",
+    "FieldOptions",
+    "OneofOptions",
+    "EnumOptions",
+    "EnumValueOptions",
+    "ServiceOptions",
+    "MethodOptions",
+    "UninterpretedOption",
+    "FeatureSet",
+    "FeatureSetDefaults",
+    "SourceCodeInfo",
+    "GeneratedCodeInfo",
+    "SymbolVisibility",
+];
+
+/// The user's extern paths, plus the `.google.protobuf` types the runtime
+/// ships (`fastrs::well_known`, `fastrs::descriptor` and
+/// `fastrs::descriptor::compiler`) unless that package is being generated
+/// (as the runtime's own are).
 #[must_use]
 pub fn with_well_known(externs: &[ExternPath], generating_well_known: bool) -> Vec<ExternPath> {
     let mut all = externs.to_vec();
     if !generating_well_known {
-        let runtime = RustPath::from_parts("::fastrs::well_known", quote::quote!(::fastrs::well_known));
-        all.push((".google.protobuf".to_string(), runtime));
+        let runtime = RustPath::from_parts;
+        all.push((
+            ".google.protobuf".to_string(),
+            runtime("::fastrs::well_known", quote::quote!(::fastrs::well_known)),
+        ));
+        let descriptor = runtime("::fastrs::descriptor", quote::quote!(::fastrs::descriptor));
+        all.push((
+            ".google.protobuf.compiler".to_string(),
+            runtime(
+                "::fastrs::descriptor::compiler",
+                quote::quote!(::fastrs::descriptor::compiler),
+            ),
+        ));
+        for name in DESCRIPTOR_TYPES {
+            let ty = names::type_ident(name);
+            all.push((format!(".google.protobuf.{name}"), descriptor.join(&[ty])));
+        }
     }
     all
 }
 
 /// The Rust path of type `full` (`.acme.Outer.Inner`) under the longest
-/// matching extern prefix, if any: nested messages become modules.
+/// matching extern prefix, if any: nested messages become modules. A prefix
+/// may name a package (`.acme` → `::x`: `::x::outer::Inner`) or a type
+/// (`.acme.Outer` → `::x::Outer`: types nested in it are in its module
+/// beside it, `::x::outer::Inner`); a type's name starts with a capital.
 #[must_use]
 pub fn extern_path(full: &str, externs: &[ExternPath]) -> Option<TypePath> {
     let (proto, rust) = externs
@@ -29,15 +79,25 @@ pub fn extern_path(full: &str, externs: &[ExternPath]) -> Option<TypePath> {
         .filter(|(p, _)| full == p || full.starts_with(&format!("{p}.")))
         .max_by_key(|(p, _)| p.len())?;
     let rest: Vec<&str> = full[proto.len()..].split('.').filter(|s| !s.is_empty()).collect();
-    let Some((last, outer)) = rest.split_last() else {
+    let Some((&last, outer)) = rest.split_last() else {
         return Some(TypePath::Absolute(rust.clone()));
     };
+    let mut outer = outer.to_vec();
+    let mut base = rust.clone();
+    let prefix_type = proto
+        .rsplit('.')
+        .next()
+        .filter(|s| s.starts_with(|c: char| c.is_ascii_uppercase()));
+    if let (Some(type_name), Some(parent)) = (prefix_type, rust.parent()) {
+        outer.insert(0, type_name);
+        base = parent;
+    }
     let segments: Vec<_> = outer
         .iter()
         .map(|s| names::module_ident(s))
         .chain([names::type_ident(last)])
         .collect();
-    Some(TypePath::Absolute(rust.join(&segments)))
+    Some(TypePath::Absolute(base.join(&segments)))
 }
 
 #[cfg(test)]
@@ -61,11 +121,35 @@ mod tests {
     }
 
     #[test]
+    fn the_descriptor_type_list_is_descriptor_proto_s() {
+        let include = protoc_bin_vendored::include_path().unwrap();
+        let text = std::fs::read_to_string(include.join("google/protobuf/descriptor.proto")).unwrap();
+        let top_level: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("message ").or_else(|| l.strip_prefix("enum ")))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert_eq!(top_level, DESCRIPTOR_TYPES);
+    }
+
+    #[test]
     fn well_known_types_come_from_the_runtime_unless_generated() {
         let with = with_well_known(&[], false);
         assert_eq!(
             extern_path(".google.protobuf.Timestamp", &with),
             Some(path("::fastrs::well_known::Timestamp"))
+        );
+        assert_eq!(
+            extern_path(".google.protobuf.FieldOptions", &with),
+            Some(path("::fastrs::descriptor::FieldOptions"))
+        );
+        assert_eq!(
+            extern_path(".google.protobuf.FieldDescriptorProto.Type", &with),
+            Some(path("::fastrs::descriptor::field_descriptor_proto::Type"))
+        );
+        assert_eq!(
+            extern_path(".google.protobuf.compiler.CodeGeneratorRequest", &with),
+            Some(path("::fastrs::descriptor::compiler::CodeGeneratorRequest"))
         );
         assert!(with_well_known(&[], true).is_empty());
     }

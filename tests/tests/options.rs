@@ -1,0 +1,98 @@
+//! Custom options: a schema that extends every `*Options` message of
+//! descriptor.proto compiles against `fastrs::descriptor`, and the options'
+//! values read back through the typed extension API from the descriptors
+//! both parsers give.
+
+use std::path::Path;
+
+use fastrs::descriptor::FileDescriptorSet;
+use fastrs::Message;
+use fastrs_tests::fast::fastrs::options::{self as o, Route};
+use protoc_gen_fastrs::Builder;
+
+/// `proto/test/options.proto`'s descriptors, as fastrs's own types, and
+/// their encoding.
+fn descriptors(builder: Builder) -> (FileDescriptorSet, Vec<u8>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto");
+    let parsed = builder.parse(&[root.join("test/options.proto")], &[&root]).unwrap();
+    let bytes = parsed
+        .encoded
+        .unwrap_or_else(|| prost::Message::encode_to_vec(&parsed.set));
+    (FileDescriptorSet::decode(&bytes).unwrap(), bytes)
+}
+
+fn check(builder: Builder) {
+    let (set, bytes) = descriptors(builder);
+    assert_eq!(set.encode_to_vec(), bytes, "descriptors round-trip byte for byte");
+    let file = set
+        .file
+        .iter()
+        .find(|f| f.name.as_deref() == Some("test/options.proto"))
+        .expect("the file");
+    assert_eq!(
+        o::FILE_NOTE.get(file.options.as_ref().unwrap()).unwrap().as_deref(),
+        Some("file")
+    );
+    let annotated = &file.message_type[1];
+    assert_eq!(annotated.name.as_deref(), Some("Annotated"));
+    assert_eq!(
+        o::MESSAGE_NOTE
+            .get(annotated.options.as_ref().unwrap())
+            .unwrap()
+            .as_deref(),
+        Some("message")
+    );
+    let field = annotated.field[0].options.as_ref().unwrap();
+    assert_eq!(o::NOTE.get(field).unwrap().as_deref(), Some("field"));
+    assert_eq!(o::TAGS.get(field).unwrap(), [1, 2]);
+    assert_eq!(
+        o::ONEOF_FLAG.get(annotated.oneof_decl[0].options.as_ref().unwrap()),
+        Ok(Some(true))
+    );
+    let mood = &file.enum_type[0];
+    assert_eq!(
+        o::ENUM_NOTE.get(mood.options.as_ref().unwrap()).unwrap().as_deref(),
+        Some("enum")
+    );
+    assert_eq!(o::WEIGHT.get(mood.value[0].options.as_ref().unwrap()), Ok(Some(3)));
+    let service = &file.service[0];
+    assert_eq!(
+        o::SERVICE_NOTE
+            .get(service.options.as_ref().unwrap())
+            .unwrap()
+            .as_deref(),
+        Some("service")
+    );
+    let route = o::ROUTE
+        .get(service.method[0].options.as_ref().unwrap())
+        .unwrap()
+        .unwrap();
+    assert_eq!((route.path.as_str(), route.verb.as_str()), ("/get", "GET"));
+}
+
+#[test]
+fn custom_options_read_back_through_the_pure_parser() {
+    check(Builder::new());
+}
+
+#[test]
+fn custom_options_read_back_through_protoc() {
+    check(Builder::new().protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap()));
+}
+
+#[test]
+fn options_can_be_set_and_encoded() {
+    let mut field = fastrs::descriptor::FieldOptions::default();
+    o::NOTE.set(&mut field, &"set".into());
+    o::TAGS.push(&mut field, &7);
+    let back = fastrs::descriptor::FieldOptions::decode(&field.encode_to_vec()).unwrap();
+    assert_eq!(o::NOTE.get(&back).unwrap().as_deref(), Some("set"));
+    assert_eq!(o::TAGS.get(&back).unwrap(), [7]);
+    let route = Route {
+        path: "/x".into(),
+        ..Default::default()
+    };
+    let mut method = fastrs::descriptor::MethodOptions::default();
+    o::ROUTE.set(&mut method, &route);
+    assert_eq!(o::ROUTE.get(&method).unwrap(), Some(route));
+}
