@@ -223,3 +223,89 @@ fn the_pure_parser_points_editions_users_to_protoc() {
         .unwrap_err();
     assert!(err.to_string().contains("Builder::use_protoc()"), "{err}");
 }
+
+/// `shared/corpus` beside the repository (or `$FASTRS_SHARED/corpus`):
+/// real public schemas, absent from a clone of the public repository.
+fn corpus() -> Option<PathBuf> {
+    let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root().join("../shared"), PathBuf::from);
+    let corpus = shared.join("corpus");
+    corpus.join("temporal-api.files").exists().then_some(corpus)
+}
+
+/// Temporal's API (custom options, its own copies of google/protobuf and
+/// google/api) and gRPC's own schemas (health, reflection, channelz, the
+/// interop test service) generate through the plugin and through the
+/// pure-Rust `Builder`, and all four outputs compile together.
+#[test]
+fn real_world_schemas_compile_through_both_paths() {
+    let Some(corpus) = corpus() else {
+        eprintln!("skipped: the real-world schemas are in shared/corpus beside the repository, which this clone lacks");
+        return;
+    };
+    let dir = scratch("corpus");
+    let gen = dir.join("src/gen");
+    let mut modules = String::new();
+    for source in ["temporal-api", "grpc-proto"] {
+        let include = corpus.join(source);
+        let list = std::fs::read_to_string(corpus.join(format!("{source}.files"))).unwrap();
+        let files: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
+        let module = source.replace('-', "_");
+
+        let by_plugin = gen.join(format!("{module}_plugin"));
+        std::fs::create_dir_all(&by_plugin).unwrap();
+        let protoc = protoc_bin_vendored::protoc_bin_path().unwrap();
+        let out = Command::new(protoc)
+            .arg(format!(
+                "--plugin=protoc-gen-fastrs={}",
+                env!("CARGO_BIN_EXE_protoc-gen-fastrs")
+            ))
+            .arg(format!("--fastrs_out={}", by_plugin.display()))
+            .arg("--fastrs_opt=include_file=mod.rs")
+            .arg(format!("-I{}", include.display()))
+            .args(&files)
+            .current_dir(&include)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{source} through the plugin: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+
+        let by_builder = gen.join(format!("{module}_builder"));
+        let paths: Vec<PathBuf> = files.iter().map(|f| include.join(f)).collect();
+        protoc_gen_fastrs::Builder::new()
+            .out_dir(&by_builder)
+            .include_file("mod.rs")
+            .cargo_directives(false)
+            .compile(&paths, &[&include])
+            .unwrap_or_else(|e| panic!("{source} through the Builder: {e}"));
+        for kind in ["plugin", "builder"] {
+            modules += &format!(
+                "pub mod {module}_{kind} {{ include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/src/gen/{module}_{kind}/mod.rs\")); }}\n"
+            );
+        }
+    }
+    let runtime = root().join("runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"corpus\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?}, features = [\"descriptor\"] }}\n\n[workspace]\n",
+            runtime.display().to_string()
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("src/lib.rs"), format!("#![allow(dead_code)]\n{modules}")).unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let build = Command::new(cargo)
+        .args(["build", "--quiet", "--offline"])
+        .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "the generated corpus does not compile:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+}
