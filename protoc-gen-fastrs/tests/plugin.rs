@@ -58,6 +58,27 @@ fn main() {
 }
 "#;
 
+/// Writes the manifest of scratch crate `name` in `dir` (fastrs with its
+/// `descriptor` feature, then `extra` manifest lines) and runs `cargo args`
+/// there, sharing one target directory across the end-to-end crates.
+fn cargo(dir: &Path, name: &str, extra: &str, args: &[&str]) -> std::process::Output {
+    let runtime = root().join("runtime").display().to_string();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {runtime:?}, features = [\"descriptor\"] }}\n\n{extra}\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    Command::new(cargo)
+        .args(args)
+        .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 /// The schemas the end-to-end crates are generated from.
 const E2E_FILES: &[&str] = &[
     "test/types.proto",
@@ -82,23 +103,13 @@ fn generate_build_and_run(dir: &Path, opts: &str, expected: &[&str]) {
     for name in expected {
         assert!(gen.join(name).exists(), "{name} written");
     }
-    let runtime = root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"e2e\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?}, features = [\"descriptor\"] }}\n\n[features]\ndefault = [\"json\"]\njson = [\"fastrs/json\"]\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let run = Command::new(cargo)
-        .args(["run", "--quiet", "--offline"])
-        .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let run = cargo(
+        dir,
+        "e2e",
+        "[features]\ndefault = [\"json\"]\njson = [\"fastrs/json\"]\n",
+        &["run", "--quiet", "--offline"],
+    );
     assert!(
         run.status.success(),
         "generated code failed to build or run:\n{}",
@@ -286,23 +297,8 @@ fn real_world_schemas_compile_through_both_paths() {
             );
         }
     }
-    let runtime = root().join("runtime");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        format!(
-            "[package]\nname = \"corpus\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {:?}, features = [\"descriptor\"] }}\n\n[workspace]\n",
-            runtime.display().to_string()
-        ),
-    )
-    .unwrap();
     std::fs::write(dir.join("src/lib.rs"), format!("#![allow(dead_code)]\n{modules}")).unwrap();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let build = Command::new(cargo)
-        .args(["build", "--quiet", "--offline"])
-        .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
+    let build = cargo(&dir, "corpus", "", &["build", "--quiet", "--offline"]);
     assert!(
         build.status.success(),
         "the generated corpus does not compile:\n{}",
