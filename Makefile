@@ -18,6 +18,7 @@ test:
 	$(CARGO) test --workspace
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) build -p fastrs-no-std
+	$(CARGO) build -p protoc-gen-fastrs --no-default-features
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(DOC)

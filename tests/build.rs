@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .compile(PROTOS, &["../proto"])?;
 
     let parsed = builder.parse(PROTOS, &["../proto"])?;
-    std::fs::write(out.join("descriptors.pb"), prost::Message::encode_to_vec(&parsed.set))?;
+    std::fs::write(out.join("descriptors.pb"), fastrs::Message::encode_to_vec(&parsed.set))?;
 
     std::fs::create_dir_all(out.join("prost"))?;
     prost_build::Config::new()

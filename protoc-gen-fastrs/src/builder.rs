@@ -197,14 +197,7 @@ impl Builder {
         includes: &[impl AsRef<Path>],
     ) -> Result<Vec<GeneratedFile>, Error> {
         let parsed = self.parse(protos, includes)?;
-        match &parsed.encoded {
-            Some(encoded) => {
-                let files = crate::model::features::occurrences(encoded, 1)
-                    .map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
-                crate::generate_encoded(&files, &parsed.inputs, &self.options)
-            }
-            None => crate::generate(&parsed.set.file, &parsed.inputs, &self.options),
-        }
+        crate::generate(&parsed.set.file, &parsed.inputs, &self.options)
     }
 
     /// Parses only: the descriptors the generator would see.
@@ -220,7 +213,13 @@ impl Builder {
                 "protoc_arg `{}` needs protoc: add Builder::use_protoc() or Builder::protoc_path()",
                 self.protoc_args[0]
             ))),
+            #[cfg(feature = "pure")]
             None => descriptors::parse_pure(&protos, &includes),
+            #[cfg(not(feature = "pure"))]
+            None => Err(Error::new(
+                "this build of protoc-gen-fastrs has no pure-Rust parser (feature `pure`): \
+                 add Builder::use_protoc() or Builder::protoc_path()",
+            )),
         }
     }
 }

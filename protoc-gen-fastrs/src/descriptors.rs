@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use prost::Message as _;
-use prost_types::FileDescriptorSet;
+use fastrs::descriptor::FileDescriptorSet;
+use fastrs::Message as _;
 
 use crate::Error;
 
@@ -13,16 +13,15 @@ use crate::Error;
 /// as the descriptors spell them (relative to their include directory).
 #[derive(Debug, Clone)]
 pub struct Parsed {
-    /// All files, imports first.
+    /// All files, imports first, with every option (custom ones in their
+    /// `unknown_fields`) and source info.
     pub set: FileDescriptorSet,
     /// The inputs' descriptor names.
     pub inputs: Vec<String>,
-    /// The encoded `FileDescriptorSet`: it keeps what `set` cannot hold
-    /// (custom options, editions features).
-    pub encoded: Option<Vec<u8>>,
 }
 
 /// Parses `files` in pure Rust, with source info (for doc comments).
+#[cfg(feature = "pure")]
 ///
 /// # Errors
 /// Unreadable files and schema errors, with file, line and column.
@@ -47,14 +46,13 @@ pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Err
         .filter(|f| !f.is_import())
         .map(|f| f.name().to_string())
         .collect();
-    Ok(Parsed {
-        set: compiler.file_descriptor_set(),
-        inputs,
-        // Unlike `set`, the encoding keeps custom options.
-        encoded: Some(compiler.encode_file_descriptor_set()),
-    })
+    // protox's own `file_descriptor_set()` is made of `prost_types`, which drop
+    // custom options; its encoding keeps everything.
+    let set = decode_set(&compiler.encode_file_descriptor_set(), "protox")?;
+    Ok(Parsed { set, inputs })
 }
 
+#[cfg(feature = "pure")]
 /// A protox error as `file:line:column: message` (its `Debug` form carries the
 /// location; `Display` does not).
 fn protox_error(e: protox::Error) -> Error {
@@ -88,14 +86,13 @@ pub fn parse_protoc(protoc: &Path, args: &[String], files: &[PathBuf], includes:
     }
     let bytes = std::fs::read(&out).map_err(|e| Error::new(format!("cannot read protoc output: {e}")))?;
     let _ = std::fs::remove_file(&out);
-    let set = FileDescriptorSet::decode(bytes.as_slice())
-        .map_err(|e| Error::new(format!("protoc output does not decode: {e}")))?;
+    let set = decode_set(&bytes, "protoc")?;
     let inputs = files.iter().map(|f| descriptor_name(f, includes)).collect();
-    Ok(Parsed {
-        set,
-        inputs,
-        encoded: Some(bytes),
-    })
+    Ok(Parsed { set, inputs })
+}
+
+fn decode_set(bytes: &[u8], parser: &str) -> Result<FileDescriptorSet, Error> {
+    FileDescriptorSet::decode(bytes).map_err(|e| Error::new(format!("{parser}'s descriptors do not decode: {e}")))
 }
 
 /// The name protoc gives an input file: its path relative to the first include

@@ -5,9 +5,10 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use prost::Message;
-use prost_types::compiler::code_generator_response::{Feature, File};
-use prost_types::compiler::{CodeGeneratorRequest, CodeGeneratorResponse};
+use fastrs::Message as _;
+use protoc_gen_fastrs::descriptor::compiler::code_generator_response::{Feature, File};
+use protoc_gen_fastrs::descriptor::compiler::{CodeGeneratorRequest, CodeGeneratorResponse};
+use protoc_gen_fastrs::descriptor::Edition;
 
 fn main() -> ExitCode {
     if std::env::args().nth(1).is_some_and(|a| a == "--version") {
@@ -19,65 +20,46 @@ fn main() -> ExitCode {
         eprintln!("protoc-gen-fastrs: cannot read the request from stdin: {e}");
         return ExitCode::FAILURE;
     }
-    let response = match CodeGeneratorRequest::decode(input.as_slice()) {
-        Ok(request) => respond(&request, &input),
+    let response = match CodeGeneratorRequest::decode(&input) {
+        Ok(request) => respond(&request),
         Err(e) => {
             eprintln!("protoc-gen-fastrs: stdin is not a CodeGeneratorRequest ({e}); run me through protoc");
             return ExitCode::FAILURE;
         }
     };
-    // prost-types' response has no minimum/maximum edition fields (3 and 4):
-    // they are appended as raw varint fields.
-    let mut bytes = response.encode_to_vec();
-    bytes.extend([0x18]);
-    push_varint(&mut bytes, MINIMUM_EDITION);
-    bytes.extend([0x20]);
-    push_varint(&mut bytes, MAXIMUM_EDITION);
-    if let Err(e) = std::io::stdout().write_all(&bytes) {
+    if let Err(e) = std::io::stdout().write_all(&response.encode_to_vec()) {
         eprintln!("protoc-gen-fastrs: cannot write the response: {e}");
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }
 
-fn push_varint(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push((v & 0x7f) as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-/// `EDITION_PROTO2` to `EDITION_2024`: the editions this plugin reads.
-const MINIMUM_EDITION: u64 = 998;
-const MAXIMUM_EDITION: u64 = 1001;
-
-/// Answers a request; `raw` is its encoding, which keeps the editions features
-/// `prost-types` drops.
-fn respond(request: &CodeGeneratorRequest, raw: &[u8]) -> CodeGeneratorResponse {
+fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
     let mut response = CodeGeneratorResponse {
-        // FEATURE_SUPPORTS_EDITIONS (2) is missing from prost-types' enum.
-        supported_features: Some(Feature::Proto3Optional as u64 | 2),
+        supported_features: Some(Feature::Proto3Optional as u64 | Feature::SupportsEditions as u64),
+        // The editions this plugin reads.
+        minimum_edition: Some(Edition::EditionProto2 as i32),
+        maximum_edition: Some(Edition::Edition2024 as i32),
         ..Default::default()
     };
+    let to_generate: Vec<String> = request.file_to_generate.iter().map(|f| f.to_string()).collect();
     let result = protoc_gen_fastrs::Options::parse(request.parameter())
         .map_err(|e| e.to_string())
         .and_then(|options| {
-            let files = protoc_gen_fastrs::request_files(raw).map_err(|e| e.to_string())?;
-            protoc_gen_fastrs::generate_encoded(&files, &request.file_to_generate, &options).map_err(|e| e.to_string())
+            protoc_gen_fastrs::generate(&request.proto_file, &to_generate, &options).map_err(|e| e.to_string())
         });
     match result {
         Ok(files) => {
             response.file = files
                 .into_iter()
                 .map(|f| File {
-                    name: Some(f.name),
-                    content: Some(f.content),
+                    name: Some(f.name.into()),
+                    content: Some(f.content.into()),
                     ..Default::default()
                 })
                 .collect();
         }
-        Err(e) => response.error = Some(e),
+        Err(e) => response.error = Some(e.into()),
     }
     response
 }

@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use prost::Message as _;
-use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, FieldDescriptorProto, FileDescriptorSet};
+use fastrs::descriptor::field_descriptor_proto::{Label, Type};
+use fastrs::descriptor::{DescriptorProto, FieldDescriptorProto, FileDescriptorSet};
+use fastrs::Message as _;
 
 /// A small deterministic generator (SplitMix64).
 pub struct Rng(u64);

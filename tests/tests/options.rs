@@ -10,20 +10,13 @@ use fastrs::Message;
 use fastrs_tests::fast::fastrs::options::{self as o, Route};
 use protoc_gen_fastrs::Builder;
 
-/// `proto/test/options.proto`'s descriptors, as fastrs's own types, and
-/// their encoding.
-fn descriptors(builder: Builder) -> (FileDescriptorSet, Vec<u8>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto");
-    let parsed = builder.parse(&[root.join("test/options.proto")], &[&root]).unwrap();
-    let bytes = parsed
-        .encoded
-        .unwrap_or_else(|| prost::Message::encode_to_vec(&parsed.set));
-    (FileDescriptorSet::decode(&bytes).unwrap(), bytes)
+fn proto_root() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto")
 }
 
 fn check(builder: Builder) {
-    let (set, bytes) = descriptors(builder);
-    assert_eq!(set.encode_to_vec(), bytes, "descriptors round-trip byte for byte");
+    let root = proto_root();
+    let set = builder.parse(&[root.join("test/options.proto")], &[&root]).unwrap().set;
     let file = set
         .file
         .iter()
@@ -78,6 +71,24 @@ fn custom_options_read_back_through_the_pure_parser() {
 #[test]
 fn custom_options_read_back_through_protoc() {
     check(Builder::new().protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap()));
+}
+
+#[test]
+fn protocs_descriptors_round_trip_byte_for_byte() {
+    let root = proto_root();
+    let out = std::env::temp_dir().join(format!("fastrs-options-{}.pb", std::process::id()));
+    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg(format!("-I{}", root.display()))
+        .args(["--include_imports", "--include_source_info"])
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg(root.join("test/options.proto"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let bytes = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let set = FileDescriptorSet::decode(&bytes).unwrap();
+    assert_eq!(set.encode_to_vec(), bytes, "unknown options and all");
 }
 
 #[test]

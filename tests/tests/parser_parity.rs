@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use prost_types::FileDescriptorSet;
+use fastrs::descriptor::FileDescriptorSet;
 use protoc_gen_fastrs::Builder;
 
 fn protos(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -28,12 +28,12 @@ fn protos(dir: &Path, out: &mut Vec<PathBuf>) {
 /// for leading and trailing comments, compared separately below.
 /// Float defaults are spelled differently (`9e+09` by protoc, `9000000000` by
 /// protox); compare their values.
-fn canonical_float_defaults(m: &mut prost_types::DescriptorProto) {
-    use prost_types::field_descriptor_proto::Type;
+fn canonical_float_defaults(m: &mut fastrs::descriptor::DescriptorProto) {
+    use fastrs::descriptor::field_descriptor_proto::Type;
     for f in &mut m.field {
         if matches!(f.r#type(), Type::Float | Type::Double) {
             if let Some(v) = f.default_value.as_mut().and_then(|d| d.parse::<f64>().ok()) {
-                f.default_value = Some(format!("{v:?}"));
+                f.default_value = Some(format!("{v:?}").into());
             }
         }
     }
@@ -56,8 +56,8 @@ fn normalise(mut set: FileDescriptorSet) -> (FileDescriptorSet, Comments) {
                     comments.push((
                         file.name().to_string(),
                         loc.path,
-                        loc.leading_comments,
-                        loc.trailing_comments,
+                        loc.leading_comments.map(|c| c.to_string()),
+                        loc.trailing_comments.map(|c| c.to_string()),
                     ));
                 }
             }

@@ -2,7 +2,7 @@
 //! numbers, `inf`/`nan`, C-escaped bytes, enum value names), turned into Rust
 //! expressions of the field's type.
 
-use prost_types::EnumDescriptorProto;
+use fastrs::descriptor::EnumDescriptorProto;
 use quote::{quote, ToTokens};
 
 use super::names;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use prost_types::FileDescriptorProto;
+use fastrs::descriptor::FileDescriptorProto;
 
 /// The comments of one file's elements.
 #[derive(Debug, Default)]

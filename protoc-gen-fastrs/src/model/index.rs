@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
+use fastrs::descriptor::field_descriptor_proto::{Label, Type};
+use fastrs::descriptor::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
 use super::externs::{self, ExternPath};
 use super::features::FileFeatures;
@@ -302,14 +302,14 @@ impl Closedness<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prost_types::FieldDescriptorProto;
+    use fastrs::descriptor::FieldDescriptorProto;
 
     fn field(name: &str, type_name: &str, label: Label) -> FieldDescriptorProto {
         FieldDescriptorProto {
             name: Some(name.into()),
             number: Some(1),
-            label: Some(label as i32),
-            r#type: Some(Type::Message as i32),
+            label: Some(label),
+            r#type: Some(Type::Message),
             type_name: Some(type_name.into()),
             ..Default::default()
         }
@@ -330,8 +330,8 @@ mod tests {
         leaf.field.push(FieldDescriptorProto {
             name: Some("id".into()),
             number: Some(1),
-            label: Some(Required as i32),
-            r#type: Some(Type::Int32 as i32),
+            label: Some(Required),
+            r#type: Some(Type::Int32),
             ..Default::default()
         });
         let file = FileDescriptorProto {

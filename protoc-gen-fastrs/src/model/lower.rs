@@ -4,9 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use fastrs::descriptor::field_descriptor_proto::{Label, Type};
+use fastrs::descriptor::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 use heck::ToShoutySnakeCase;
-use prost_types::field_descriptor_proto::{Label, Type};
-use prost_types::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
 
 use super::defaults;
 use super::docs::Comments;
@@ -30,14 +30,18 @@ pub fn lower(
     files: &[FileDescriptorProto],
     to_generate: &[String],
     options: &Options,
-    features: &HashMap<String, FileFeatures>,
 ) -> Result<Vec<Package>, Vec<String>> {
+    let features: HashMap<String, FileFeatures> = files
+        .iter()
+        .filter(|f| f.syntax() == "editions")
+        .map(|f| (f.name().to_string(), FileFeatures::of(f)))
+        .collect();
     let generated_packages: HashSet<&str> = files
         .iter()
         .filter(|f| to_generate.contains(&f.name().to_string()))
         .map(FileDescriptorProto::package)
         .collect();
-    let index = Index::build(files, options, &generated_packages, features);
+    let index = Index::build(files, options, &generated_packages, &features);
     let mut errors = Vec::new();
     let mut packages: Vec<Package> = Vec::new();
     for name in to_generate {
@@ -48,7 +52,7 @@ pub fn lower(
         let mut ctx = FileCtx::new(file, &index, &mut errors);
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
-        ctx.features = editions_features(file, features, ctx.errors).cloned();
+        ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
         let messages: Vec<Message> = file
             .message_type
@@ -137,26 +141,6 @@ fn link_checked_extensions(packages: &mut [Package]) {
     for p in packages.iter_mut() {
         apply(&mut p.messages, &checked);
     }
-}
-
-/// The editions features of `file`, which must have been read from its raw
-/// descriptor (an error otherwise: the generator would guess presence).
-fn editions_features<'f>(
-    file: &FileDescriptorProto,
-    features: &'f HashMap<String, FileFeatures>,
-    errors: &mut Vec<String>,
-) -> Option<&'f FileFeatures> {
-    if file.syntax() != "editions" {
-        return None;
-    }
-    let found = features.get(file.name());
-    if found.is_none() {
-        errors.push(format!(
-            "{}: editions files need their raw descriptors (use the protoc plugin or Builder::use_protoc)",
-            file.name()
-        ));
-    }
-    found
 }
 
 /// Lowering state for one file.
@@ -357,7 +341,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             tag,
             full_name: element.to_string(),
             proto_name: f.name().to_string(),
-            json_name: f.json_name.clone().unwrap_or_else(|| names::json_name(f.name())),
+            json_name: f
+                .json_name
+                .as_deref()
+                .map_or_else(|| names::json_name(f.name()), str::to_string),
             required: f.label() == Label::Required || editions.is_some_and(|ed| ed.required),
             default,
         })

@@ -136,7 +136,7 @@ fn all_distinct(names: &[String]) -> bool {
 /// `UpperCamelCase`, or with an `Oneof` suffix when a nested message or enum
 /// of `parent` (which share its module) already has that name.
 #[must_use]
-pub fn oneof_enum_ident(name: &str, parent: &prost_types::DescriptorProto) -> Ident {
+pub fn oneof_enum_ident(name: &str, parent: &fastrs::descriptor::DescriptorProto) -> Ident {
     let camel_name = camel(name);
     let taken = parent.nested_type.iter().any(|m| camel(m.name()) == camel_name)
         || parent.enum_type.iter().any(|e| camel(e.name()) == camel_name);
