@@ -830,6 +830,317 @@ impl ::fastrs::__private::json::JsonFields for Manager {
         ::core::result::Result::Ok(())
     }
 }
+/// Sign-in details: `Debug` prints the secrets as `[REDACTED]`.
+#[derive(Clone, PartialEq, Default)]
+pub struct Login {
+    pub user: ::fastrs::alloc::string::String,
+    pub password: ::fastrs::alloc::string::String,
+    pub second_factor: ::core::option::Option<login::SecondFactor>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+    #[doc(hidden)]
+    pub recycle: ::fastrs::__private::Recycler,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for Login {
+    const FULL_NAME: &'static str = "golden.Login";
+    fn size(&self) -> usize {
+        let mut n = self.unknown_fields.len();
+        if !self.user.is_empty() {
+            n += 1 + ::fastrs::__private::Str::size(&self.user);
+        }
+        if !self.password.is_empty() {
+            n += 1 + ::fastrs::__private::Str::size(&self.password);
+        }
+        if let ::core::option::Option::Some(oneof) = &self.second_factor {
+            n
+                += match oneof {
+                    login::SecondFactor::Otp(v) => 1 + ::fastrs::__private::Str::size(v),
+                    login::SecondFactor::Device(v) => {
+                        1 + ::fastrs::__private::Uint32::size(v)
+                    }
+                };
+        }
+        n
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        w.in_registers(|w| {
+            self.unknown_fields.write(w);
+            match &self.second_factor {
+                ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                    ::fastrs::__private::Str::write_keyed(v, &[0x1a], w);
+                }
+                ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
+                    ::fastrs::__private::Uint32::write_keyed(v, &[0x20], w);
+                }
+                _ => {}
+            }
+            if !self.password.is_empty() {
+                ::fastrs::__private::Str::write_keyed(&self.password, &[0x12], w);
+            }
+            if !self.user.is_empty() {
+                ::fastrs::__private::Str::write_keyed(&self.user, &[0x0a], w);
+            }
+        });
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::Str::merge(&mut self.user, r, depth)?;
+        }
+        if r.read_tag_if(0x12) {
+            ::fastrs::__private::Str::merge(&mut self.password, r, depth)?;
+        }
+        if r.read_tag_if(0x1a) {
+            match &mut self.second_factor {
+                ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                    ::fastrs::__private::Str::merge(v, r, depth)?;
+                }
+                _ => {
+                    let mut v = self.recycle.spare();
+                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
+                    let old = self.second_factor.replace(login::SecondFactor::Otp(v));
+                    login::keep_second_factor(&mut self.recycle, old);
+                }
+            }
+        }
+        if r.read_tag_if(0x20) {
+            let old = self
+                .second_factor
+                .replace(
+                    login::SecondFactor::Device(
+                        ::fastrs::__private::Uint32::read(r, depth)?,
+                    ),
+                );
+            login::keep_second_factor(&mut self.recycle, old);
+        }
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::Str::merge(&mut self.user, r, depth)?;
+                }
+                0x12 => {
+                    ::fastrs::__private::Str::merge(&mut self.password, r, depth)?;
+                }
+                0x1a => {
+                    match &mut self.second_factor {
+                        ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                        }
+                        _ => {
+                            let mut v = self.recycle.spare();
+                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
+                            let old = self
+                                .second_factor
+                                .replace(login::SecondFactor::Otp(v));
+                            login::keep_second_factor(&mut self.recycle, old);
+                        }
+                    }
+                }
+                0x20 => {
+                    let old = self
+                        .second_factor
+                        .replace(
+                            login::SecondFactor::Device(
+                                ::fastrs::__private::Uint32::read(r, depth)?,
+                            ),
+                        );
+                    login::keep_second_factor(&mut self.recycle, old);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn clear(&mut self) {
+        self.user.clear();
+        self.password.clear();
+        login::keep_second_factor(&mut self.recycle, self.second_factor.take());
+        self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+}
+impl ::core::fmt::Debug for Login {
+    fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        f.debug_struct("Login")
+            .field("user", &self.user)
+            .field("password", &::core::format_args!("[REDACTED]"))
+            .field("second_factor", &self.second_factor)
+            .field("unknown_fields", &self.unknown_fields)
+            .finish_non_exhaustive()
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::serde::Serialize for Login {
+    fn serialize<__S: ::fastrs::serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use ::fastrs::serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(::core::option::Option::None)?;
+        if !self.user.is_empty() {
+            map.serialize_entry(
+                "user",
+                &::fastrs::__private::json::Single::<
+                    ::fastrs::__private::Str,
+                >(&self.user),
+            )?;
+        }
+        if !self.password.is_empty() {
+            map.serialize_entry(
+                "password",
+                &::fastrs::__private::json::Single::<
+                    ::fastrs::__private::Str,
+                >(&self.password),
+            )?;
+        }
+        match &self.second_factor {
+            ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                map.serialize_entry(
+                    "otp",
+                    &::fastrs::__private::json::Single::<::fastrs::__private::Str>(v),
+                )?;
+            }
+            ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
+                map.serialize_entry(
+                    "device",
+                    &::fastrs::__private::json::Single::<::fastrs::__private::Uint32>(v),
+                )?;
+            }
+            _ => {}
+        }
+        map.end()
+    }
+}
+impl<'de> ::fastrs::serde::Deserialize<'de> for Login {
+    fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        ::fastrs::__private::json::deserialize_object(de)
+    }
+}
+impl ::fastrs::json::JsonMessage for Login {
+    fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
+        de: __D,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::fastrs::__private::json::Read<Self>, __D::Error> {
+        ::fastrs::__private::json::read_object(de, options)
+    }
+}
+#[allow(deprecated)]
+impl ::fastrs::__private::json::JsonFields for Login {
+    fn json_field(name: &str) -> ::core::option::Option<u32> {
+        match name {
+            "user" => ::core::option::Option::Some(1),
+            "password" => ::core::option::Option::Some(2),
+            "otp" => ::core::option::Option::Some(3),
+            "device" => ::core::option::Option::Some(4),
+            _ => ::core::option::Option::None,
+        }
+    }
+    fn json_merge_field<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        number: u32,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<(), __A::Error> {
+        match number {
+            1 => {
+                if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<
+                    ::fastrs::__private::Str,
+                    _,
+                >(map, options, "user")? {
+                    self.user = v;
+                }
+            }
+            2 => {
+                if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<
+                    ::fastrs::__private::Str,
+                    _,
+                >(map, options, "password")? {
+                    self.password = v;
+                }
+            }
+            3 => {
+                if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<
+                    ::fastrs::__private::Str,
+                    _,
+                >(map, options, "otp")? {
+                    if self.second_factor.is_some() {
+                        return ::core::result::Result::Err(
+                            ::fastrs::__private::json::oneof_set_twice(
+                                "golden.Login",
+                                "second_factor",
+                            ),
+                        );
+                    }
+                    self.second_factor = ::core::option::Option::Some(
+                        login::SecondFactor::Otp(v),
+                    );
+                }
+            }
+            4 => {
+                if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<
+                    ::fastrs::__private::Uint32,
+                    _,
+                >(map, options, "device")? {
+                    if self.second_factor.is_some() {
+                        return ::core::result::Result::Err(
+                            ::fastrs::__private::json::oneof_set_twice(
+                                "golden.Login",
+                                "second_factor",
+                            ),
+                        );
+                    }
+                    self.second_factor = ::core::option::Option::Some(
+                        login::SecondFactor::Device(v),
+                    );
+                }
+            }
+            _ => {
+                map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+/// Types nested in [`Login`].
+pub mod login {
+    #[derive(Clone, PartialEq)]
+    pub enum SecondFactor {
+        Otp(::fastrs::alloc::string::String),
+        Device(u32),
+    }
+    impl ::core::fmt::Debug for SecondFactor {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            match self {
+                Self::Otp(_) => {
+                    f.debug_tuple("Otp")
+                        .field(&::core::format_args!("[REDACTED]"))
+                        .finish()
+                }
+                Self::Device(v) => f.debug_tuple("Device").field(v).finish(),
+            }
+        }
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    pub(super) fn keep_second_factor(
+        recycle: &mut ::fastrs::__private::Recycler,
+        old: ::core::option::Option<SecondFactor>,
+    ) {
+        if let ::core::option::Option::Some(SecondFactor::Otp(v)) = old {
+            recycle.keep(v);
+        }
+    }
+}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum Role {
@@ -869,4 +1180,5 @@ pub fn register_json_types() {
     ::fastrs::json::register::<User>();
     ::fastrs::json::register::<Address>();
     ::fastrs::json::register::<Manager>();
+    ::fastrs::json::register::<Login>();
 }

@@ -176,3 +176,28 @@ fn golden_code_round_trips() {
     assert!(!user.active(), "the getter returns the set value");
     assert!(!golden::User::default().active(), "and the default when unset");
 }
+
+#[test]
+fn debug_redact_hides_values_in_debug_output() {
+    use golden::login::SecondFactor;
+    let mut login = golden::Login {
+        user: "ada".into(),
+        password: "hunter2".into(),
+        second_factor: Some(SecondFactor::Otp("123456".into())),
+        ..Default::default()
+    };
+    let shown = format!("{login:?}");
+    assert_eq!(
+        shown,
+        r#"Login { user: "ada", password: [REDACTED], second_factor: Some(Otp([REDACTED])), unknown_fields: UnknownFields(0 bytes), .. }"#
+    );
+    assert_eq!(format!("{login:#?}").matches("[REDACTED]").count(), 2);
+    login.second_factor = Some(SecondFactor::Device(7));
+    assert!(format!("{login:?}").contains("Some(Device(7))"), "other members print");
+    // Only `Debug` hides them: the values encode as any other.
+    use fastrs::Message;
+    assert_eq!(
+        golden::Login::decode(&login.encode_to_vec()).unwrap().password,
+        "hunter2"
+    );
+}

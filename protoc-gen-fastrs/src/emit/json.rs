@@ -57,7 +57,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let ident = &msg.ident;
     let serialize = serialize_body(msg);
     let fields = json_fields(msg);
-    let allow = allow_deprecated(msg.deprecated);
+    let allow = allow_deprecated(msg.deprecated());
     quote! {
         #cfg
         #[allow(deprecated)]
@@ -106,22 +106,19 @@ fn serialize_body(msg: &Message) -> TokenStream {
             Slot::Oneof(o, members) => {
                 let oneof = &msg.oneofs[*o];
                 let (field, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
-                let arms = members.iter().map(|&m| {
-                    let member = &oneof.members[m];
-                    let (variant, name) = (&member.ident, &member.json_name);
-                    let codec = codec(kind_of(member), &msg.scope);
-                    quote! {
-                        ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                            map.serialize_entry(#name, &::fastrs::__private::json::Single::<#codec>(v))?;
-                        }
-                    }
-                });
-                quote! {
-                    match &self.#field {
-                        #(#arms)*
-                        _ => {}
-                    }
-                }
+                let arms = members
+                    .iter()
+                    .map(|&m| {
+                        let member = &oneof.members[m];
+                        let (variant, name) = (&member.ident, &member.json_name);
+                        let codec = codec(kind_of(member), &msg.scope);
+                        (
+                            quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v))),
+                            quote!(map.serialize_entry(#name, &::fastrs::__private::json::Single::<#codec>(v))?;),
+                        )
+                    })
+                    .collect();
+                super::match_oneof_run(&quote!(&self.#field), arms)
             }
         })
         .collect();
@@ -358,7 +355,9 @@ pub fn register(package: &Package) -> TokenStream {
 /// True if `msg`, a message nested in it, or an extension declared in it is
 /// deprecated or names a deprecated type.
 fn names_deprecated(msg: &Message) -> bool {
-    msg.deprecated || msg.extensions.iter().any(names_deprecated_extension) || msg.messages.iter().any(names_deprecated)
+    msg.deprecated()
+        || msg.extensions.iter().any(names_deprecated_extension)
+        || msg.messages.iter().any(names_deprecated)
 }
 
 fn names_deprecated_extension(e: &Extension) -> bool {

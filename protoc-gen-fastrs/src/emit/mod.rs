@@ -1,6 +1,7 @@
 //! Model → tokens. One module per generated piece; each reads the model only.
 
 mod chain;
+mod debug;
 mod json;
 mod read;
 mod recycle;
@@ -245,4 +246,24 @@ fn include_level(packages: &[&Package], depth: usize, paths: Paths) -> TokenStre
         children.push(quote!(pub mod #module { #inner }));
     }
     quote!(#(#here)* #(#children)*)
+}
+
+/// Code for a run of members of one oneof (`Option<Enum>` at `value`): one
+/// `match` with an arm per member, or an `if let` for a run of one member (a
+/// member split from the rest by other fields in number order).
+fn match_oneof_run(value: &TokenStream, arms: Vec<(TokenStream, TokenStream)>) -> TokenStream {
+    if let [(pattern, body)] = &arms[..] {
+        return quote! {
+            if let #pattern = #value {
+                #body
+            }
+        };
+    }
+    let arms = arms.iter().map(|(pattern, body)| quote!(#pattern => { #body }));
+    quote! {
+        match #value {
+            #(#arms)*
+            _ => {}
+        }
+    }
 }

@@ -138,7 +138,12 @@ pub(super) fn oneof_keeper(oneof: &Oneof) -> TokenStream {
             }
         }
     };
-    let allow = allow_deprecated(oneof.members.iter().any(|m| m.deprecated || m.names_deprecated_type()));
+    let allow = allow_deprecated(
+        oneof
+            .members
+            .iter()
+            .any(|m| m.deprecated() || m.names_deprecated_type()),
+    );
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
         #allow

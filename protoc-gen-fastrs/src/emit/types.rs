@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::recycle::{clear_body, oneof_keeper};
-use super::{chain, codec, codec_import, doc_attrs, int, json, read, rust_type, size, write};
+use super::{chain, codec, codec_import, debug, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 use crate::options::Maps;
 
@@ -13,7 +13,7 @@ use crate::options::Maps;
 pub fn message(msg: &Message) -> TokenStream {
     let ident = &msg.ident;
     let doc = doc_attrs(&msg.doc);
-    let deprecated = msg.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = msg.deprecated().then(|| quote!(#[deprecated]));
     let members = msg.order.iter().filter_map(|slot| struct_member(msg, slot));
     let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
     let full_name = &msg.full_name;
@@ -27,11 +27,14 @@ pub fn message(msg: &Message) -> TokenStream {
     let json = json::message(msg);
     let chain = chain::impl_chain(msg);
     let allow = allow_deprecated(msg.fields.iter().any(Field::names_deprecated_type));
+    // `Debug` by hand when a field is redacted, else derived.
+    let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
+    let debug = debug::message(msg);
     quote! {
         #doc
         #deprecated
         #allow
-        #[derive(Clone, PartialEq, Default, Debug)]
+        #[derive(Clone, PartialEq, Default #derive_debug)]
         pub struct #ident {
             #(#members)*
             /// Fields this schema does not know, kept and written back on encode.
@@ -74,6 +77,8 @@ pub fn message(msg: &Message) -> TokenStream {
 
             #check_required
         }
+
+        #debug
 
         #chain
 
@@ -261,7 +266,7 @@ fn struct_member(msg: &Message, slot: &Slot) -> Option<TokenStream> {
 fn field(f: &Field, scope: &[String]) -> TokenStream {
     let ident = &f.ident;
     let doc = doc_attrs(&f.doc);
-    let deprecated = f.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = f.deprecated().then(|| quote!(#[deprecated]));
     let ty = match &f.shape {
         Shape::Implicit(kind) | Shape::OneofMember(kind) => rust_type(kind, scope),
         Shape::Optional(kind) => {
@@ -338,17 +343,20 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
             unreachable!("oneof members are lowered as OneofMember")
         };
         let (variant, doc, ty) = (&m.ident, doc_attrs(&m.doc), rust_type(kind, scope));
-        let deprecated = m.deprecated.then(|| quote!(#[deprecated]));
+        let deprecated = m.deprecated().then(|| quote!(#[deprecated]));
         quote!(#doc #deprecated #variant(#ty),)
     });
     let allow = allow_deprecated(oneof.members.iter().any(Field::names_deprecated_type));
+    let derive_debug = (!debug::oneof_redacts(oneof)).then(|| quote!(, Debug));
+    let debug = debug::oneof(oneof);
     quote! {
         #doc
         #allow
-        #[derive(Clone, PartialEq, Debug)]
+        #[derive(Clone, PartialEq #derive_debug)]
         pub enum #ident {
             #(#variants)*
         }
+        #debug
     }
 }
 
@@ -357,16 +365,16 @@ fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
 pub fn enumeration(e: &Enum) -> TokenStream {
     let ident = &e.ident;
     let doc = doc_attrs(&e.doc);
-    let deprecated = e.deprecated.then(|| quote!(#[deprecated]));
+    let deprecated = e.deprecated().then(|| quote!(#[deprecated]));
     let variants = e.variants.iter().enumerate().map(|(i, v)| {
         let (vident, number, doc) = (&v.ident, int(v.number), doc_attrs(&v.doc));
         let default = (i == 0).then(|| quote!(#[default]));
-        let deprecated = v.deprecated.then(|| quote!(#[deprecated]));
+        let deprecated = v.deprecated().then(|| quote!(#[deprecated]));
         quote!(#doc #deprecated #default #vident = #number,)
     });
     // A deprecated first value is the default all the same: the derived
     // `Default` names it.
-    let allow = allow_deprecated(e.variants[0].deprecated);
+    let allow = allow_deprecated(e.variants[0].deprecated());
     let aliases = e.aliases.iter().map(|a| {
         let (aident, target, doc) = (&a.ident, &a.target, doc_attrs(&a.doc));
         quote!(#doc pub const #aident: Self = Self::#target;)

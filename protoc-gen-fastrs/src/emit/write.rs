@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_call, is_set, tag_bytes};
+use super::{codec, codec_call, is_set, match_oneof_run, tag_bytes};
 use crate::model::{Field, Message, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
@@ -105,26 +105,23 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
     }
 }
 
-/// A run of consecutive members of one oneof: one `match` on its value.
+/// A run of consecutive members of one oneof.
 fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
     let oneof = &msg.oneofs[o];
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
-    let arms = members.iter().map(|&m| {
-        let m = &oneof.members[m];
-        let Shape::OneofMember(kind) = &m.shape else {
-            unreachable!("oneof members are lowered as OneofMember")
-        };
-        let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
-        quote! {
-            ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                #codec::write_keyed(v, #tag, w);
-            }
-        }
-    });
-    quote! {
-        match &self.#ident {
-            #(#arms)*
-            _ => {}
-        }
-    }
+    let arms = members
+        .iter()
+        .map(|&m| {
+            let m = &oneof.members[m];
+            let Shape::OneofMember(kind) = &m.shape else {
+                unreachable!("oneof members are lowered as OneofMember")
+            };
+            let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
+            (
+                quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v))),
+                quote!(#codec::write_keyed(v, #tag, w);),
+            )
+        })
+        .collect();
+    match_oneof_run(&quote!(&self.#ident), arms)
 }

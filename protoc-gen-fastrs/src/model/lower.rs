@@ -258,7 +258,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             module: names::module_ident(desc.name()),
             scope: scope.to_vec(),
             doc: self.doc(&loc),
-            deprecated: desc.options.as_ref().is_some_and(|o| o.deprecated()),
+            options: desc.options.clone().unwrap_or_default(),
             fields,
             oneofs,
             order,
@@ -336,7 +336,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             number,
             ident,
             doc,
-            deprecated: f.options.as_ref().is_some_and(|o| o.deprecated()),
+            options: f.options.clone().unwrap_or_default(),
             shape,
             tag,
             full_name: element.to_string(),
@@ -568,7 +568,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                     ident,
                     number: v.number(),
                     doc,
-                    deprecated: v.options.as_ref().is_some_and(|o| o.deprecated()),
+                    options: v.options.clone().unwrap_or_default(),
                 }),
             }
         }
@@ -579,7 +579,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             full_name: full_name.clone(),
             ident: names::type_ident(desc.name()),
             doc: self.doc(&loc),
-            deprecated: desc.options.as_ref().is_some_and(|o| o.deprecated()),
+            options: desc.options.clone().unwrap_or_default(),
             variants,
             aliases,
         }

@@ -12,6 +12,7 @@ pub mod lower;
 pub mod names;
 pub mod wire;
 
+use fastrs::descriptor::{EnumOptions, EnumValueOptions, FieldOptions, MessageOptions};
 use proc_macro2::Ident;
 
 pub use names::TypePath;
@@ -68,7 +69,9 @@ pub struct Message {
     /// Module segments where the struct lives.
     pub scope: Vec<String>,
     pub doc: Vec<String>,
-    pub deprecated: bool,
+    /// The message's options as declared, custom ones in `unknown_fields`
+    /// (read them with their extension constants).
+    pub options: MessageOptions,
     /// Fields outside oneofs, by ascending field number.
     pub fields: Vec<Field>,
     pub oneofs: Vec<Oneof>,
@@ -136,7 +139,8 @@ pub struct Field {
     /// Struct field name, or variant name for a oneof member.
     pub ident: Ident,
     pub doc: Vec<String>,
-    pub deprecated: bool,
+    /// The field's options as declared (custom ones in `unknown_fields`).
+    pub options: FieldOptions,
     pub shape: Shape,
     /// The tag of the field's main encoding.
     pub tag: Tag,
@@ -255,7 +259,8 @@ pub struct Enum {
     pub full_name: String,
     pub ident: Ident,
     pub doc: Vec<String>,
-    pub deprecated: bool,
+    /// The enum's options as declared (custom ones in `unknown_fields`).
+    pub options: EnumOptions,
     /// Distinct numbers, in declaration order; the first is the default.
     pub variants: Vec<Variant>,
     /// Later names for a number already named (`allow_alias`).
@@ -268,7 +273,8 @@ pub struct Variant {
     pub ident: Ident,
     pub number: i32,
     pub doc: Vec<String>,
-    pub deprecated: bool,
+    /// The value's options as declared (custom ones in `unknown_fields`).
+    pub options: EnumValueOptions,
 }
 
 #[derive(Debug)]
@@ -325,7 +331,53 @@ impl Kind {
     }
 }
 
+impl Message {
+    /// `option deprecated = true`.
+    #[must_use]
+    pub fn deprecated(&self) -> bool {
+        self.options.deprecated()
+    }
+
+    /// True if `Debug` must hide a field's value (`debug_redact`), so the
+    /// message cannot derive it.
+    #[must_use]
+    pub fn redacts(&self) -> bool {
+        self.fields
+            .iter()
+            .chain(self.oneofs.iter().flat_map(|o| &o.members))
+            .any(Field::debug_redact)
+    }
+}
+
+impl Enum {
+    /// `option deprecated = true`.
+    #[must_use]
+    pub fn deprecated(&self) -> bool {
+        self.options.deprecated()
+    }
+}
+
+impl Variant {
+    /// `[deprecated = true]`.
+    #[must_use]
+    pub fn deprecated(&self) -> bool {
+        self.options.deprecated()
+    }
+}
+
 impl Field {
+    /// `[deprecated = true]`.
+    #[must_use]
+    pub fn deprecated(&self) -> bool {
+        self.options.deprecated()
+    }
+
+    /// `[debug_redact = true]`: `Debug` prints `[REDACTED]` for the value.
+    #[must_use]
+    pub fn debug_redact(&self) -> bool {
+        self.options.debug_redact()
+    }
+
     /// True if the field's type, or its map's key or value type, is deprecated.
     #[must_use]
     pub fn names_deprecated_type(&self) -> bool {
