@@ -14,7 +14,10 @@ const PROTOS: &[&str] = &[
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
-    let builder = protoc_gen_fastrs::Builder::new().include_file("mod.rs").json();
+    let builder = protoc_gen_fastrs::Builder::new()
+        .include_file("mod.rs")
+        .json()
+        .file_descriptors();
     builder
         .clone()
         .out_dir(out.join("fastrs"))

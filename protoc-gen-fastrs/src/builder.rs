@@ -96,6 +96,17 @@ impl Builder {
         Ok(self.maps(Maps::HashWith(hasher)))
     }
 
+    /// Embeds each package's descriptors: a `FILE_DESCRIPTOR_SET` constant
+    /// (the encoded `google.protobuf.FileDescriptorSet` of the package's
+    /// files, without comments) and `fastrs::Described` for every message, for
+    /// gRPC server reflection, `Any` resolution and schema-driven tools.
+    /// Nothing is embedded without it.
+    #[must_use]
+    pub fn file_descriptors(mut self) -> Self {
+        self.options.descriptors = true;
+        self
+    }
+
     /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`
     /// and `fastrs::json::JsonMessage` for every message (use
     /// `fastrs::json::to_string` / `from_str`). Needs fastrs's `json` feature.

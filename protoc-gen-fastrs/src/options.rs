@@ -18,6 +18,9 @@ pub struct Options {
     pub json: Option<JsonGate>,
     /// How output files are named and split.
     pub paths: Paths,
+    /// Embed each package's `FileDescriptorSet` (`FILE_DESCRIPTOR_SET`) and
+    /// implement `fastrs::Described` for its messages.
+    pub descriptors: bool,
 }
 
 /// How output files are named and split (the plugin parameter `paths`, as in
@@ -190,6 +193,7 @@ impl Options {
     ///   puts it under `#[cfg(feature = "FEATURE")]` of the including crate
     /// - `paths=import` (default, one file per package) or
     ///   `paths=source_relative` (one file per `.proto`, beside its path)
+    /// - `descriptors=true`: embed the package's descriptors
     ///
     /// # Errors
     /// An unknown key, a missing value, or a malformed extern path.
@@ -227,6 +231,7 @@ impl Options {
                         }
                     }
                 }
+                "descriptors" => options.descriptors = parse_bool(key, value)?,
                 "json" => {
                     options.json = match value {
                         "false" => None,
@@ -236,7 +241,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors)"
                     )))
                 }
             }
@@ -273,6 +278,14 @@ impl Options {
         let rust = RustPath::module(rust).map_err(|e| OptionsError(format!("extern_path target {}", e.0)))?;
         self.extern_paths.push((proto.to_string(), rust));
         Ok(())
+    }
+}
+
+fn parse_bool(key: &str, value: &str) -> Result<bool, OptionsError> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionsError(format!("{key} is `true` or `false`, not `{value}`"))),
     }
 }
 
@@ -313,6 +326,17 @@ mod tests {
             Paths::SourceRelative
         );
         assert!(Options::parse("paths=flat").unwrap_err().0.contains("source_relative"));
+    }
+
+    #[test]
+    fn descriptors_are_off_unless_asked_for() {
+        assert!(!Options::parse("").unwrap().descriptors);
+        assert!(Options::parse("descriptors=true").unwrap().descriptors);
+        assert!(!Options::parse("descriptors=false").unwrap().descriptors);
+        assert!(Options::parse("descriptors=yes")
+            .unwrap_err()
+            .0
+            .contains("`true` or `false`"));
     }
 
     #[test]

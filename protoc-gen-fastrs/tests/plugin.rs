@@ -54,6 +54,14 @@ fn main() {
     assert_eq!(fastrs::json::to_string(&order).unwrap(), "{\"id\":\"1\"}");
     let back: Everything = fastrs::json::from_str(&fastrs::json::to_string(&m).unwrap()).unwrap();
     assert_eq!(back, m);
+    // descriptors=true: each message names its package's descriptors.
+    use fastrs::descriptor::FileDescriptorSet;
+    use fastrs::Described;
+    let set = FileDescriptorSet::decode(<Everything as Described>::FILE_DESCRIPTOR_SET).unwrap();
+    assert_eq!(set.file.len(), 1);
+    assert_eq!(set.message(Everything::FULL_NAME).unwrap().name(), "Everything");
+    assert!(set.message("fastrs.test.Outer.Inner").is_some());
+    assert_eq!(<protos::fastrs::test::outer::Inner as Described>::FILE_DESCRIPTOR_SET, protos::fastrs::test::FILE_DESCRIPTOR_SET);
     println!("e2e ok {}", bytes.len());
 }
 "#;
@@ -122,7 +130,7 @@ fn generate_build_and_run(dir: &Path, opts: &str, expected: &[&str]) {
 fn protoc_output_compiles_and_runs() {
     generate_build_and_run(
         &scratch("plugin"),
-        "include_file=mod.rs,json=json",
+        "include_file=mod.rs,json=json,descriptors=true",
         &[
             "fastrs.test.rs",
             "fastrs.test.other.rs",
@@ -155,7 +163,7 @@ fn the_documented_buf_gen_yaml_generates_one_file_per_proto_that_compiles() {
     assert!(opts.contains("paths=source_relative"), "{opts}");
     generate_build_and_run(
         &scratch("source-relative"),
-        &opts,
+        &format!("{opts},descriptors=true"),
         &[
             "test/types.rs",
             "test/other.rs",

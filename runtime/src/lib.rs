@@ -32,6 +32,7 @@ pub extern crate alloc;
 extern crate self as fastrs;
 
 mod chain;
+mod described;
 #[cfg(feature = "descriptor")]
 pub mod descriptor;
 mod encoding;
@@ -53,6 +54,7 @@ pub mod well_known;
 pub mod wire;
 mod writer;
 
+pub use described::Described;
 pub use enumeration::{Enum, EnumValue};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use extension::{Extension, RepeatedExtension};

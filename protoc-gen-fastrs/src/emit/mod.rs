@@ -2,6 +2,7 @@
 
 mod chain;
 mod debug;
+mod descriptors;
 mod json;
 mod read;
 mod recycle;
@@ -42,10 +43,12 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
     let enums = package.enums[part.enums.clone()].iter().map(types::enumeration);
     let uses = codec_import(own);
     let extensions = types::extensions(&package.extensions[part.extensions.clone()], &package.scope);
-    let register = if register {
-        json::register(package)
+    // The package's first file (its only one by default) holds what
+    // belongs to the whole package.
+    let (register, descriptor_set) = if register {
+        (json::register(package), descriptors::set_const(package))
     } else {
-        TokenStream::new()
+        (TokenStream::new(), TokenStream::new())
     };
     quote! {
         const _: () = ::fastrs::__private::GENERATED_CODE_V2;
@@ -54,6 +57,7 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
         #(#enums)*
         #extensions
         #register
+        #descriptor_set
     }
 }
 

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::recycle::{clear_body, oneof_keeper};
-use super::{chain, codec, codec_import, debug, doc_attrs, int, json, read, rust_type, size, write};
+use super::{chain, codec, codec_import, debug, descriptors, doc_attrs, int, json, read, rust_type, size, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 use crate::options::Maps;
 
@@ -26,6 +26,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let getters = getters(msg);
     let json = json::message(msg);
     let chain = chain::impl_chain(msg);
+    let described = descriptors::described_impl(msg);
     let allow = allow_deprecated(msg.fields.iter().any(Field::names_deprecated_type));
     // `Debug` by hand when a field is redacted, else derived.
     let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
@@ -79,6 +80,8 @@ pub fn message(msg: &Message) -> TokenStream {
         }
 
         #debug
+
+        #described
 
         #chain
 

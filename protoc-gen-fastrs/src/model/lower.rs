@@ -52,8 +52,10 @@ pub fn lower(
         let mut ctx = FileCtx::new(file, &index, &mut errors);
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
+        ctx.descriptors = options.descriptors;
         ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
+        ctx.package_depth = scope.len();
         let messages: Vec<Message> = file
             .message_type
             .iter()
@@ -83,6 +85,7 @@ pub fn lower(
                     extensions: Vec::new(),
                     files: Vec::new(),
                     json: options.json.clone(),
+                    descriptor_set: None,
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -99,11 +102,35 @@ pub fn lower(
         package.extensions.extend(extensions);
     }
     link_checked_extensions(&mut packages);
+    if options.descriptors {
+        for package in &mut packages {
+            package.descriptor_set = Some(embedded_descriptors(files, &package.files));
+        }
+    }
     if errors.is_empty() {
         Ok(packages)
     } else {
         Err(errors)
     }
+}
+
+/// The encoded `FileDescriptorSet` of `sources`, without their source info
+/// (comments and spans: the bulk of a descriptor, which nothing at run
+/// time reads), as C++ embeds them.
+fn embedded_descriptors(files: &[FileDescriptorProto], sources: &[SourceFile]) -> Vec<u8> {
+    use fastrs::Message as _;
+    let set = fastrs::descriptor::FileDescriptorSet {
+        file: sources
+            .iter()
+            .filter_map(|s| files.iter().find(|f| f.name() == s.name))
+            .map(|f| FileDescriptorProto {
+                source_code_info: None,
+                ..f.clone()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    set.encode_to_vec()
 }
 
 /// Gives each generated message the tags of the `string` extensions declared
@@ -153,6 +180,10 @@ struct FileCtx<'a, 'e> {
     maps: Maps,
     /// Generate JSON code, and how it is gated.
     json: Option<crate::options::JsonGate>,
+    /// Messages implement `fastrs::Described` (`descriptors=true`).
+    descriptors: bool,
+    /// Module segments of the file's package.
+    package_depth: usize,
     /// The file's editions features (editions files only).
     features: Option<FileFeatures>,
 }
@@ -167,6 +198,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             errors,
             maps: Maps::Hash,
             json: None,
+            descriptors: false,
+            package_depth: 0,
             features: None,
         }
     }
@@ -270,6 +303,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             extendable: !desc.extension_range.is_empty(),
             checked_extension_tags: Vec::new(),
             json: self.json.clone(),
+            described_at: self.descriptors.then(|| scope.len() - self.package_depth),
         }
     }
 

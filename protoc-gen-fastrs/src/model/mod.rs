@@ -36,6 +36,8 @@ pub struct Package {
     pub files: Vec<SourceFile>,
     /// Whether (and how) to generate proto3 JSON code.
     pub json: Option<crate::options::JsonGate>,
+    /// The encoded `FileDescriptorSet` of `files`, to embed (`descriptors=true`).
+    pub descriptor_set: Option<Vec<u8>>,
 }
 
 /// The items of a package that one `.proto` file declares.
@@ -102,6 +104,10 @@ pub struct Message {
     pub checked_extension_tags: Vec<Tag>,
     /// Whether (and how) to generate its proto3 JSON code.
     pub json: Option<crate::options::JsonGate>,
+    /// With `descriptors=true`: how many modules below its package's module
+    /// the struct lives (0 for a top-level message), so that its
+    /// `fastrs::Described` impl can name the package's `FILE_DESCRIPTOR_SET`.
+    pub described_at: Option<usize>,
 }
 
 /// An `extend` field: a typed accessor constant.

@@ -1,0 +1,50 @@
+//! Embedded descriptors (`Builder::file_descriptors()`): each package
+//! carries the `FileDescriptorSet` of its files, and each message names it.
+
+use std::path::Path;
+
+use fastrs::descriptor::FileDescriptorSet;
+use fastrs::{Described, Message};
+use fastrs_tests::fast::fastrs::test as t;
+
+#[test]
+fn a_package_embeds_its_files_without_source_info() {
+    let embedded = FileDescriptorSet::decode(t::FILE_DESCRIPTOR_SET).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto");
+    let parsed = protoc_gen_fastrs::Builder::new()
+        .parse(&[root.join("test/types.proto")], &[&root])
+        .unwrap();
+    let mut expected = parsed
+        .set
+        .file
+        .into_iter()
+        .find(|f| f.name() == "test/types.proto")
+        .unwrap();
+    assert!(expected.source_code_info.is_some(), "the parser gave comments");
+    expected.source_code_info = None;
+    assert_eq!(embedded.file, [expected], "the package's one file, as parsed");
+}
+
+#[test]
+fn messages_name_their_package_descriptors() {
+    assert_eq!(
+        <t::outer::Inner as Described>::FILE_DESCRIPTOR_SET,
+        t::FILE_DESCRIPTOR_SET
+    );
+    let set = FileDescriptorSet::decode(<t::Everything as Described>::FILE_DESCRIPTOR_SET).unwrap();
+    let inner = set.message(t::outer::Inner::FULL_NAME).expect("nested message found");
+    assert_eq!(inner.name(), "Inner");
+    assert_eq!(inner.field[0].name(), "kind");
+    assert!(set.message("fastrs.test.Outer.Missing").is_none());
+    assert!(set.message("fastrs.testOuter").is_none());
+    // Another package has its own set.
+    let other = FileDescriptorSet::decode(fastrs_tests::fast::fastrs::test::other::FILE_DESCRIPTOR_SET).unwrap();
+    assert!(other.message("fastrs.test.other.Remote").is_some());
+    assert!(other.message(t::Everything::FULL_NAME).is_none());
+}
+
+#[test]
+fn nothing_is_embedded_unless_asked_for() {
+    let golden = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("golden/golden.rs")).unwrap();
+    assert!(!golden.contains("FILE_DESCRIPTOR_SET") && !golden.contains("Described"));
+}
