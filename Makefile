@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test conformance lint fmt bless wkt bench stats profile miri fuzz clean
+.PHONY: all demo test conformance lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -61,6 +61,13 @@ fmt:
 bench:
 	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
 
+# Compile time of generated code, fastrs against prost, on the real-world
+# schemas of ../shared/corpus (bare crates, and crates using every type; dev
+# and release; ROUNDS interleaved builds each): writes benches/compile-time.md.
+ROUNDS ?= 3
+compile-bench:
+	$(CARGO) run --release -p fastrs-compile-bench -- --rounds $(ROUNDS) --out benches/compile-time.md
+
 stats:
 	$(CARGO) run --release -p fastrs-bench -- splice benches/results.md benches/README.md
 
@@ -93,6 +100,7 @@ wkt:
 # Rewrites the golden files after an intended generator change.
 bless:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test golden
+	FASTRS_BLESS=1 $(CARGO) test -p fastrs-corpus -- golden
 
 clean:
 	$(CARGO) clean

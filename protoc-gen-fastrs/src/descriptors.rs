@@ -41,11 +41,8 @@ pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Err
         }
         error
     })?;
-    let inputs = compiler
-        .files()
-        .filter(|f| !f.is_import())
-        .map(|f| f.name().to_string())
-        .collect();
+    // In the caller's order, as protoc lists them: generated items follow it.
+    let inputs = files.iter().map(|f| descriptor_name(f, includes)).collect();
     // protox's own `file_descriptor_set()` is made of `prost_types`, which drop
     // custom options; its encoding keeps everything.
     let set = decode_set(&compiler.encode_file_descriptor_set(), "protox")?;

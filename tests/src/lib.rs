@@ -37,7 +37,48 @@ pub mod warnings {
 /// The encoded `FileDescriptorSet` of the test schemas.
 pub const DESCRIPTORS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/descriptors.pb"));
 
+pub mod golden;
 pub mod random;
+
+use random::{Rng, Schema};
+
+/// The differential check against prost on one random valid encoding of
+/// message `name` (with leading dot) from `seed`: each side decodes it, each
+/// decodes what the other encodes, `size()` is exact, and where both encode
+/// canonically (see [`Schema::encode`]'s `unordered`) the bytes are
+/// identical.
+///
+/// # Panics
+/// On any disagreement, with the input.
+pub fn differential<F, P>(schema: &Schema, name: &str, seed: u64)
+where
+    F: fastrs::Message + PartialEq,
+    P: prost::Message + Default + PartialEq + std::fmt::Debug,
+{
+    let mut unordered = false;
+    let input = schema.encode(name, &mut Rng::new(seed), 4, &mut unordered);
+
+    let f = F::decode(&input).unwrap_or_else(|e| panic!("fastrs rejects valid {name}: {e}\ninput {input:02x?}"));
+    let p = P::decode(input.as_slice()).expect("prost decodes");
+    let f_bytes = f.encode_to_vec();
+    let p_bytes = p.encode_to_vec();
+
+    assert_eq!(f.size(), f_bytes.len(), "size() of {name}");
+    assert_eq!(
+        P::decode(f_bytes.as_slice()).unwrap(),
+        p,
+        "prost reads fastrs' encoding of {name}\ninput {input:02x?}"
+    );
+    assert_eq!(
+        F::decode(&p_bytes).unwrap(),
+        f,
+        "fastrs reads prost's encoding of {name}\ninput {input:02x?}"
+    );
+    assert_eq!(F::decode(&f_bytes).unwrap(), f, "fastrs round trip of {name}");
+    if !unordered {
+        assert_eq!(f_bytes, p_bytes, "canonical bytes of {name}\ninput {input:02x?}");
+    }
+}
 
 /// The round-trip invariant every test, property test and fuzz target checks
 /// on arbitrary input: decoding either fails cleanly, or gives a message whose

@@ -104,13 +104,17 @@ impl Schema {
         self.messages.insert(full, m.clone());
     }
 
-    /// A random valid encoding of message `name`. `has_map` is set when the
-    /// message contains a map field with entries (whose order is unspecified).
+    /// A random valid encoding of message `name`. `unordered` is set when
+    /// two valid encoders may order its bytes differently: it holds map
+    /// entries (in no specified order), or a oneof whose members are split by
+    /// other fields in number order (fastrs writes in number order, as C++
+    /// does; prost writes the oneof at its lowest number).
     /// One time in three the fields come shuffled (repeated values and map
     /// entries interleaved with other fields), as a valid encoder may write
     /// them: decoders must not depend on field order.
-    pub fn encode(&self, name: &str, rng: &mut Rng, depth: u32, has_map: &mut bool) -> Vec<u8> {
+    pub fn encode(&self, name: &str, rng: &mut Rng, depth: u32, unordered: &mut bool) -> Vec<u8> {
         let m = &self.messages[name];
+        *unordered |= has_split_oneof(m);
         let mut out = Vec::new();
         for f in &m.field {
             if f.label() != Label::Required && !rng.chance(3) {
@@ -118,7 +122,7 @@ impl Schema {
             }
             let times = if rng.chance(8) { 2 } else { 1 };
             for _ in 0..times {
-                self.field(f, rng, depth, has_map, &mut out);
+                self.field(f, rng, depth, unordered, &mut out);
             }
         }
         if rng.chance(3) {
@@ -132,22 +136,29 @@ impl Schema {
         out
     }
 
-    fn field(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
+    fn field(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, unordered: &mut bool, out: &mut Vec<u8>) {
         let number = f.number() as u32;
         if matches!(f.r#type(), Type::Message | Type::Group) && depth == 0 && f.label() != Label::Required {
             return;
         }
         if f.label() != Label::Repeated {
-            self.tagged_value(f, number, rng, depth, has_map, out);
+            self.tagged_value(f, number, rng, depth, unordered, out);
             return;
         }
         if let Some(entry) = self.map_entry(f) {
             for _ in 0..rng.below(4) {
-                *has_map = true;
+                *unordered = true;
                 let mut body = Vec::new();
                 for ef in &entry.field {
                     if ef.r#type() == Type::Message || !rng.chance(6) {
-                        self.tagged_value(ef, ef.number() as u32, rng, depth.saturating_sub(1), has_map, &mut body);
+                        self.tagged_value(
+                            ef,
+                            ef.number() as u32,
+                            rng,
+                            depth.saturating_sub(1),
+                            unordered,
+                            &mut body,
+                        );
                     }
                 }
                 put_len_field(out, number, &body);
@@ -158,12 +169,12 @@ impl Schema {
         if is_packable(f.r#type()) && rng.chance(2) {
             let mut body = Vec::new();
             for _ in 0..count {
-                self.value(f, rng, depth, has_map, &mut body);
+                self.value(f, rng, depth, unordered, &mut body);
             }
             put_len_field(out, number, &body);
         } else {
             for _ in 0..count {
-                self.tagged_value(f, number, rng, depth, has_map, out);
+                self.tagged_value(f, number, rng, depth, unordered, out);
             }
         }
     }
@@ -179,14 +190,14 @@ impl Schema {
         number: u32,
         rng: &mut Rng,
         depth: u32,
-        has_map: &mut bool,
+        unordered: &mut bool,
         out: &mut Vec<u8>,
     ) {
         put_varint(out, u64::from(number << 3 | wire_type(f.r#type())));
-        self.value(f, rng, depth, has_map, out);
+        self.value(f, rng, depth, unordered, out);
     }
 
-    fn value(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, has_map: &mut bool, out: &mut Vec<u8>) {
+    fn value(&self, f: &FieldDescriptorProto, rng: &mut Rng, depth: u32, unordered: &mut bool, out: &mut Vec<u8>) {
         let v = rng.edgy();
         match f.r#type() {
             Type::Enum if (self.enums[f.type_name()].1 || !rng.chance(4)) => {
@@ -216,7 +227,7 @@ impl Schema {
             }
             Type::Message => {
                 let body = match depth.checked_sub(1) {
-                    Some(depth) => self.encode(f.type_name(), rng, depth, has_map),
+                    Some(depth) => self.encode(f.type_name(), rng, depth, unordered),
                     None => Vec::new(),
                 };
                 put_varint(out, body.len() as u64);
@@ -224,12 +235,29 @@ impl Schema {
             }
             Type::Group => {
                 if let Some(depth) = depth.checked_sub(1) {
-                    out.extend(self.encode(f.type_name(), rng, depth, has_map));
+                    out.extend(self.encode(f.type_name(), rng, depth, unordered));
                 }
                 put_varint(out, u64::from((f.number() as u32) << 3 | 4));
             }
         }
     }
+}
+
+/// True if a oneof of `m` has a field of `m` outside it numbered between
+/// two of its members.
+fn has_split_oneof(m: &DescriptorProto) -> bool {
+    let member_of = |f: &FieldDescriptorProto| f.oneof_index.filter(|_| !f.proto3_optional());
+    (0..m.oneof_decl.len()).any(|o| {
+        let numbers = m
+            .field
+            .iter()
+            .filter(|f| member_of(f) == Some(o as i32))
+            .map(|f| f.number());
+        let (low, high) = numbers.fold((i32::MAX, i32::MIN), |(l, h), n| (l.min(n), h.max(n)));
+        m.field
+            .iter()
+            .any(|f| member_of(f) != Some(o as i32) && (low..=high).contains(&f.number()))
+    })
 }
 
 /// The fields of an encoded message, each with its tag (None if malformed).

@@ -4,7 +4,7 @@
 //! unspecified) the bytes are identical.
 
 use fastrs_tests::random::{Rng, Schema};
-use fastrs_tests::{fast, pb, DESCRIPTORS};
+use fastrs_tests::{differential, fast, pb, DESCRIPTORS};
 use proptest::prelude::*;
 
 fn check<F, P>(name: &str, seed: u64)
@@ -13,29 +13,7 @@ where
     P: prost::Message + Default + PartialEq + std::fmt::Debug,
 {
     thread_local!(static SCHEMA: Schema = Schema::load(DESCRIPTORS));
-    let mut has_map = false;
-    let input = SCHEMA.with(|s| s.encode(name, &mut Rng::new(seed), 4, &mut has_map));
-
-    let f = F::decode(&input).unwrap_or_else(|e| panic!("fastrs rejects valid {name}: {e}\ninput {input:02x?}"));
-    let p = P::decode(input.as_slice()).expect("prost decodes");
-    let f_bytes = f.encode_to_vec();
-    let p_bytes = p.encode_to_vec();
-
-    assert_eq!(f.size(), f_bytes.len(), "size() of {name}");
-    assert_eq!(
-        P::decode(f_bytes.as_slice()).unwrap(),
-        p,
-        "prost reads fastrs' encoding of {name}"
-    );
-    assert_eq!(
-        F::decode(&p_bytes).unwrap(),
-        f,
-        "fastrs reads prost's encoding of {name}"
-    );
-    assert_eq!(F::decode(&f_bytes).unwrap(), f, "fastrs round trip of {name}");
-    if !has_map {
-        assert_eq!(f_bytes, p_bytes, "canonical bytes of {name}\ninput {input:02x?}");
-    }
+    SCHEMA.with(|s| differential::<F, P>(s, name, seed));
 }
 
 macro_rules! differential {

@@ -19,52 +19,10 @@ fn generate(builder: Builder, schema: &str) -> Vec<GeneratedFile> {
         .unwrap_or_else(|e| panic!("{schema} generates: {e}"))
 }
 
-/// The lines around the first and last differences of `expected` and
-/// `actual`: enough to review, without printing whole files.
-fn diff(expected: &str, actual: &str) -> String {
-    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
-    let head = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
-    let tail = e[head..]
-        .iter()
-        .rev()
-        .zip(a[head..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    let from = head.saturating_sub(3);
-    let mut out = format!("@@ line {} @@\n", head + 1);
-    for line in &e[from..head] {
-        out += &format!("  {line}\n");
-    }
-    for line in &e[head..e.len() - tail] {
-        out += &format!("- {line}\n");
-    }
-    for line in &a[head..a.len() - tail] {
-        out += &format!("+ {line}\n");
-    }
-    for line in e[e.len() - tail..].iter().take(3) {
-        out += &format!("  {line}\n");
-    }
-    out
-}
-
 /// Compares each generated file with its golden copy (or rewrites it).
 fn check(files: Vec<GeneratedFile>) {
-    let bless = std::env::var_os("FASTRS_BLESS").is_some();
-    for file in files {
-        let path = root().join("tests/golden").join(&file.name);
-        if bless {
-            std::fs::write(&path, &file.content).unwrap();
-            continue;
-        }
-        let expected = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}; run with FASTRS_BLESS=1 to create it", path.display()));
-        assert!(
-            expected == file.content,
-            "{} is out of date; review the change and rerun with FASTRS_BLESS=1\n{}",
-            path.display(),
-            diff(&expected, &file.content)
-        );
-    }
+    let files: Vec<(String, String)> = files.into_iter().map(|f| (f.name, f.content)).collect();
+    fastrs_tests::golden::check_files(&root().join("tests/golden"), &files);
 }
 
 #[test]
@@ -82,7 +40,7 @@ fn a_mismatch_shows_the_changed_lines_only() {
     let expected = "a\nb\nc\nd\ne\nf\ng\nh\n";
     let actual = "a\nb\nc\nd\nE\nf\ng\nh\n";
     assert_eq!(
-        diff(expected, actual),
+        fastrs_tests::golden::diff(expected, actual),
         "@@ line 5 @@\n  b\n  c\n  d\n- e\n+ E\n  f\n  g\n  h\n"
     );
 }

@@ -1,0 +1,314 @@
+//! `make compile-bench`: how long the code fastrs generates takes to compile,
+//! next to prost-build's for the same schemas.
+//!
+//! For each schema set, fastrs (the pure-Rust `Builder`) and prost-build
+//! generate into a crate of their own under `target/compile-bench/`. Each
+//! crate is built in two forms: **bare** (the generated code alone) and
+//! **used** (plus a function that decodes and encodes every message type
+//! once, which is what a service's build pays: prost's code is generic over
+//! the buffer and is compiled where it is used). Dependencies are built
+//! first; then each crate is rebuilt from clean (its `lib.rs` touched,
+//! incremental compilation off) in the dev and release profiles, the
+//! libraries interleaved, `ROUNDS` times. The table gives the median CPU
+//! seconds (user + system of cargo and rustc), the ratio fastrs ÷ prost and
+//! the generated line counts.
+//!
+//! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME]`.
+
+mod types;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A schema set: an include root of `shared/corpus` (or another folder) and
+/// the files to compile.
+struct Schema {
+    name: &'static str,
+    /// `(include root, manifest)` pairs, relative to the corpus folder.
+    sources: &'static [(&'static str, &'static str)],
+}
+
+const SCHEMAS: &[Schema] = &[
+    Schema {
+        name: "temporal-api",
+        sources: &[("temporal-api", "temporal-api.files")],
+    },
+    Schema {
+        name: "grpc-proto + onnx",
+        sources: &[("grpc-proto", "grpc-proto.files"), ("onnx", "onnx.files")],
+    },
+];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lib {
+    Fastrs,
+    Prost,
+}
+
+impl Lib {
+    fn name(self) -> &'static str {
+        match self {
+            Lib::Fastrs => "fastrs",
+            Lib::Prost => "prost",
+        }
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let rounds: usize = flag("--rounds").map_or(Ok(1), |r| r.parse())?;
+    let out_file = flag("--out");
+    let only = flag("--only");
+
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
+    let corpus = shared.join("corpus");
+    if !corpus.join("temporal-api.files").exists() {
+        return Err("the compile-time harness needs the real-world schemas of shared/corpus beside the repository (or FASTRS_SHARED)".into());
+    }
+    let work = root.join("target/compile-bench");
+    let mut rows = Vec::new();
+    for schema in SCHEMAS
+        .iter()
+        .filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o)))
+    {
+        eprintln!("== {}: generating", schema.name);
+        let crates = [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, &work, &root));
+        let crates: Vec<Crate> = crates.into_iter().collect::<Result<_, _>>()?;
+        rows.extend(measure(schema.name, &crates, rounds)?);
+    }
+    let table = render(&rows, rounds);
+    println!("{table}");
+    if let Some(path) = out_file {
+        std::fs::write(&path, &table)?;
+        eprintln!("wrote {path}");
+    }
+    Ok(())
+}
+
+/// A generated crate.
+struct Crate {
+    lib: Lib,
+    dir: PathBuf,
+    lines: usize,
+    types: usize,
+}
+
+fn generate(
+    corpus: &Path,
+    schema: &Schema,
+    lib: Lib,
+    work: &Path,
+    root: &Path,
+) -> Result<Crate, Box<dyn std::error::Error>> {
+    let slug: String = schema.name.chars().filter(|c| c.is_alphanumeric()).collect();
+    let dir = work.join(format!("{slug}-{}", lib.name()));
+    let gen = dir.join("src/gen");
+    let _ = std::fs::remove_dir_all(&gen);
+    std::fs::create_dir_all(&gen)?;
+    let mut all_types = Vec::new();
+    for (i, (folder, manifest)) in schema.sources.iter().enumerate() {
+        let include = corpus.join(folder);
+        let list = std::fs::read_to_string(corpus.join(manifest))?;
+        let names: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
+        let files: Vec<PathBuf> = names.iter().map(|f| include.join(f)).collect();
+        let part = gen.join(format!("part{i}"));
+        std::fs::create_dir_all(&part)?;
+        match lib {
+            Lib::Fastrs => protoc_gen_fastrs::Builder::new()
+                .include_file("mod.rs")
+                .cargo_directives(false)
+                .out_dir(&part)
+                .compile(&files, &[&include])?,
+            Lib::Prost => prost_build::Config::new()
+                .out_dir(&part)
+                .include_file("mod.rs")
+                .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
+                .compile_protos(&files, &[&include])?,
+        }
+        let parsed = protoc_gen_fastrs::Builder::new().parse(&files, &[&include])?;
+        let generated: Vec<_> = parsed.set.file.iter().filter(|f| names.contains(&f.name())).collect();
+        all_types.extend(
+            types::message_types(&generated)
+                .into_iter()
+                .map(|(_, path)| format!("gen::part{i}::{path}")),
+        );
+    }
+    let lines = count_lines(&gen)?;
+    write_crate(&dir, lib, schema.sources.len(), &all_types, root)?;
+    Ok(Crate {
+        lib,
+        dir,
+        lines,
+        types: all_types.len(),
+    })
+}
+
+fn count_lines(dir: &Path) -> std::io::Result<usize> {
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        n += if path.is_dir() {
+            count_lines(&path)?
+        } else {
+            std::fs::read_to_string(&path)?.lines().count()
+        };
+    }
+    Ok(n)
+}
+
+/// The manifest, `lib.rs` (the generated modules) and `used.rs` (every type
+/// decoded and encoded once, behind the `used` feature).
+fn write_crate(dir: &Path, lib: Lib, parts: usize, types: &[String], root: &Path) -> std::io::Result<()> {
+    let deps = match lib {
+        Lib::Fastrs => format!("fastrs = {{ path = {:?} }}", root.join("runtime").display().to_string()),
+        Lib::Prost => "prost = \"0.14\"\nprost-types = \"0.14\"".to_string(),
+    };
+    let name = dir.file_name().unwrap().to_string_lossy();
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[dependencies]\n{deps}\n\n[features]\nused = []\n\n[workspace]\n"
+        ),
+    )?;
+    let mut lib_rs = String::from("#![allow(warnings, clippy::all)]\n\npub mod gen {\n");
+    for i in 0..parts {
+        let _ = writeln!(
+            lib_rs,
+            "    pub mod part{i} {{\n        include!(\"gen/part{i}/mod.rs\");\n    }}"
+        );
+    }
+    lib_rs.push_str("}\n\n#[cfg(feature = \"used\")]\npub mod used;\n");
+    std::fs::write(dir.join("src/lib.rs"), lib_rs)?;
+    let bound = match lib {
+        Lib::Fastrs => "fastrs::Message",
+        Lib::Prost => "prost::Message + Default",
+    };
+    let mut used = format!(
+        "//! Decodes and encodes every message type once.\n\nuse crate::gen;\n\nfn touch<M: {bound}>(bytes: &[u8]) -> usize {{\n    M::decode(bytes).map_or(0, |m| m.encode_to_vec().len())\n}}\n\npub fn all(bytes: &[u8]) -> usize {{\n    let mut n = 0;\n"
+    );
+    for path in types {
+        let _ = writeln!(used, "    n += touch::<{path}>(bytes);");
+    }
+    used.push_str("    n\n}\n");
+    std::fs::write(dir.join("src/used.rs"), used)
+}
+
+/// One measured build.
+struct Row {
+    schema: String,
+    form: &'static str,
+    profile: &'static str,
+    /// Median CPU seconds, fastrs then prost.
+    cpu: [f64; 2],
+    lines: [usize; 2],
+    types: usize,
+}
+
+fn measure(schema: &str, crates: &[Crate], rounds: usize) -> Result<Vec<Row>, Box<dyn std::error::Error>> {
+    let target = crates[0].dir.parent().unwrap().join("target");
+    let mut rows = Vec::new();
+    for profile in ["dev", "release"] {
+        for (form, features) in [("bare", None), ("used", Some("used"))] {
+            // Dependencies first, untimed.
+            for c in crates {
+                build(&c.dir, &target, profile, features)?;
+            }
+            let mut samples = [Vec::new(), Vec::new()];
+            for round in 0..rounds {
+                for (i, c) in crates.iter().enumerate() {
+                    let secs = build(&c.dir, &target, profile, features)?;
+                    eprintln!(
+                        "   {schema} {form} {profile} {} round {}: {secs:.1} CPU s",
+                        c.lib.name(),
+                        round + 1
+                    );
+                    samples[i].push(secs);
+                }
+            }
+            rows.push(Row {
+                schema: schema.to_string(),
+                form,
+                profile,
+                cpu: samples.map(median),
+                lines: [crates[0].lines, crates[1].lines],
+                types: crates[0].types,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// Rebuilds the crate at `dir` alone (its `lib.rs` touched, no incremental
+/// cache), returning the CPU seconds it took.
+fn build(dir: &Path, target: &Path, profile: &str, features: Option<&str>) -> Result<f64, Box<dyn std::error::Error>> {
+    let lib = dir.join("src/lib.rs");
+    let text = std::fs::read(&lib)?;
+    std::fs::write(&lib, text)?;
+    let before = children_cpu()?;
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.arg("build").arg("--quiet").arg("--profile").arg(profile);
+    if let Some(f) = features {
+        cmd.arg("--features").arg(f);
+    }
+    let status = cmd
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
+        .status()?;
+    if !status.success() {
+        return Err(format!("building {} failed", dir.display()).into());
+    }
+    Ok(children_cpu()? - before)
+}
+
+/// User + system CPU seconds of the children this process has waited for
+/// (and theirs): fields 16 and 17 of `/proc/self/stat`, in clock ticks
+/// (100 a second on Linux: `getconf CLK_TCK`).
+fn children_cpu() -> Result<f64, Box<dyn std::error::Error>> {
+    let stat = std::fs::read_to_string("/proc/self/stat")?;
+    // The command name (field 2) is in parentheses and may hold spaces.
+    let after = &stat[stat.rfind(')').ok_or("malformed /proc/self/stat")? + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    // `after` starts at field 3.
+    let ticks: f64 = fields[13].parse::<f64>()? + fields[14].parse::<f64>()?;
+    Ok(ticks / 100.0)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn render(rows: &[Row], rounds: usize) -> String {
+    let mut out = String::from(
+        "| schema (message types) | crate | profile | fastrs CPU s | prost CPU s | fastrs ÷ prost | generated lines fastrs / prost |\n|---|---|---|---|---|---|---|\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} ({}) | {} | {} | {:.1} | {:.1} | **{:.2}×** | {} / {} |",
+            r.schema,
+            r.types,
+            r.form,
+            r.profile,
+            r.cpu[0],
+            r.cpu[1],
+            r.cpu[0] / r.cpu[1],
+            r.lines[0],
+            r.lines[1]
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nMedian of {rounds} interleaved build(s) from clean per cell, dependencies prebuilt, incremental compilation off; `used` adds a function decoding and encoding every message type once."
+    );
+    out
+}
