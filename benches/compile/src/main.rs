@@ -168,7 +168,11 @@ fn count_lines(dir: &Path) -> std::io::Result<usize> {
 /// decoded and encoded once, behind the `used` feature).
 fn write_crate(dir: &Path, lib: Lib, parts: usize, types: &[String], root: &Path) -> std::io::Result<()> {
     let deps = match lib {
-        Lib::Fastrs => format!("fastrs = {{ path = {:?} }}", root.join("runtime").display().to_string()),
+        // `descriptor`: schemas with custom options name its types.
+        Lib::Fastrs => format!(
+            "fastrs = {{ path = {:?}, features = [\"descriptor\"] }}",
+            root.join("runtime").display().to_string()
+        ),
         Lib::Prost => "prost = \"0.14\"\nprost-types = \"0.14\"".to_string(),
     };
     let name = dir.file_name().unwrap().to_string_lossy();
@@ -219,7 +223,7 @@ fn measure(schema: &str, crates: &[Crate], rounds: usize) -> Result<Vec<Row>, Bo
         for (form, features) in [("bare", None), ("used", Some("used"))] {
             // Dependencies first, untimed.
             for c in crates {
-                build(&c.dir, &target, profile, features)?;
+                build_deps(&c.dir, c.lib, &target, profile)?;
             }
             let mut samples = [Vec::new(), Vec::new()];
             for round in 0..rounds {
@@ -244,6 +248,28 @@ fn measure(schema: &str, crates: &[Crate], rounds: usize) -> Result<Vec<Row>, Bo
         }
     }
     Ok(rows)
+}
+
+/// Builds the dependencies of the crate at `dir`, not the crate.
+fn build_deps(dir: &Path, lib: Lib, target: &Path, profile: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let deps: &[&str] = match lib {
+        Lib::Fastrs => &["fastrs"],
+        Lib::Prost => &["prost", "prost-types"],
+    };
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(["build", "--quiet", "--profile", profile]);
+    for dep in deps {
+        cmd.args(["-p", dep]);
+    }
+    let status = cmd
+        .current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
+        .status()?;
+    if !status.success() {
+        return Err(format!("building the dependencies of {} failed", dir.display()).into());
+    }
+    Ok(())
 }
 
 /// Rebuilds the crate at `dir` alone (its `lib.rs` touched, no incremental
