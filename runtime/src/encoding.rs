@@ -7,13 +7,6 @@
 //!
 //! Writers are backwards writers (see [`Writer`]): a value is written, then its
 //! tag before it.
-//!
-//! The codecs are `#[inline]`, not `#[inline(always)]`: LLVM inlines them
-//! all the same in small crates (the benchmark binary is identical), while in
-//! a large generated API forcing them into every field of every message cost
-//! a third of the release build (gRPC's schemas with ONNX: 60 → 39-45 CPU s).
-//! The reader's, writer's and varint primitives stay forced: there, `#[inline]`
-//! costs up to 43% at run time.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -44,7 +37,7 @@ pub trait Codec {
     fn write(v: &Self::Value, w: &mut Writer<'_>);
     /// Writes the value and, before it, `key` (the field's tag bytes). Codecs
     /// override it to write the key together with the value's last bytes.
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
         Self::write(v, w);
         w.put_slice(key);
@@ -64,7 +57,7 @@ pub trait Codec {
     /// read inline: the entry's reader then never reaches a call and stays in
     /// registers (decoders' own strings stay one call each).
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     fn merge_in_entry(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         Self::merge(v, r, depth)
     }
@@ -104,14 +97,14 @@ pub trait Scalar: Codec<Value: Copy> {
     /// (it vectorises), and the value from the lane. By default the lane is
     /// the varint; the sint types undo the zigzag in the lane.
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     fn short_lane(v: u16) -> u16 {
         v
     }
 
     /// See [`Scalar::short_lane`].
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     fn from_short_lane(lane: u16) -> Self::Value {
         Self::from_wire(u64::from(lane))
     }
@@ -200,11 +193,11 @@ macro_rules! plain_runs {
 /// ±8191), sign-extended to the value.
 macro_rules! zigzag_lanes {
     ($value:ty) => {
-        #[inline]
+        #[inline(always)]
         fn short_lane(v: u16) -> u16 {
             (v >> 1) ^ 0u16.wrapping_sub(v & 1)
         }
-        #[inline]
+        #[inline(always)]
         fn from_short_lane(lane: u16) -> $value {
             <$value>::from(lane as i16)
         }
@@ -220,11 +213,11 @@ macro_rules! scalar_codec {
 
         impl Scalar for $name {
             const FIXED_WIDTH: usize = $width;
-            #[inline]
+            #[inline(always)]
             fn to_wire($v: $value) -> u64 {
                 $to_wire
             }
-            #[inline]
+            #[inline(always)]
             #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low bits
             fn from_wire($w: u64) -> $value {
                 $from_wire
@@ -236,28 +229,28 @@ macro_rules! scalar_codec {
             type Value = $value;
             const WIRE_TYPE: u8 = $wire_type;
 
-            #[inline]
+            #[inline(always)]
             fn is_default($d: &$value) -> bool {
                 $is_default
             }
-            #[inline]
+            #[inline(always)]
             fn size(v: &$value) -> usize {
                 scalar_size::<Self>(*v)
             }
-            #[inline]
+            #[inline(always)]
             fn write(v: &$value, w: &mut Writer<'_>) {
                 write_scalar::<Self>(*v, w);
             }
-            #[inline]
+            #[inline(always)]
             fn write_keyed(v: &$value, key: &[u8], w: &mut Writer<'_>) {
                 write_scalar_keyed::<Self>(*v, key, w);
             }
-            #[inline]
+            #[inline(always)]
             fn merge(v: &mut $value, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
                 *v = read_scalar::<Self>(r)?;
                 Ok(())
             }
-            #[inline]
+            #[inline(always)]
             fn read(r: &mut Reader<'_>, _depth: u32) -> Result<$value, DecodeError> {
                 read_scalar::<Self>(r)
             }
@@ -301,11 +294,11 @@ pub struct OpenEnum<E>(PhantomData<E>);
 
 impl<E: Enum> Scalar for OpenEnum<E> {
     const FIXED_WIDTH: usize = 0;
-    #[inline]
+    #[inline(always)]
     fn to_wire(v: EnumValue<E>) -> u64 {
         i64::from(v.to_i32()) as u64
     }
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
     fn from_wire(w: u64) -> EnumValue<E> {
         EnumValue::from_i32(w as i32)
@@ -316,23 +309,23 @@ impl<E: Enum> Codec for OpenEnum<E> {
     type Value = EnumValue<E>;
     const WIRE_TYPE: u8 = wire::VARINT;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(v: &EnumValue<E>) -> bool {
         v.to_i32() == 0
     }
-    #[inline]
+    #[inline(always)]
     fn size(v: &EnumValue<E>) -> usize {
         scalar_size::<Self>(*v)
     }
-    #[inline]
+    #[inline(always)]
     fn write(v: &EnumValue<E>, w: &mut Writer<'_>) {
         write_scalar::<Self>(*v, w);
     }
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &EnumValue<E>, key: &[u8], w: &mut Writer<'_>) {
         write_scalar_keyed::<Self>(*v, key, w);
     }
-    #[inline]
+    #[inline(always)]
     fn merge(v: &mut EnumValue<E>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         *v = read_scalar::<Self>(r)?;
         Ok(())
@@ -342,7 +335,7 @@ impl<E: Enum> Codec for OpenEnum<E> {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn scalar_size<C: Scalar>(v: C::Value) -> usize {
     match C::FIXED_WIDTH {
         0 => varint::len(C::to_wire(v)),
@@ -350,7 +343,7 @@ fn scalar_size<C: Scalar>(v: C::Value) -> usize {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn write_scalar<C: Scalar>(v: C::Value, w: &mut Writer<'_>) {
     let wire = C::to_wire(v);
     match C::FIXED_WIDTH {
@@ -360,7 +353,7 @@ fn write_scalar<C: Scalar>(v: C::Value, w: &mut Writer<'_>) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn write_scalar_keyed<C: Scalar>(v: C::Value, key: &[u8], w: &mut Writer<'_>) {
     let wire = C::to_wire(v);
     match C::FIXED_WIDTH {
@@ -369,7 +362,7 @@ fn write_scalar_keyed<C: Scalar>(v: C::Value, key: &[u8], w: &mut Writer<'_>) {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn read_scalar<C: Scalar>(r: &mut Reader<'_>) -> Result<C::Value, DecodeError> {
     let wire = match C::FIXED_WIDTH {
         0 => r.read_varint()?,
@@ -385,9 +378,9 @@ pub enum Str {}
 
 impl Str {
     /// Replaces `v` with the string at the front of `r`, reusing its
-    /// allocation. Inlined into `merge` and `read`, so a string costs one
-    /// call, not two.
-    #[inline]
+    /// allocation. Forced inline into `merge` and `read`, so a string costs
+    /// one call, not two.
+    #[inline(always)]
     fn read_into(v: &mut String, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let bytes = r.read_bytes()?;
         Self::replace(v, bytes, r.offset())
@@ -396,7 +389,7 @@ impl Str {
     /// Makes `v` hold `bytes` if they are UTF-8; else fails with an error at
     /// the first bad byte (`end` is the offset just past `bytes`), leaving
     /// `v` unchanged or empty.
-    #[inline]
+    #[inline(always)]
     fn replace(v: &mut String, bytes: &[u8], end: usize) -> Result<(), DecodeError> {
         // SAFETY: `v` is left holding the bytes of a `str` (checked below),
         // or emptied.
@@ -472,7 +465,7 @@ pub(crate) fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
 /// `bytes.is_ascii()`, with strings of up to 16 bytes (names, keys, ids)
 /// checked by two possibly overlapping word loads instead of the standard
 /// library's byte loop after the last whole word.
-#[inline]
+#[inline(always)]
 fn is_ascii(bytes: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The slices below always hold the bytes loaded; were one short, the
@@ -493,20 +486,20 @@ impl Codec for Str {
     type Value = String;
     const WIRE_TYPE: u8 = wire::LEN;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(v: &String) -> bool {
         v.is_empty()
     }
-    #[inline]
+    #[inline(always)]
     fn size(v: &String) -> usize {
         len_delimited_size(v.len())
     }
-    #[inline]
+    #[inline(always)]
     fn write(v: &String, w: &mut Writer<'_>) {
         w.put_slice(v.as_bytes());
         w.put_varint(v.len() as u64);
     }
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &String, key: &[u8], w: &mut Writer<'_>) {
         w.put_slice(v.as_bytes());
         w.put_key_varint(key, v.len() as u64);
@@ -523,7 +516,7 @@ impl Codec for Str {
         Self::read_into(&mut v, r)?;
         Ok(v)
     }
-    #[inline]
+    #[inline(always)]
     fn merge_in_entry(v: &mut String, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         Self::read_into(v, r)
     }
@@ -538,7 +531,7 @@ impl LaxStr {
     /// Replaces `v` with the string at the front of `r`: through `Str`'s
     /// validated copy (reusing the allocation), and kept as bytes if that
     /// finds them not UTF-8.
-    #[inline]
+    #[inline(always)]
     fn read_into(v: &mut LaxString, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let bytes = r.read_bytes()?;
         if Str::replace(v.text_for_decode(), bytes, r.offset()).is_err() {
@@ -552,20 +545,20 @@ impl Codec for LaxStr {
     type Value = LaxString;
     const WIRE_TYPE: u8 = wire::LEN;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(v: &LaxString) -> bool {
         v.is_empty()
     }
-    #[inline]
+    #[inline(always)]
     fn size(v: &LaxString) -> usize {
         len_delimited_size(v.len())
     }
-    #[inline]
+    #[inline(always)]
     fn write(v: &LaxString, w: &mut Writer<'_>) {
         w.put_slice(v.as_bytes());
         w.put_varint(v.len() as u64);
     }
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &LaxString, key: &[u8], w: &mut Writer<'_>) {
         w.put_slice(v.as_bytes());
         w.put_key_varint(key, v.len() as u64);
@@ -575,7 +568,7 @@ impl Codec for LaxStr {
     fn merge(v: &mut LaxString, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         Self::read_into(v, r)
     }
-    #[inline]
+    #[inline(always)]
     fn merge_in_entry(v: &mut LaxString, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         Self::read_into(v, r)
     }
@@ -589,20 +582,20 @@ impl Codec for Bytes {
     type Value = Vec<u8>;
     const WIRE_TYPE: u8 = wire::LEN;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(v: &Vec<u8>) -> bool {
         v.is_empty()
     }
-    #[inline]
+    #[inline(always)]
     fn size(v: &Vec<u8>) -> usize {
         len_delimited_size(v.len())
     }
-    #[inline]
+    #[inline(always)]
     fn write(v: &Vec<u8>, w: &mut Writer<'_>) {
         w.put_slice(v);
         w.put_varint(v.len() as u64);
     }
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &Vec<u8>, key: &[u8], w: &mut Writer<'_>) {
         w.put_slice(v);
         w.put_key_varint(key, v.len() as u64);
@@ -617,7 +610,7 @@ impl Codec for Bytes {
     fn read(r: &mut Reader<'_>, _depth: u32) -> Result<Vec<u8>, DecodeError> {
         r.read_bytes().map(<[u8]>::to_vec)
     }
-    #[inline]
+    #[inline(always)]
     fn merge_in_entry(v: &mut Vec<u8>, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         Self::read_into(v, r)
     }
@@ -625,7 +618,7 @@ impl Codec for Bytes {
 
 impl Bytes {
     /// Replaces `v` with the bytes at the front of `r`, reusing its allocation.
-    #[inline]
+    #[inline(always)]
     fn read_into(v: &mut Vec<u8>, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         replace_bytes(v, r.read_bytes()?);
         Ok(())
@@ -635,7 +628,7 @@ impl Bytes {
 /// Makes `v` hold exactly `bytes`, keeping its allocation when it has one
 /// (and room). A fresh field gets one exact allocation, without `reserve`'s
 /// growth path (about 60 instructions a string on the Go message).
-#[inline]
+#[inline(always)]
 fn replace_bytes(v: &mut Vec<u8>, bytes: &[u8]) {
     let n = bytes.len();
     if n > 16 {
@@ -675,7 +668,7 @@ impl<M: Message> Codec for Msg<M> {
     const WIRE_TYPE: u8 = wire::LEN;
 
     /// Messages have explicit presence; a present empty message is still written.
-    #[inline]
+    #[inline(always)]
     fn is_default(_: &M) -> bool {
         false
     }
@@ -720,7 +713,7 @@ pub fn merge_message<M: Message>(m: &mut M, r: &mut Reader<'_>, depth: u32) -> R
 }
 
 /// Size of a length prefix plus `len` bytes.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub const fn len_delimited_size(len: usize) -> usize {
     varint::len(len as u64) + len
@@ -755,7 +748,7 @@ fn packed_payload_size<C: Scalar>(values: &[C::Value]) -> usize {
 /// its values are most likely large (ids, hashes, timestamps, negative
 /// int32s), and the OR over the run that looks for one- and two-byte runs
 /// is skipped (about 1.5 instructions a value, twice per encode).
-#[inline]
+#[inline(always)]
 fn starts_long<C: Scalar>(values: &[C::Value]) -> bool {
     values.first().is_some_and(|&v| C::to_wire(v) >= 0x4000)
 }
@@ -875,7 +868,7 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
 /// about to be read (see [`Reader::count_run`]), so it is allocated once
 /// instead of growing; a reused vector keeps its capacity. Never more than the
 /// decode's allocation budget would let the values take.
-#[inline]
+#[inline(always)]
 pub fn reserve_run<T>(values: &mut Vec<T>, r: &Reader<'_>, tag: u32) {
     if values.capacity() == 0 {
         allocate_run(values, r, tag);
@@ -914,7 +907,7 @@ fn reserve<T>(values: &mut Vec<T>, n: usize) {
 /// so never too few), returning how many it filled and the first error, whose
 /// offset is relative to `bytes`. Writing the reserved slots directly spares
 /// `push`'s capacity check and length update per element.
-#[inline]
+#[inline(always)]
 fn decode_varints<C: Scalar>(
     bytes: &[u8],
     slots: &mut [core::mem::MaybeUninit<C::Value>],
@@ -978,7 +971,7 @@ fn decode_varints<C: Scalar>(
 /// `block` into `slots`, without a branch on any one's length (see
 /// [`varint::ShortBlock`]); returns how many values and bytes it decoded, or
 /// `None` (nothing written) if the block holds a longer varint.
-#[inline]
+#[inline(always)]
 fn decode_short_block<C: Scalar>(
     block: &[u8; varint::SHORT_BLOCK],
     slots: &mut [core::mem::MaybeUninit<C::Value>],
@@ -1142,13 +1135,13 @@ pub struct ClosedEnum<E>(PhantomData<E>);
 
 impl<E: Enum> Scalar for ClosedEnum<E> {
     const FIXED_WIDTH: usize = 0;
-    #[inline]
+    #[inline(always)]
     fn to_wire(v: E) -> u64 {
         i64::from(v.to_i32()) as u64
     }
     /// Unnamed numbers read as the default; generated code routes them to the
     /// unknown fields before this is reached.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
     fn from_wire(w: u64) -> E {
         E::from_i32(w as i32).unwrap_or_default()
@@ -1159,23 +1152,23 @@ impl<E: Enum> Codec for ClosedEnum<E> {
     type Value = E;
     const WIRE_TYPE: u8 = wire::VARINT;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(v: &E) -> bool {
         v.to_i32() == 0
     }
-    #[inline]
+    #[inline(always)]
     fn size(v: &E) -> usize {
         scalar_size::<Self>(*v)
     }
-    #[inline]
+    #[inline(always)]
     fn write(v: &E, w: &mut Writer<'_>) {
         write_scalar::<Self>(*v, w);
     }
-    #[inline]
+    #[inline(always)]
     fn write_keyed(v: &E, key: &[u8], w: &mut Writer<'_>) {
         write_scalar_keyed::<Self>(*v, key, w);
     }
-    #[inline]
+    #[inline(always)]
     fn merge(v: &mut E, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
         *v = read_scalar::<Self>(r)?;
         Ok(())
@@ -1250,7 +1243,7 @@ impl<M: Message, const NUMBER: u32> Codec for Group<M, NUMBER> {
     type Value = M;
     const WIRE_TYPE: u8 = wire::START_GROUP;
 
-    #[inline]
+    #[inline(always)]
     fn is_default(_: &M) -> bool {
         false
     }

@@ -315,9 +315,6 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn render(rows: &[Row], rounds: usize) -> String {
     let mut out = String::from(
-        "# Compile time of generated code: fastrs against prost\n\nWritten by `make compile-bench` (`benches/compile`). CPU seconds (user + system of cargo and rustc) are steadier than wall time on a shared machine.\n\n",
-    );
-    out.push_str(
         "| schema (message types) | crate | profile | fastrs CPU s | prost CPU s | fastrs ÷ prost | generated lines fastrs / prost |\n|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
