@@ -19,8 +19,7 @@ pub fn message(msg: &Message) -> TokenStream {
         Slot::Field(i) => Some(struct_field(&msg.fields[*i])),
         Slot::Oneof(o, members) => (members.first() == Some(&0)).then(|| {
             let ident = &msg.oneofs[*o].field;
-            let name = ident.to_string();
-            let name = name.trim_start_matches("r#");
+            let name = shown(ident);
             quote!(.field(#name, &self.#ident))
         }),
     });
@@ -43,13 +42,19 @@ pub fn message(msg: &Message) -> TokenStream {
 
 fn struct_field(f: &Field) -> TokenStream {
     let ident = &f.ident;
-    let name = ident.to_string();
-    let name = name.trim_start_matches("r#");
+    let name = shown(ident);
     if f.debug_redact() {
         quote!(.field(#name, &::core::format_args!("[REDACTED]")))
     } else {
         quote!(.field(#name, &self.#ident))
     }
+}
+
+/// The name `Debug` shows for a field or variant: its identifier without
+/// `r#`, as the derive shows it.
+fn shown(ident: &proc_macro2::Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map_or_else(|| name.clone(), str::to_string)
 }
 
 /// True if a oneof needs a hand-written `Debug`.
@@ -65,8 +70,7 @@ pub fn oneof(oneof: &Oneof) -> TokenStream {
     let ident = &oneof.enum_ident;
     let arms = oneof.members.iter().map(|m| {
         let variant = &m.ident;
-        let name = variant.to_string();
-        let name = name.trim_start_matches("r#");
+        let name = shown(variant);
         if m.debug_redact() {
             quote!(Self::#variant(_) => f.debug_tuple(#name).field(&::core::format_args!("[REDACTED]")).finish(),)
         } else {
