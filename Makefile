@@ -24,9 +24,10 @@ test:
 	$(DOC)
 
 # Google's conformance runner (protobuf v36.0, binary + JSON and text format
-# suites, editions included) on the testee. Needs ../shared/conformance/
-# beside the repository (SHARED=dir elsewhere). A test in a failure list that
-# passes fails the run, so the lists only ever shrink.
+# suites, editions included) on the testee, once with speed-mode and once
+# with size-mode generated code. Needs ../shared/conformance/ beside the
+# repository (SHARED=dir elsewhere). A test in a failure list that passes
+# fails the run, so the lists only ever shrink.
 SHARED ?= ../shared
 CONFORMANCE_OUT = target/conformance
 conformance:
@@ -34,16 +35,18 @@ conformance:
 		{ cat tests/conformance/src/notice.txt; exit 1; }
 	$(if $(filter-out ../shared,$(SHARED)),FASTRS_SHARED=$(abspath $(SHARED))) \
 		$(CARGO) build --release -p fastrs-conformance
-	@mkdir -p $(CONFORMANCE_OUT)
-	@$(SHARED)/conformance/runner/conformance_test_runner \
-		--maximum_edition 2023 --enforce_recommended \
-		--failure_list tests/conformance/failure_list.txt \
-		--text_format_failure_list tests/conformance/text_format_failure_list.txt \
-		--output_dir $(CONFORMANCE_OUT) \
-		$(abspath target/release/fastrs-conformance) > $(CONFORMANCE_OUT)/log.txt 2>&1; \
-		status=$$?; grep 'CONFORMANCE SUITE' $(CONFORMANCE_OUT)/log.txt; \
-		if [ $$status -ne 0 ]; then cat $(CONFORMANCE_OUT)/*_tests.txt 2>/dev/null | head -50; \
-		echo "full log: $(CONFORMANCE_OUT)/log.txt"; fi; exit $$status
+	@for mode in speed size; do \
+		out=$(CONFORMANCE_OUT)/$$mode; mkdir -p $$out; echo "$$mode mode:"; \
+		FASTRS_CONFORMANCE_MODE=$$mode $(SHARED)/conformance/runner/conformance_test_runner \
+			--maximum_edition 2023 --enforce_recommended \
+			--failure_list tests/conformance/failure_list.txt \
+			--text_format_failure_list tests/conformance/text_format_failure_list.txt \
+			--output_dir $$out \
+			$(abspath target/release/fastrs-conformance) > $$out/log.txt 2>&1; \
+		status=$$?; grep 'CONFORMANCE SUITE' $$out/log.txt; \
+		if [ $$status -ne 0 ]; then cat $$out/*_tests.txt 2>/dev/null | head -50; \
+			echo "full log: $$out/log.txt"; exit $$status; fi; \
+	done
 
 lint:
 	$(CARGO) fmt --all --check

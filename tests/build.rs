@@ -1,8 +1,10 @@
-//! Generates the test schemas twice: with fastrs (pure-Rust parser) and with
-//! prost-build (the differential oracle), and saves their descriptors for the
-//! random message generator.
+//! Generates the test schemas with fastrs (pure-Rust parser; in speed mode
+//! and in size mode) and with prost-build (the differential oracle), and
+//! saves their descriptors for the random message generator.
 
 use std::path::PathBuf;
+
+use protoc_gen_fastrs::Mode;
 
 const PROTOS: &[&str] = &[
     "../proto/test/types.proto",
@@ -23,6 +25,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("fastrs"))
         .compile(PROTOS, &["../proto"])?;
 
+    // The same schemas in size mode (out-of-line codecs), tested alike.
+    builder
+        .clone()
+        .mode(Mode::Size)
+        .out_dir(out.join("size"))
+        .compile(PROTOS, &["../proto"])?;
+
     let parsed = builder.parse(PROTOS, &["../proto"])?;
     std::fs::write(out.join("descriptors.pb"), fastrs::Message::encode_to_vec(&parsed.set))?;
 
@@ -39,18 +48,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("hashed"))
         .compile(&["../proto/golden/golden.proto"], &["../proto"])?;
 
-    // Deprecated items everywhere: compiled with `deny(warnings)`.
-    protoc_gen_fastrs::Builder::new()
-        .json()
-        .out_dir(out.join("warnings"))
-        .include_file("mod.rs")
-        .compile(
-            &[
-                "../proto/warnings/deprecated.proto",
-                "../proto/warnings/deprecated2.proto",
-            ],
-            &["../proto"],
-        )?;
+    // Deprecated items everywhere: compiled with `deny(warnings)`, in both modes.
+    for (mode, folder) in [(Mode::Speed, "warnings"), (Mode::Size, "warnings_size")] {
+        protoc_gen_fastrs::Builder::new()
+            .json()
+            .mode(mode)
+            .out_dir(out.join(folder))
+            .include_file("mod.rs")
+            .compile(
+                &[
+                    "../proto/warnings/deprecated.proto",
+                    "../proto/warnings/deprecated2.proto",
+                ],
+                &["../proto"],
+            )?;
+    }
 
     // Editions go through protoc: the pure-Rust parser does not read them yet.
     protoc_gen_fastrs::Builder::new()

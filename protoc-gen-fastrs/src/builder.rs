@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use crate::descriptors::{self, Parsed};
 use crate::options::JsonGate;
-use crate::{Error, GeneratedFile, Maps, Options, Paths};
+use crate::{Error, GeneratedFile, Maps, Mode, Options, Paths};
 
 /// Generates Rust from `.proto` files in a build script.
 ///
@@ -105,6 +105,28 @@ impl Builder {
     pub fn file_descriptors(mut self) -> Self {
         self.options.descriptors = true;
         self
+    }
+
+    /// Generates every message for run time ([`Mode::Speed`]) or for build
+    /// time ([`Mode::Size`]). Unset, a run of fewer than
+    /// [`Mode::AUTO_SIZE_FROM`] messages gets speed mode and a larger one
+    /// size mode.
+    #[must_use]
+    pub fn mode(mut self, mode: Mode) -> Self {
+        self.options.mode = Some(mode);
+        self
+    }
+
+    /// Generates the messages under `proto` (a fully qualified package or
+    /// message, `.acme.shop.Order`) in `mode`, whatever [`Builder::mode`]
+    /// says: the hot messages of a large API in speed mode, for example. The
+    /// longest matching prefix wins.
+    ///
+    /// # Errors
+    /// `proto` does not start with `.`.
+    pub fn mode_for(mut self, proto: &str, mode: Mode) -> Result<Self, Error> {
+        self.options.add_mode_for(proto, mode).map_err(|e| Error::new(e.0))?;
+        Ok(self)
     }
 
     /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`

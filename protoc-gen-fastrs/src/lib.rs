@@ -34,7 +34,7 @@ pub use fastrs::descriptor;
 use fastrs::descriptor::FileDescriptorProto;
 
 pub use builder::Builder;
-pub use options::{JsonGate, Maps, Options, OptionsError, Paths, RustPath};
+pub use options::{JsonGate, Maps, Mode, Options, OptionsError, Paths, RustPath};
 
 /// A generated file: a name relative to the output directory, and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,6 +21,47 @@ pub struct Options {
     /// Embed each package's `FileDescriptorSet` (`FILE_DESCRIPTOR_SET`) and
     /// implement `fastrs::Described` for its messages.
     pub descriptors: bool,
+    /// The code's mode for messages no entry of `modes_for` names; `None`
+    /// picks by the schema's size (see [`Mode`]).
+    pub mode: Option<Mode>,
+    /// `(protobuf prefix, mode)`: the mode of the messages under a package or
+    /// message prefix (`.acme.shop`, `.acme.shop.Order`); the longest
+    /// matching prefix wins over [`Options::mode`].
+    pub modes_for: Vec<(String, Mode)>,
+}
+
+/// What generated code is built for: run time or build time.
+///
+/// Left unset, a run that generates fewer than [`Mode::AUTO_SIZE_FROM`]
+/// messages gets [`Mode::Speed`] and a larger one [`Mode::Size`]: a large
+/// API (Temporal's, googleapis) is mostly messages that a service never
+/// decodes in a hot loop, and in speed mode it builds many times slower than
+/// with prost. Name the hot messages to keep them fast in a large schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every field's encoding and decoding inlined into its message's
+    /// methods, reads predicted in field order, and cleared values' buffers
+    /// reused by the next decode: the fastest code, and the most for the
+    /// compiler to optimise.
+    Speed,
+    /// Each field one call into codecs that the crate compiles once per
+    /// protobuf type: builds about as fast as prost's code, and encodes and
+    /// decodes at about prost's speed.
+    Size,
+}
+
+impl Mode {
+    /// The number of generated messages (nested ones included) from which an
+    /// unset mode is [`Mode::Size`].
+    pub const AUTO_SIZE_FROM: usize = 100;
+
+    fn parse(key: &str, value: &str) -> Result<Mode, OptionsError> {
+        match value {
+            "speed" => Ok(Mode::Speed),
+            "size" => Ok(Mode::Size),
+            _ => Err(OptionsError(format!("{key} is `speed` or `size`, not `{value}`"))),
+        }
+    }
 }
 
 /// How output files are named and split (the plugin parameter `paths`, as in
@@ -194,6 +235,9 @@ impl Options {
     /// - `paths=import` (default, one file per package) or
     ///   `paths=source_relative` (one file per `.proto`, beside its path)
     /// - `descriptors=true`: embed the package's descriptors
+    /// - `mode=speed` or `mode=size` (see [`Mode`]; unset, by the schema's size)
+    /// - `speed=.proto.prefix`, `size=.proto.prefix` (repeatable): the mode
+    ///   of the messages under a package or message
     ///
     /// # Errors
     /// An unknown key, a missing value, or a malformed extern path.
@@ -232,6 +276,9 @@ impl Options {
                     }
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
+                "mode" => options.mode = Some(Mode::parse(key, value)?),
+                "speed" => options.add_mode_for(value, Mode::Speed)?,
+                "size" => options.add_mode_for(value, Mode::Size)?,
                 "json" => {
                     options.json = match value {
                         "false" => None,
@@ -241,7 +288,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, mode, speed, size)"
                     )))
                 }
             }
@@ -261,6 +308,21 @@ impl Options {
         }
         let hasher = RustPath::type_path(hasher).map_err(|e| OptionsError(format!("map_hasher {}", e.0)))?;
         self.maps = Maps::HashWith(hasher);
+        Ok(())
+    }
+
+    /// Sets the mode of the messages under `proto` (a package or message,
+    /// fully qualified: `.acme.shop.Order`).
+    ///
+    /// # Errors
+    /// `proto` does not start with `.`.
+    pub fn add_mode_for(&mut self, proto: &str, mode: Mode) -> Result<(), OptionsError> {
+        if !proto.starts_with('.') {
+            return Err(OptionsError(format!(
+                "`{proto}` must be a fully qualified package or message, starting with `.`"
+            )));
+        }
+        self.modes_for.push((proto.to_string(), mode));
         Ok(())
     }
 
@@ -337,6 +399,23 @@ mod tests {
             .unwrap_err()
             .0
             .contains("`true` or `false`"));
+    }
+
+    #[test]
+    fn modes_are_set_for_all_or_by_prefix() {
+        assert_eq!(Options::parse("").unwrap().mode, None);
+        assert_eq!(Options::parse("mode=size").unwrap().mode, Some(Mode::Size));
+        assert_eq!(Options::parse("mode=speed").unwrap().mode, Some(Mode::Speed));
+        let o = Options::parse("mode=size,speed=.acme.Hot,size=.acme.hot.Cold").unwrap();
+        assert_eq!(
+            o.modes_for,
+            [(".acme.Hot".into(), Mode::Speed), (".acme.hot.Cold".into(), Mode::Size)]
+        );
+        assert!(Options::parse("mode=fast").unwrap_err().0.contains("`speed` or `size`"));
+        assert!(Options::parse("speed=acme.Hot")
+            .unwrap_err()
+            .0
+            .contains("starting with `.`"));
     }
 
     #[test]

@@ -45,6 +45,15 @@ pub trait Codec {
     /// Reads one value and merges it into `v`: scalars overwrite, messages merge.
     fn merge(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
 
+    /// [`Codec::merge`] for code generated in size mode (see
+    /// [`crate::compact`]): messages override it to merge through one
+    /// function shared by all message types.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn merge_compact(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        Self::merge(v, r, depth)
+    }
+
     /// Reads one value into a fresh `Value`.
     #[inline]
     fn read(r: &mut Reader<'_>, depth: u32) -> Result<Self::Value, DecodeError> {
@@ -691,6 +700,10 @@ impl<M: Message> Codec for Msg<M> {
     #[inline]
     fn merge(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         merge_message(v, r, depth)
+    }
+    #[inline]
+    fn merge_compact(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        crate::compact::merge_nested(r, depth, M::FOOTPRINT, M::FULL_NAME, v)
     }
 }
 

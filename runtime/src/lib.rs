@@ -32,6 +32,7 @@ pub extern crate alloc;
 extern crate self as fastrs;
 
 mod chain;
+mod compact;
 mod described;
 #[cfg(feature = "descriptor")]
 pub mod descriptor;
@@ -78,6 +79,11 @@ pub use serde;
 pub mod __private {
     pub use crate::encoding::*;
     pub use crate::recycle::{Recycler, Reusable};
+
+    /// Out-of-line field codecs, for code generated in size mode.
+    pub mod compact {
+        pub use crate::compact::*;
+    }
 
     /// Chains of messages of one type, sized and written in a loop.
     pub mod chain {

@@ -199,6 +199,27 @@ fn append_sized<M: Message>(m: &M, out: &mut Vec<u8>, size: usize) {
     }
 }
 
+/// [`Message`]'s encoding callable through `dyn`, for the functions that are
+/// compiled once for all message types.
+#[doc(hidden)]
+pub trait Encode {
+    /// [`Message::size`].
+    fn size_dyn(&self) -> usize;
+    /// [`Message::write_backward`].
+    fn write_backward_dyn(&self, w: &mut Writer<'_>);
+}
+
+impl<M: Message> Encode for M {
+    #[inline]
+    fn size_dyn(&self) -> usize {
+        self.size()
+    }
+    #[inline]
+    fn write_backward_dyn(&self, w: &mut Writer<'_>) {
+        self.write_backward(w);
+    }
+}
+
 impl<M: Message> Message for alloc::boxed::Box<M> {
     const FULL_NAME: &'static str = M::FULL_NAME;
     const FOOTPRINT: usize = M::FOOTPRINT + core::mem::size_of::<Self>();

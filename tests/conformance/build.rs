@@ -1,11 +1,14 @@
 //! Generates Google's conformance schemas (protobuf v36.0, in
 //! `shared/conformance/v36.0/` beside the repository, unmodified) with fastrs.
-//! Editions files go through the vendored `protoc`.
+//! Editions files go through the vendored `protoc`. Generated twice, in
+//! speed and in size mode (`protoc_gen_fastrs::Mode`).
 //!
 //! Without those schemas (a clone of the public repository has none) the
 //! testee builds as a stub that says where to get them.
 
 use std::path::PathBuf;
+
+use protoc_gen_fastrs::Mode;
 
 /// The files the v36 runner asks for, relative to the schema folder.
 const SCHEMAS: [&str; 7] = [
@@ -32,14 +35,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     println!("cargo:rustc-cfg=conformance_schemas");
-    protoc_gen_fastrs::Builder::new()
-        .protoc_path(protoc_bin_vendored::protoc_bin_path()?)
-        .protoc_arg("--experimental_editions")
-        .include_file("mod.rs")
-        .json()
-        .compile(
-            &SCHEMAS.map(|f| schemas.join(f)),
-            &[schemas.clone(), schemas.join("src")],
-        )?;
+    // Both modes of generated code: the testee answers with either.
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    for (mode, folder) in [(Mode::Speed, "speed"), (Mode::Size, "size")] {
+        protoc_gen_fastrs::Builder::new()
+            .protoc_path(protoc_bin_vendored::protoc_bin_path()?)
+            .protoc_arg("--experimental_editions")
+            .include_file("mod.rs")
+            .json()
+            .mode(mode)
+            .out_dir(out.join(folder))
+            .compile(
+                &SCHEMAS.map(|f| schemas.join(f)),
+                &[schemas.clone(), schemas.join("src")],
+            )?;
+    }
     Ok(())
 }

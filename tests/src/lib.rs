@@ -7,6 +7,13 @@ pub mod fast {
     include!(concat!(env!("OUT_DIR"), "/fastrs/mod.rs"));
 }
 
+/// fastrs-generated code for the same files in size mode
+/// (`protoc_gen_fastrs::Mode::Size`).
+#[allow(clippy::all)]
+pub mod fast_size {
+    include!(concat!(env!("OUT_DIR"), "/size/mod.rs"));
+}
+
 /// prost-generated code for the same files.
 #[allow(clippy::all)]
 pub mod pb {
@@ -32,6 +39,12 @@ pub mod hashed {
 #[deny(warnings)]
 pub mod warnings {
     include!(concat!(env!("OUT_DIR"), "/warnings/mod.rs"));
+}
+
+/// [`warnings`] in size mode.
+#[deny(warnings)]
+pub mod warnings_size {
+    include!(concat!(env!("OUT_DIR"), "/warnings_size/mod.rs"));
 }
 
 /// The encoded `FileDescriptorSet` of the test schemas.

@@ -16,44 +16,62 @@ where
     SCHEMA.with(|s| differential::<F, P>(s, name, seed));
 }
 
+/// One property test per message, for its speed-mode (`fast`) and its
+/// size-mode (`fast_size`) code, each against prost's.
 macro_rules! differential {
-    ($($test:ident: $name:literal => $fast:ty, $prost:ty;)*) => {
-        proptest! {
-            #![proptest_config(ProptestConfig::with_cases(400))]
-            $(
-                #[test]
-                fn $test(seed in any::<u64>()) {
-                    check::<$fast, $prost>($name, seed);
-                }
-            )*
+    ($($test:ident: $name:literal => $($seg:ident)::+;)*) => {
+        mod speed {
+            use super::*;
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(400))]
+                $(
+                    #[test]
+                    fn $test(seed in any::<u64>()) {
+                        check::<fast::$($seg)::+, pb::$($seg)::+>($name, seed);
+                    }
+                )*
+            }
+        }
+        mod size {
+            use super::*;
+            use fastrs_tests::fast_size;
+            proptest! {
+                #![proptest_config(ProptestConfig::with_cases(400))]
+                $(
+                    #[test]
+                    fn $test(seed in any::<u64>()) {
+                        check::<fast_size::$($seg)::+, pb::$($seg)::+>($name, seed);
+                    }
+                )*
+            }
         }
     };
 }
 
 differential! {
-    scalars: ".fastrs.test.Scalars" => fast::fastrs::test::Scalars, pb::fastrs::test::Scalars;
-    lists: ".fastrs.test.Lists" => fast::fastrs::test::Lists, pb::fastrs::test::Lists;
-    unpacked: ".fastrs.test.Unpacked" => fast::fastrs::test::Unpacked, pb::fastrs::test::Unpacked;
-    optionals: ".fastrs.test.Optionals" => fast::fastrs::test::Optionals, pb::fastrs::test::Optionals;
-    maps: ".fastrs.test.Maps" => fast::fastrs::test::Maps, pb::fastrs::test::Maps;
-    choice: ".fastrs.test.Choice" => fast::fastrs::test::Choice, pb::fastrs::test::Choice;
-    tree: ".fastrs.test.Tree" => fast::fastrs::test::Tree, pb::fastrs::test::Tree;
-    ping: ".fastrs.test.Ping" => fast::fastrs::test::Ping, pb::fastrs::test::Ping;
-    outer: ".fastrs.test.Outer" => fast::fastrs::test::Outer, pb::fastrs::test::Outer;
-    keywords: ".fastrs.test.Keywords" => fast::fastrs::test::Keywords, pb::fastrs::test::Keywords;
-    edges: ".fastrs.test.Edges" => fast::fastrs::test::Edges, pb::fastrs::test::Edges;
-    flat: ".fastrs.test.Flat" => fast::fastrs::test::Flat, pb::fastrs::test::Flat;
-    everything: ".fastrs.test.Everything" => fast::fastrs::test::Everything, pb::fastrs::test::Everything;
-    remote: ".fastrs.test.other.Remote" => fast::fastrs::test::other::Remote, pb::fastrs::test::other::Remote;
-    rootless: ".Rootless" => fast::Rootless, pb::Rootless;
-    p2_defaults: ".fastrs.test2.Defaults" => fast::fastrs::test2::Defaults, pb::fastrs::test2::Defaults;
+    scalars: ".fastrs.test.Scalars" => fastrs::test::Scalars;
+    lists: ".fastrs.test.Lists" => fastrs::test::Lists;
+    unpacked: ".fastrs.test.Unpacked" => fastrs::test::Unpacked;
+    optionals: ".fastrs.test.Optionals" => fastrs::test::Optionals;
+    maps: ".fastrs.test.Maps" => fastrs::test::Maps;
+    choice: ".fastrs.test.Choice" => fastrs::test::Choice;
+    tree: ".fastrs.test.Tree" => fastrs::test::Tree;
+    ping: ".fastrs.test.Ping" => fastrs::test::Ping;
+    outer: ".fastrs.test.Outer" => fastrs::test::Outer;
+    keywords: ".fastrs.test.Keywords" => fastrs::test::Keywords;
+    edges: ".fastrs.test.Edges" => fastrs::test::Edges;
+    flat: ".fastrs.test.Flat" => fastrs::test::Flat;
+    everything: ".fastrs.test.Everything" => fastrs::test::Everything;
+    remote: ".fastrs.test.other.Remote" => fastrs::test::other::Remote;
+    rootless: ".Rootless" => Rootless;
+    p2_defaults: ".fastrs.test2.Defaults" => fastrs::test2::Defaults;
     // Required, not HasRequired: prost drops a map value equal to its default,
     // which for a message with required fields makes the entry invalid.
-    p2_required: ".fastrs.test2.Required" => fast::fastrs::test2::Required, pb::fastrs::test2::Required;
-    p2_closed: ".fastrs.test2.Closed" => fast::fastrs::test2::Closed, pb::fastrs::test2::Closed;
-    p2_groups: ".fastrs.test2.Groups" => fast::fastrs::test2::Groups, pb::fastrs::test2::Groups;
-    p2_packed: ".fastrs.test2.Packed" => fast::fastrs::test2::Packed, pb::fastrs::test2::Packed;
-    p2_extendable: ".fastrs.test2.Extendable" => fast::fastrs::test2::Extendable, pb::fastrs::test2::Extendable;
+    p2_required: ".fastrs.test2.Required" => fastrs::test2::Required;
+    p2_closed: ".fastrs.test2.Closed" => fastrs::test2::Closed;
+    p2_groups: ".fastrs.test2.Groups" => fastrs::test2::Groups;
+    p2_packed: ".fastrs.test2.Packed" => fastrs::test2::Packed;
+    p2_extendable: ".fastrs.test2.Extendable" => fastrs::test2::Extendable;
 }
 
 /// A random tree `depth` levels deep, built as a fastrs and as a prost message:

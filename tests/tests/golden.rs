@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use protoc_gen_fastrs::{Builder, GeneratedFile};
+use protoc_gen_fastrs::{Builder, GeneratedFile, Mode};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -21,8 +21,13 @@ fn generate(builder: Builder, schema: &str) -> Vec<GeneratedFile> {
 
 /// Compares each generated file with its golden copy (or rewrites it).
 fn check(files: Vec<GeneratedFile>) {
+    check_in("tests/golden", files);
+}
+
+/// [`check`] against the golden copies in `dir`.
+fn check_in(dir: &str, files: Vec<GeneratedFile>) {
     let files: Vec<(String, String)> = files.into_iter().map(|f| (f.name, f.content)).collect();
-    fastrs_tests::golden::check_files(&root().join("tests/golden"), &files);
+    fastrs_tests::golden::check_files(&root().join(dir), &files);
 }
 
 #[test]
@@ -33,6 +38,10 @@ fn generated_code_matches_golden_files() {
     check(generate(Builder::new().protoc_path(protoc), "golden/editions.proto"));
     // Custom options on every kind of element (fastrs::descriptor).
     check(generate(Builder::new().json(), "test/options.proto"));
+    // Size mode: out-of-line codecs (large schemas get it by default).
+    let size = || Builder::new().mode(Mode::Size);
+    check_in("tests/golden/size", generate(size(), "golden/golden.proto"));
+    check_in("tests/golden/size", generate(size(), "golden/proto2.proto"));
 }
 
 #[test]
@@ -57,6 +66,18 @@ mod golden2 {
 #[allow(dead_code)]
 mod golden_editions {
     include!("../golden/golden.editions.rs");
+}
+
+#[deny(warnings)]
+#[allow(dead_code)]
+mod golden_size {
+    include!("../golden/size/golden.rs");
+}
+
+#[deny(warnings)]
+#[allow(dead_code)]
+mod golden2_size {
+    include!("../golden/size/golden2.rs");
 }
 
 #[test]

@@ -13,7 +13,7 @@ mod write;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::{Kind, Package, Scalar, Shape, SourceFile, Tag};
+use crate::model::{Kind, Message, Mode, Package, Scalar, Shape, SourceFile, Tag};
 use crate::options::Paths;
 
 /// All items of one package file.
@@ -105,6 +105,47 @@ fn codec_call(kind: &Kind, scope: &[String]) -> TokenStream {
     }
 }
 
+/// The function a message's code calls for one value of `kind`: the codec's
+/// own `op` (`write_keyed`, `merge`, `read`; inlined) in speed mode, the
+/// runtime's out-of-line `compact::{write, merge, read}` in size mode.
+fn value_fn(msg: &Message, kind: &Kind, op: ValueOp) -> TokenStream {
+    let scope = &msg.scope;
+    let (inline, compact) = match op {
+        ValueOp::Write => (quote!(write_keyed), quote!(write)),
+        ValueOp::Merge => (quote!(merge), quote!(merge)),
+        ValueOp::Read => (quote!(read), quote!(read)),
+    };
+    match msg.mode {
+        Mode::Speed => {
+            let codec = codec_call(kind, scope);
+            quote!(#codec::#inline)
+        }
+        Mode::Size => {
+            let codec = codec(kind, scope);
+            quote!(::fastrs::__private::compact::#compact::<#codec>)
+        }
+    }
+}
+
+/// What [`value_fn`] calls for.
+#[derive(Clone, Copy)]
+enum ValueOp {
+    Write,
+    Merge,
+    Read,
+}
+
+/// A repeated-field helper of the runtime (`size_packed`, `write_repeated`,
+/// ...): the inlinable one in speed mode, its out-of-line twin in
+/// `compact` in size mode.
+fn helper(msg: &Message, name: &str) -> TokenStream {
+    let name = proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
+    match msg.mode {
+        Mode::Speed => quote!(::fastrs::__private::#name),
+        Mode::Size => quote!(::fastrs::__private::compact::#name),
+    }
+}
+
 /// The generic codec of an enum or message kind, and its type arguments.
 fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStream) {
     let ident = |name: &str| proc_macro2::Ident::new(name, proc_macro2::Span::call_site());
@@ -126,10 +167,18 @@ fn codec_parts(kind: &Kind, scope: &[String]) -> (proc_macro2::Ident, TokenStrea
 
 /// `use ::fastrs::__private::Codec as _;` for a module whose impls call codec
 /// methods: one that holds a message with a field other than a map (maps go
-/// through free functions; empty messages call nothing).
-fn codec_import(messages: &[crate::model::Message]) -> TokenStream {
-    let calls_codecs = |m: &crate::model::Message| {
-        !m.oneofs.is_empty() || m.fields.iter().any(|f| !matches!(f.shape, Shape::Map { .. }))
+/// through free functions; empty messages call nothing), or in size mode, a
+/// singular field or oneof (sized by the codec; all else goes through
+/// `compact`'s free functions).
+fn codec_import(messages: &[Message]) -> TokenStream {
+    let calls_codecs = |m: &Message| {
+        !m.oneofs.is_empty()
+            || m.fields.iter().any(|f| {
+                !matches!(
+                    (&f.shape, m.mode),
+                    (Shape::Map { .. }, _) | (Shape::Repeated { .. }, Mode::Size)
+                )
+            })
     };
     if messages.iter().any(calls_codecs) {
         quote!(

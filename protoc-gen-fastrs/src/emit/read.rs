@@ -20,8 +20,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::recycle::{is_message, keep_method, keeper_ident, keeps_values, spare};
-use super::{codec, codec_call, tag_value};
-use crate::model::{Field, Kind, Message, Shape, Slot, Tag};
+use super::{codec, helper, tag_value, value_fn, ValueOp};
+use crate::model::{Field, Kind, Message, Mode, Shape, Slot, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
     let arms: Vec<(Arm, Option<TokenStream>)> = msg
@@ -37,6 +37,10 @@ pub fn body(msg: &Message) -> TokenStream {
             arms.into_iter().map(move |arm| (arm, next.clone()))
         })
         .collect();
+    if msg.mode == Mode::Size {
+        // One read path: half the code, and a dispatch per field.
+        return in_order_then_dispatch(msg, &arms, false);
+    }
     let leaf = !holds_messages(msg);
     if leaf || arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
         return in_order_then_dispatch(msg, &arms, leaf);
@@ -247,18 +251,22 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
             }
         }
         Shape::Implicit(kind) => {
-            let codec = codec_call(kind, scope);
-            quote!(#codec::merge(&mut self.#ident, r, depth)?;)
+            let merge = value_fn(msg, kind, ValueOp::Merge);
+            quote!(#merge(&mut self.#ident, r, depth)?;)
+        }
+        Shape::Optional(kind) if msg.mode == Mode::Size => {
+            let codec = codec(kind, scope);
+            quote!(::fastrs::__private::compact::merge_optional::<#codec>(&mut self.#ident, r, depth)?;)
         }
         Shape::Optional(kind) => {
-            let codec = codec_call(kind, scope);
+            let merge = value_fn(msg, kind, ValueOp::Merge);
             let start = if kind.recycles() {
-                let spare = spare(kind, &msg.recycle);
+                let spare = spare(msg, kind);
                 quote!(|| #spare)
             } else {
                 quote!(::core::default::Default::default)
             };
-            quote!(#codec::merge(self.#ident.get_or_insert_with(#start), r, depth)?;)
+            quote!(#merge(self.#ident.get_or_insert_with(#start), r, depth)?;)
         }
         Shape::Repeated { kind, packed, alt_tag } => return repeated(msg, f, kind, *packed, alt_tag.as_ref()),
         Shape::Map { key, value, .. } => return vec![Arm::repeating(&f.tag, map(msg, f, key, value))],
@@ -289,7 +297,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     }
     let v = codec(value, scope);
     let reserve = reserve_map(f, &k, &v);
-    if !(key.recycles() || value.recycles()) {
+    if !msg.recycles() || !(key.recycles() || value.recycles()) {
         return quote! {
             #reserve
             let (k, v) = ::fastrs::__private::read_map_entry::<#k, #v>(r, depth)?;
@@ -298,7 +306,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     }
     let start = |kind: &Kind| {
         if kind.recycles() {
-            spare(kind, &msg.recycle)
+            spare(msg, kind)
         } else {
             quote!(::core::default::Default::default())
         }
@@ -359,13 +367,18 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
             );
             quote!(::fastrs::__private::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
         } else {
-            let codec = codec(kind, scope);
-            quote!(::fastrs::__private::merge_packed::<#codec>(r, &mut self.#ident)?;)
+            let (codec, merge_packed) = (codec(kind, scope), helper(msg, "merge_packed"));
+            quote!(#merge_packed::<#codec>(r, &mut self.#ident)?;)
         };
         Arm::new(t, body)
     });
     let unpacked_arm = unpacked_tag.map(|t| {
         let tag = tag_value(t);
+        if msg.mode == Mode::Size && !is_closed(kind) {
+            let codec = codec(kind, scope);
+            let push = quote!(::fastrs::__private::compact::push::<#codec>(&mut self.#ident, r, depth, #tag)?;);
+            return Arm::repeating(t, push);
+        }
         let reserve = quote!(::fastrs::__private::reserve_run(&mut self.#ident, r, #tag););
         let push = if is_closed(kind) {
             let read = closed_enum(msg, kind, t);
@@ -375,15 +388,15 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
                 }
             }
         } else if kind.recycles() {
-            let (call, spare) = (codec_call(kind, scope), spare(kind, &msg.recycle));
+            let (merge, spare) = (value_fn(msg, kind, ValueOp::Merge), spare(msg, kind));
             quote! {
                 let mut v = #spare;
-                #call::merge(&mut v, r, depth)?;
+                #merge(&mut v, r, depth)?;
                 self.#ident.push(v);
             }
         } else {
-            let call = codec_call(kind, scope);
-            quote!(self.#ident.push(#call::read(r, depth)?);)
+            let read = value_fn(msg, kind, ValueOp::Read);
+            quote!(self.#ident.push(#read(r, depth)?);)
         };
         Arm::repeating(t, quote!(#reserve #push))
     });
@@ -399,11 +412,12 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let Shape::OneofMember(kind) = &m.shape else {
             unreachable!("oneof members are lowered as OneofMember")
         };
-        let (variant, codec) = (&m.ident, codec_call(kind, &msg.scope));
-        let (spare, keeper, recycle) = (spare(kind, &msg.recycle), keeper_ident(oneof), &msg.recycle);
+        let variant = &m.ident;
+        let (merge, read) = (value_fn(msg, kind, ValueOp::Merge), value_fn(msg, kind, ValueOp::Read));
+        let (spare, keeper, recycle) = (spare(msg, kind), keeper_ident(oneof), &msg.recycle);
         // Setting a member: the value it replaces keeps its allocation if it has one.
         let set = |value: TokenStream| {
-            if keeps_values(oneof) {
+            if keeps_values(msg, oneof) {
                 quote! {
                     let old = self.#ident.replace(#module::#enum_ident::#variant(#value));
                     #module::#keeper(&mut self.#recycle, old);
@@ -415,15 +429,29 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let set_v = set(quote!(v));
         let body = match kind {
             // The same member again merges into (a message) or reuses (a
-            // string) its value; another member starts from a kept one.
+            // string) its value; another member starts from a fresh one.
+            Kind::String { .. } | Kind::Bytes | Kind::Message { .. } if !msg.recycles() => {
+                let set_read = set(quote!(#read(r, depth)?));
+                quote! {
+                    match &mut self.#ident {
+                        ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
+                            #merge(v, r, depth)?;
+                        }
+                        _ => {
+                            #set_read
+                        }
+                    }
+                }
+            }
+            // In speed mode, another member starts from a kept one.
             Kind::String { .. } | Kind::Bytes | Kind::Message { .. } => quote! {
                 match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
-                        #codec::merge(v, r, depth)?;
+                        #merge(v, r, depth)?;
                     }
                     _ => {
                         let mut v = #spare;
-                        #codec::merge(&mut v, r, depth)?;
+                        #merge(&mut v, r, depth)?;
                         #set_v
                     }
                 }
@@ -436,7 +464,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
                     }
                 }
             }
-            _ => set(quote!(#codec::read(r, depth)?)),
+            _ => set(quote!(#read(r, depth)?)),
         };
         Arm::new(&m.tag, body)
     };

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::types::allow_deprecated;
-use crate::model::{Kind, Message, Oneof, Recycling, Shape};
+use crate::model::{Field, Kind, Message, Oneof, Recycling, Shape};
 
 /// `clear`: defaults everywhere, keeping the buffers of strings, vectors and
 /// maps; the strings, bytes and messages of repeated, optional, oneof and map
@@ -15,6 +15,9 @@ pub(super) fn clear_body(msg: &Message) -> TokenStream {
     let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
     let fields = msg.fields.iter().map(|f| {
         let ident = &f.ident;
+        if !msg.recycles() {
+            return plain_clear(f);
+        }
         match &f.shape {
             Shape::Repeated { kind, .. } if is_buffer(kind) => quote!(self.#recycle.keep_all(&mut self.#ident);),
             Shape::Repeated {
@@ -62,16 +65,12 @@ pub(super) fn clear_body(msg: &Message) -> TokenStream {
                     }
                 }
             }
-            Shape::Implicit(Kind::String { .. } | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
-                quote!(self.#ident.clear();)
-            }
-            Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),
-            Shape::Implicit(_) | Shape::OneofMember(_) => quote!(self.#ident = ::core::default::Default::default();),
+            _ => plain_clear(f),
         }
     });
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
-        if keeps_values(o) {
+        if keeps_values(msg, o) {
             let (module, keeper) = (&msg.module, keeper_ident(o));
             quote!(#module::#keeper(&mut self.#recycle, self.#ident.take());)
         } else {
@@ -85,13 +84,27 @@ pub(super) fn clear_body(msg: &Message) -> TokenStream {
     }
 }
 
-/// True if a oneof has string, bytes or message members, whose values a
-/// cleared (or switched) oneof keeps for reuse.
-pub(super) fn keeps_values(oneof: &Oneof) -> bool {
-    oneof
-        .members
-        .iter()
-        .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if kind.recycles()))
+/// `clear` of a field that keeps nothing for the next decode (buffers of its
+/// own aside).
+fn plain_clear(f: &Field) -> TokenStream {
+    let ident = &f.ident;
+    match &f.shape {
+        Shape::Implicit(Kind::String { .. } | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
+            quote!(self.#ident.clear();)
+        }
+        Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),
+        Shape::Implicit(_) | Shape::OneofMember(_) => quote!(self.#ident = ::core::default::Default::default();),
+    }
+}
+
+/// True if `msg` recycles and a oneof has string, bytes or message members,
+/// whose values a cleared (or switched) oneof keeps for reuse.
+pub(super) fn keeps_values(msg: &Message, oneof: &Oneof) -> bool {
+    msg.recycles()
+        && oneof
+            .members
+            .iter()
+            .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if kind.recycles()))
 }
 
 /// `keep_<field>`: the function in the message's module that keeps a oneof's
@@ -103,8 +116,8 @@ pub(super) fn keeper_ident(oneof: &Oneof) -> proc_macro2::Ident {
 
 /// The keeper of a oneof with reusable members: hands a replaced or cleared
 /// value's allocation to the spares.
-pub(super) fn oneof_keeper(oneof: &Oneof) -> TokenStream {
-    if !keeps_values(oneof) {
+pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
+    if !keeps_values(msg, oneof) {
         return TokenStream::new();
     }
     let (ident, keeper) = (&oneof.enum_ident, keeper_ident(oneof));
@@ -169,9 +182,13 @@ pub(super) fn keep_method(kind: &Kind) -> proc_macro2::Ident {
     proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
 }
 
-/// `self.<recycle>.spare()` or `.spare_message()`: a kept value for a decoder.
-pub(super) fn spare(kind: &Kind, recycle: &proc_macro2::Ident) -> TokenStream {
-    if is_message(kind) {
+/// `self.<recycle>.spare()` or `.spare_message()`: a kept value for a
+/// decoder; a default one for a message that does not recycle.
+pub(super) fn spare(msg: &Message, kind: &Kind) -> TokenStream {
+    let recycle = &msg.recycle;
+    if !msg.recycles() {
+        quote!(::core::default::Default::default())
+    } else if is_message(kind) {
         quote!(self.#recycle.spare_message())
     } else {
         quote!(self.#recycle.spare())

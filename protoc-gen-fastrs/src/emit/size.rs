@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_call, is_set, key_len};
+use super::{codec, codec_call, helper, is_set, key_len};
 use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
@@ -30,7 +30,7 @@ fn sum(msg: &Message, skip: Option<usize>) -> TokenStream {
     if fields.peek().is_none() && msg.oneofs.is_empty() {
         return quote!(self.#unknown.len());
     }
-    let fields = fields.map(|(_, f)| field(f, &msg.scope));
+    let fields = fields.map(|(_, f)| field(msg, f));
     let oneofs = msg.oneofs.iter().map(|o| {
         let ident = &o.field;
         let module = &msg.module;
@@ -58,8 +58,8 @@ fn sum(msg: &Message, skip: Option<usize>) -> TokenStream {
     }
 }
 
-fn field(f: &Field, scope: &[String]) -> TokenStream {
-    let ident = &f.ident;
+fn field(msg: &Message, f: &Field) -> TokenStream {
+    let (ident, scope) = (&f.ident, &msg.scope);
     let key_len = key_len(&f.tag);
     match &f.shape {
         Shape::Implicit(kind) => {
@@ -80,14 +80,14 @@ fn field(f: &Field, scope: &[String]) -> TokenStream {
             }
         }
         Shape::Repeated { kind, packed: true, .. } => {
-            let codec = codec(kind, scope);
-            quote!(n += ::fastrs::__private::size_packed::<#codec>(&self.#ident, #key_len);)
+            let (codec, size_packed) = (codec(kind, scope), helper(msg, "size_packed"));
+            quote!(n += #size_packed::<#codec>(&self.#ident, #key_len);)
         }
         Shape::Repeated {
             kind, packed: false, ..
         } => {
-            let codec = codec(kind, scope);
-            quote!(n += ::fastrs::__private::size_repeated::<#codec>(&self.#ident, #key_len);)
+            let (codec, size_repeated) = (codec(kind, scope), helper(msg, "size_repeated"));
+            quote!(n += #size_repeated::<#codec>(&self.#ident, #key_len);)
         }
         Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::recycle::{clear_body, oneof_keeper};
 use super::{chain, codec, codec_import, debug, descriptors, doc_attrs, int, json, read, rust_type, size, write};
-use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
+use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Mode, Oneof, Shape, Slot};
 use crate::options::Maps;
 
 /// A message: its struct, its `Message` impl and its module of nested types.
@@ -15,7 +15,14 @@ pub fn message(msg: &Message) -> TokenStream {
     let doc = doc_attrs(&msg.doc);
     let deprecated = msg.deprecated().then(|| quote!(#[deprecated]));
     let members = msg.order.iter().filter_map(|slot| struct_member(msg, slot));
-    let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
+    let unknown = &msg.unknown_fields;
+    let recycler = msg.recycles().then(|| {
+        let recycle = &msg.recycle;
+        quote! {
+            #[doc(hidden)]
+            pub #recycle: ::fastrs::__private::Recycler,
+        }
+    });
     let full_name = &msg.full_name;
     let size = size::body(msg);
     let write = write::body(msg);
@@ -30,6 +37,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let allow = allow_deprecated(msg.fields.iter().any(Field::names_deprecated_type));
     // `Debug` by hand when a field is redacted, else derived.
     let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
+    let compact_entry_points = compact_entry_points(msg);
     let debug = debug::message(msg);
     quote! {
         #doc
@@ -40,8 +48,7 @@ pub fn message(msg: &Message) -> TokenStream {
             #(#members)*
             /// Fields this schema does not know, kept and written back on encode.
             pub #unknown: ::fastrs::UnknownFields,
-            #[doc(hidden)]
-            pub #recycle: ::fastrs::__private::Recycler,
+            #recycler
         }
 
         #[allow(deprecated)]
@@ -77,6 +84,7 @@ pub fn message(msg: &Message) -> TokenStream {
             }
 
             #check_required
+            #compact_entry_points
         }
 
         #debug
@@ -309,6 +317,28 @@ fn oneof_field(msg: &Message, oneof: &Oneof) -> TokenStream {
     }
 }
 
+/// In size mode, the top-level decode and encode as calls into functions
+/// compiled once for all types: else every crate that decodes or encodes the
+/// message compiles them again (they are generic over the message).
+fn compact_entry_points(msg: &Message) -> TokenStream {
+    if msg.mode != Mode::Size {
+        return TokenStream::new();
+    }
+    quote! {
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+}
+
 /// `pub mod name { ... }` with oneof enums and nested types, if there are any.
 fn nested_module(msg: &Message) -> TokenStream {
     if msg.oneofs.is_empty() && msg.messages.is_empty() && msg.enums.is_empty() && msg.extensions.is_empty() {
@@ -318,7 +348,7 @@ fn nested_module(msg: &Message) -> TokenStream {
     let doc = format!(" Types nested in [`{}`].", msg.ident);
     let inner_scope: Vec<String> = msg.scope.iter().cloned().chain([msg.module.to_string()]).collect();
     let oneofs = msg.oneofs.iter().map(|o| {
-        let keep = oneof_keeper(o);
+        let keep = oneof_keeper(msg, o);
         let definition = oneof_enum(o, &inner_scope);
         quote!(#definition #keep)
     });

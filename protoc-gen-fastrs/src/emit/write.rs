@@ -4,8 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_call, is_set, match_oneof_run, tag_bytes};
-use crate::model::{Field, Message, Shape, Slot};
+use super::{codec, helper, is_set, match_oneof_run, tag_bytes, value_fn, ValueOp};
+use crate::model::{Field, Message, Mode, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
     if msg.chain.is_some() {
@@ -13,11 +13,19 @@ pub fn body(msg: &Message) -> TokenStream {
     }
     let unknown = &msg.unknown_fields;
     let slots = slots(msg, &msg.order);
-    quote! {
-        w.in_registers(|w| {
+    // Speed mode keeps the writer in registers across the inlined fields;
+    // size mode's fields are calls, which take it by reference anyway.
+    match msg.mode {
+        Mode::Speed => quote! {
+            w.in_registers(|w| {
+                self.#unknown.write(w);
+                #slots
+            });
+        },
+        Mode::Size => quote! {
             self.#unknown.write(w);
             #slots
-        });
+        },
     }
 }
 
@@ -53,42 +61,42 @@ fn slots(msg: &Message, slots: &[Slot]) -> TokenStream {
         .iter()
         .rev()
         .map(|slot| match slot {
-            Slot::Field(i) => field(&msg.fields[*i], &msg.scope),
+            Slot::Field(i) => field(msg, &msg.fields[*i]),
             Slot::Oneof(o, members) => oneof(msg, *o, members),
         })
         .collect()
 }
 
-fn field(f: &Field, scope: &[String]) -> TokenStream {
-    let ident = &f.ident;
+fn field(msg: &Message, f: &Field) -> TokenStream {
+    let (ident, scope) = (&f.ident, &msg.scope);
     let tag = tag_bytes(&f.tag);
     match &f.shape {
         Shape::Implicit(kind) => {
-            let codec = codec_call(kind, scope);
+            let write = value_fn(msg, kind, ValueOp::Write);
             let set = is_set(kind, &quote!(self.#ident));
             quote! {
                 if #set {
-                    #codec::write_keyed(&self.#ident, #tag, w);
+                    #write(&self.#ident, #tag, w);
                 }
             }
         }
         Shape::Optional(kind) => {
-            let codec = codec_call(kind, scope);
+            let write = value_fn(msg, kind, ValueOp::Write);
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
-                    #codec::write_keyed(v, #tag, w);
+                    #write(v, #tag, w);
                 }
             }
         }
         Shape::Repeated { kind, packed: true, .. } => {
-            let codec = codec(kind, scope);
-            quote!(::fastrs::__private::write_packed::<#codec>(&self.#ident, #tag, w);)
+            let (codec, write_packed) = (codec(kind, scope), helper(msg, "write_packed"));
+            quote!(#write_packed::<#codec>(&self.#ident, #tag, w);)
         }
         Shape::Repeated {
             kind, packed: false, ..
         } => {
-            let codec = codec(kind, scope);
-            quote!(::fastrs::__private::write_repeated::<#codec>(&self.#ident, #tag, w);)
+            let (codec, write_repeated) = (codec(kind, scope), helper(msg, "write_repeated"));
+            quote!(#write_repeated::<#codec>(&self.#ident, #tag, w);)
         }
         Shape::Map { key, value, maps } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
@@ -116,10 +124,10 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> TokenStream {
             let Shape::OneofMember(kind) = &m.shape else {
                 unreachable!("oneof members are lowered as OneofMember")
             };
-            let (variant, codec, tag) = (&m.ident, codec_call(kind, &msg.scope), tag_bytes(&m.tag));
+            let (variant, write, tag) = (&m.ident, value_fn(msg, kind, ValueOp::Write), tag_bytes(&m.tag));
             (
                 quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v))),
-                quote!(#codec::write_keyed(v, #tag, w);),
+                quote!(#write(v, #tag, w);),
             )
         })
         .collect();

@@ -19,7 +19,7 @@ use super::{
     Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, SourceFile,
     Variant,
 };
-use crate::options::{Maps, Options};
+use crate::options::{Maps, Mode, Options};
 
 /// Lowers `to_generate` (file names as in the descriptors) into one [`Package`]
 /// per protobuf package. `files` must also hold every import.
@@ -42,6 +42,7 @@ pub fn lower(
         .map(FileDescriptorProto::package)
         .collect();
     let index = Index::build(files, options, &generated_packages, &features);
+    let modes = Modes::new(files, to_generate, options);
     let mut errors = Vec::new();
     let mut packages: Vec<Package> = Vec::new();
     for name in to_generate {
@@ -53,6 +54,7 @@ pub fn lower(
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
         ctx.descriptors = options.descriptors;
+        ctx.modes = Some(&modes);
         ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
         ctx.package_depth = scope.len();
@@ -111,6 +113,51 @@ pub fn lower(
         Ok(packages)
     } else {
         Err(errors)
+    }
+}
+
+/// The mode of each message: the longest matching prefix of
+/// `Options::modes_for`, else `Options::mode`, else by the number of
+/// messages generated.
+struct Modes<'o> {
+    default: Mode,
+    prefixes: &'o [(String, Mode)],
+}
+
+impl<'o> Modes<'o> {
+    fn new(files: &[FileDescriptorProto], to_generate: &[String], options: &'o Options) -> Self {
+        let default = options.mode.unwrap_or_else(|| {
+            fn count(messages: &[DescriptorProto]) -> usize {
+                messages.iter().map(|m| 1 + count(&m.nested_type)).sum()
+            }
+            let generated = files
+                .iter()
+                .filter(|f| to_generate.iter().any(|n| n == f.name()))
+                .map(|f| count(&f.message_type))
+                .sum::<usize>();
+            if generated >= Mode::AUTO_SIZE_FROM {
+                Mode::Size
+            } else {
+                Mode::Speed
+            }
+        });
+        Modes {
+            default,
+            prefixes: &options.modes_for,
+        }
+    }
+
+    /// The mode of message `full_name` (without the leading dot).
+    fn of(&self, full_name: &str) -> Mode {
+        let under = |p: &str| {
+            let p = p.trim_start_matches('.');
+            full_name == p || full_name.strip_prefix(p).is_some_and(|rest| rest.starts_with('.'))
+        };
+        self.prefixes
+            .iter()
+            .filter(|(p, _)| under(p))
+            .max_by_key(|(p, _)| p.len())
+            .map_or(self.default, |&(_, mode)| mode)
     }
 }
 
@@ -182,6 +229,8 @@ struct FileCtx<'a, 'e> {
     json: Option<crate::options::JsonGate>,
     /// Messages implement `fastrs::Described` (`descriptors=true`).
     descriptors: bool,
+    /// The mode of each message.
+    modes: Option<&'a Modes<'a>>,
     /// Module segments of the file's package.
     package_depth: usize,
     /// The file's editions features (editions files only).
@@ -199,6 +248,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             maps: Maps::Hash,
             json: None,
             descriptors: false,
+            modes: None,
             package_depth: 0,
             features: None,
         }
@@ -283,6 +333,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let unknown_fields = names::unique_field_ident("unknown_fields", taken());
         let recycle = names::unique_field_ident("recycle", taken());
         let checks_required = self.index.checks_required(&format!(".{full_name}"));
+        let mode = self.modes.map_or(Mode::Speed, |m| m.of(&full_name));
         Message {
             checks_required,
             extensions,
@@ -298,6 +349,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             chain,
             unknown_fields,
             recycle,
+            mode,
             messages,
             enums,
             extendable: !desc.extension_range.is_empty(),

@@ -15,6 +15,8 @@ pub mod wire;
 use fastrs::descriptor::{EnumOptions, EnumValueOptions, FieldOptions, MessageOptions};
 use proc_macro2::Ident;
 
+pub use crate::options::Mode;
+
 pub use names::TypePath;
 pub use wire::Tag;
 
@@ -86,8 +88,10 @@ pub struct Message {
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
     /// Name of the hidden field that keeps cleared values' allocations for
-    /// the next decode (`fastrs::__private::Recycler`).
+    /// the next decode (`fastrs::__private::Recycler`), in speed mode.
     pub recycle: Ident,
+    /// Whether its code is built for run time or build time.
+    pub mode: Mode,
     /// True if this message or one it can hold has a `required` field, so
     /// `check_required` is generated.
     pub checks_required: bool,
@@ -338,6 +342,13 @@ impl Kind {
 }
 
 impl Message {
+    /// True if `clear()` keeps values' allocations for the next decode (in
+    /// speed mode): the message then has a `Recycler`.
+    #[must_use]
+    pub fn recycles(&self) -> bool {
+        self.mode == Mode::Speed
+    }
+
     /// `option deprecated = true`.
     #[must_use]
     pub fn deprecated(&self) -> bool {

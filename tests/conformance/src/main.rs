@@ -4,7 +4,8 @@
 //! `conformance.ConformanceResponse`, until EOF. Binary and JSON payloads are
 //! parsed into the requested test message and written in the requested format
 //! (binary or JSON); text format and unknown message types are answered
-//! `skipped`. Arguments are ignored.
+//! `skipped`. Arguments are ignored; with `FASTRS_CONFORMANCE_MODE=size` the
+//! answers come from size-mode generated code.
 
 #[cfg(conformance_schemas)]
 fn main() -> std::io::Result<()> {
@@ -21,11 +22,17 @@ fn main() {
 mod serve {
     use std::io::{self, Read, Write};
 
-    use fastrs::Message;
-    use fastrs_conformance::protos::conformance::{conformance_response, ConformanceRequest};
-    use fastrs_conformance::{respond, result};
-
     pub fn run() -> io::Result<()> {
+        // `FASTRS_CONFORMANCE_MODE=size`: answer with size-mode code.
+        let answer = match std::env::var("FASTRS_CONFORMANCE_MODE").as_deref() {
+            Ok("size") => fastrs_conformance::size::answer,
+            Ok("speed") | Err(_) => fastrs_conformance::speed::answer,
+            Ok(other) => {
+                return Err(io::Error::other(format!(
+                    "FASTRS_CONFORMANCE_MODE is speed or size, not {other}"
+                )))
+            }
+        };
         let (stdin, stdout) = (io::stdin(), io::stdout());
         let (mut input, mut output) = (stdin.lock(), stdout.lock());
         let mut request_bytes = Vec::new();
@@ -33,12 +40,8 @@ mod serve {
         while let Some(len) = read_len(&mut input)? {
             request_bytes.resize(len, 0);
             input.read_exact(&mut request_bytes)?;
-            let response = match ConformanceRequest::decode(&request_bytes) {
-                Ok(request) => respond(&request),
-                Err(e) => result(conformance_response::Result::RuntimeError(format!("bad request: {e}"))),
-            };
             response_bytes.clear();
-            response.encode_append(&mut response_bytes);
+            answer(&request_bytes, &mut response_bytes);
             let len = u32::try_from(response_bytes.len()).map_err(|_| io::Error::other("response over 4 GiB"))?;
             output.write_all(&len.to_le_bytes())?;
             output.write_all(&response_bytes)?;

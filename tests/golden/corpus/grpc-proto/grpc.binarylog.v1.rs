@@ -35,8 +35,6 @@ pub struct GrpcLogEntry {
     pub peer: ::core::option::Option<Address>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcLogEntry {
@@ -96,63 +94,65 @@ impl ::fastrs::Message for GrpcLogEntry {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.peer {
-                ::fastrs::__private::Msg::<Address>::write_keyed(v, &[0x5a], w);
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.peer {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Address>,
+            >(v, &[0x5a], w);
+        }
+        if self.payload_truncated {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.payload_truncated, &[0x50], w);
+        }
+        match &self.payload {
+            ::core::option::Option::Some(grpc_log_entry::Payload::ClientHeader(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ClientHeader>,
+                >(v, &[0x32], w);
             }
-            if self.payload_truncated {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.payload_truncated,
-                    &[0x50],
-                    w,
-                );
+            ::core::option::Option::Some(grpc_log_entry::Payload::ServerHeader(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ServerHeader>,
+                >(v, &[0x3a], w);
             }
-            match &self.payload {
-                ::core::option::Option::Some(
-                    grpc_log_entry::Payload::ClientHeader(v),
-                ) => {
-                    ::fastrs::__private::Msg::<ClientHeader>::write_keyed(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    grpc_log_entry::Payload::ServerHeader(v),
-                ) => {
-                    ::fastrs::__private::Msg::<ServerHeader>::write_keyed(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                    ::fastrs::__private::Msg::<Message>::write_keyed(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
-                    ::fastrs::__private::Msg::<Trailer>::write_keyed(v, &[0x4a], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Message>,
+                >(v, &[0x42], w);
             }
-            if self.logger.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    grpc_log_entry::Logger,
-                >::write_keyed(&self.logger, &[0x28], w);
+            ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Trailer>,
+                >(v, &[0x4a], w);
             }
-            if self.r#type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    grpc_log_entry::EventType,
-                >::write_keyed(&self.r#type, &[0x20], w);
-            }
-            if self.sequence_id_within_call != 0 {
-                ::fastrs::__private::Uint64::write_keyed(
-                    &self.sequence_id_within_call,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.call_id != 0 {
-                ::fastrs::__private::Uint64::write_keyed(&self.call_id, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if self.logger.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<grpc_log_entry::Logger>,
+            >(&self.logger, &[0x28], w);
+        }
+        if self.r#type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<grpc_log_entry::EventType>,
+            >(&self.r#type, &[0x20], w);
+        }
+        if self.sequence_id_within_call != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.sequence_id_within_call, &[0x18], w);
+        }
+        if self.call_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.call_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -160,194 +160,136 @@ impl ::fastrs::Message for GrpcLogEntry {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Uint64::merge(&mut self.call_id, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Uint64::merge(
-                            &mut self.sequence_id_within_call,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::OpenEnum::<
-                            grpc_log_entry::EventType,
-                        >::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            grpc_log_entry::Logger,
-                        >::merge(&mut self.logger, r, depth)?;
-                    }
-                    0x32 => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::ClientHeader(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ClientHeader,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ClientHeader,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::ClientHeader(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::ServerHeader(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ServerHeader,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ServerHeader,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::ServerHeader(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::Message(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<Message>::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    Message,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::Message(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::Trailer(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<Trailer>::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    Trailer,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::Trailer(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.payload_truncated,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            Address,
-                        >::merge(
-                            self
-                                .peer
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.timestamp, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.call_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.sequence_id_within_call, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<grpc_log_entry::EventType>,
+                    >(&mut self.r#type, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<grpc_log_entry::Logger>,
+                    >(&mut self.logger, r, depth)?;
+                }
+                0x32 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::ClientHeader(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ClientHeader>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::ClientHeader(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ClientHeader>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::ServerHeader(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ServerHeader>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::ServerHeader(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ServerHeader>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x42 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Message(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Message>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Message(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Message>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x4a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Trailer(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Trailer>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Trailer(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Trailer>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.payload_truncated, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Address>,
+                    >(&mut self.peer, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.timestamp.take() {
-            self.recycle.keep_message(v);
-        }
+        self.timestamp = ::core::option::Option::None;
         self.call_id = ::core::default::Default::default();
         self.sequence_id_within_call = ::core::default::Default::default();
         self.r#type = ::core::default::Default::default();
         self.logger = ::core::default::Default::default();
         self.payload_truncated = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.peer.take() {
-            self.recycle.keep_message(v);
-        }
-        grpc_log_entry::keep_payload(&mut self.recycle, self.payload.take());
+        self.peer = ::core::option::Option::None;
+        self.payload = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -355,6 +297,16 @@ impl ::fastrs::Message for GrpcLogEntry {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`GrpcLogEntry`].
@@ -368,23 +320,6 @@ pub mod grpc_log_entry {
         /// Used by EVENT_TYPE_CLIENT_MESSAGE, EVENT_TYPE_SERVER_MESSAGE
         Message(super::Message),
         Trailer(super::Trailer),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_payload(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Payload>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Payload::ClientHeader(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Payload::ServerHeader(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Payload::Message(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Payload::Trailer(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
     /// Enumerates the type of event
     /// Note the terminology is different from the RPC semantics
@@ -535,8 +470,6 @@ pub struct ClientHeader {
     pub timeout: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientHeader {
@@ -558,23 +491,27 @@ impl ::fastrs::Message for ClientHeader {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.authority.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.authority, &[0x1a], w);
-            }
-            if !self.method_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.method_name, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.metadata {
-                ::fastrs::__private::Msg::<Metadata>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if !self.authority.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.authority, &[0x1a], w);
+        }
+        if !self.method_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.method_name, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Metadata>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -582,69 +519,37 @@ impl ::fastrs::Message for ClientHeader {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Metadata,
-                        >::merge(
-                            self
-                                .metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.method_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.authority, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.method_name, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.authority, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.metadata = ::core::option::Option::None;
         self.method_name.clear();
         self.authority.clear();
-        if let ::core::option::Option::Some(v) = self.timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -653,6 +558,16 @@ impl ::fastrs::Message for ClientHeader {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerHeader {
@@ -660,8 +575,6 @@ pub struct ServerHeader {
     pub metadata: ::core::option::Option<Metadata>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerHeader {
@@ -674,12 +587,12 @@ impl ::fastrs::Message for ServerHeader {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.metadata {
-                ::fastrs::__private::Msg::<Metadata>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Metadata>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -689,15 +602,9 @@ impl ::fastrs::Message for ServerHeader {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        Metadata,
-                    >::merge(
-                        self
-                            .metadata
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -705,9 +612,7 @@ impl ::fastrs::Message for ServerHeader {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.metadata = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -715,6 +620,16 @@ impl ::fastrs::Message for ServerHeader {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -731,8 +646,6 @@ pub struct Trailer {
     pub status_details: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Trailer {
@@ -754,25 +667,27 @@ impl ::fastrs::Message for Trailer {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.status_details.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.status_details,
-                    &[0x22],
-                    w,
-                );
-            }
-            if !self.status_message.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.status_message, &[0x1a], w);
-            }
-            if self.status_code != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.status_code, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.metadata {
-                ::fastrs::__private::Msg::<Metadata>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.status_details.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.status_details, &[0x22], w);
+        }
+        if !self.status_message.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.status_message, &[0x1a], w);
+        }
+        if self.status_code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.status_code, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Metadata>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -780,64 +695,34 @@ impl ::fastrs::Message for Trailer {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Metadata,
-                        >::merge(
-                            self
-                                .metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.status_code,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.status_message,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.status_details,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.status_code, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.status_message, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.status_details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.metadata = ::core::option::Option::None;
         self.status_code = ::core::default::Default::default();
         self.status_message.clear();
         self.status_details.clear();
@@ -848,6 +733,16 @@ impl ::fastrs::Message for Trailer {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Message payload, used by CLIENT_MESSAGE and SERVER_MESSAGE
@@ -860,8 +755,6 @@ pub struct Message {
     pub data: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
@@ -877,34 +770,34 @@ impl ::fastrs::Message for Message {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.data, &[0x12], w);
-            }
-            if self.length != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.length, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.data.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.data, &[0x12], w);
+        }
+        if self.length != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.length, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Uint32::merge(&mut self.length, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.length, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.length, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.data, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -921,6 +814,16 @@ impl ::fastrs::Message for Message {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A list of metadata pairs, used in the payload of client header,
@@ -949,8 +852,6 @@ pub struct Metadata {
     pub entry: ::fastrs::alloc::vec::Vec<MetadataEntry>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Metadata {
@@ -958,18 +859,16 @@ impl ::fastrs::Message for Metadata {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<MetadataEntry>,
             >(&self.entry, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<MetadataEntry>,
-            >(&self.entry, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<MetadataEntry>,
+        >(&self.entry, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -977,29 +876,19 @@ impl ::fastrs::Message for Metadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.entry, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            MetadataEntry,
-                        >::merge(&mut v, r, depth)?;
-                        self.entry.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<MetadataEntry>,
+                    >(&mut self.entry, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.entry);
+        self.entry.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1007,6 +896,16 @@ impl ::fastrs::Message for Metadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A metadata key value pair
@@ -1016,8 +915,6 @@ pub struct MetadataEntry {
     pub value: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MetadataEntry {
@@ -1033,34 +930,34 @@ impl ::fastrs::Message for MetadataEntry {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.value.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.value, &[0x12], w);
-            }
-            if !self.key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.key, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.value.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.value, &[0x12], w);
+        }
+        if !self.key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.value, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.value, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1078,6 +975,16 @@ impl ::fastrs::Message for MetadataEntry {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Address information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1088,8 +995,6 @@ pub struct Address {
     pub ip_port: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
@@ -1108,49 +1013,44 @@ impl ::fastrs::Message for Address {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.ip_port != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.ip_port, &[0x18], w);
-            }
-            if !self.address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.address, &[0x12], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    address::Type,
-                >::write_keyed(&self.r#type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.ip_port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.ip_port, &[0x18], w);
+        }
+        if !self.address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.address, &[0x12], w);
+        }
+        if self.r#type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<address::Type>,
+            >(&self.r#type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                address::Type,
-            >::merge(&mut self.r#type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Uint32::merge(&mut self.ip_port, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        address::Type,
-                    >::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<address::Type>,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.address, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.ip_port, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.ip_port, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1168,6 +1068,16 @@ impl ::fastrs::Message for Address {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Address`].

@@ -55,8 +55,6 @@ pub struct GrpcLogEntry {
     pub sequence_id_within_call: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcLogEntry {
@@ -118,65 +116,75 @@ impl ::fastrs::Message for GrpcLogEntry {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.sequence_id_within_call != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.sequence_id_within_call,
-                    &[0x68],
-                    w,
-                );
+        self.unknown_fields.write(w);
+        if self.sequence_id_within_call != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.sequence_id_within_call, &[0x68], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x62], w);
+        }
+        if !self.status_details.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.status_details, &[0x5a], w);
+        }
+        if !self.status_message.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.status_message, &[0x52], w);
+        }
+        if self.status_code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.status_code, &[0x48], w);
+        }
+        if !self.method_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.method_name, &[0x42], w);
+        }
+        if self.truncated {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.truncated, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.peer {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Peer>,
+            >(v, &[0x32], w);
+        }
+        match &self.payload {
+            ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Metadata>,
+                >(v, &[0x22], w);
             }
-            if let ::core::option::Option::Some(v) = &self.timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x62], w);
+            ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Message>,
+                >(v, &[0x2a], w);
             }
-            if !self.status_details.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.status_details,
-                    &[0x5a],
-                    w,
-                );
-            }
-            if !self.status_message.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.status_message, &[0x52], w);
-            }
-            if self.status_code != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.status_code, &[0x48], w);
-            }
-            if !self.method_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.method_name, &[0x42], w);
-            }
-            if self.truncated {
-                ::fastrs::__private::Bool::write_keyed(&self.truncated, &[0x38], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.peer {
-                ::fastrs::__private::Msg::<Peer>::write_keyed(v, &[0x32], w);
-            }
-            match &self.payload {
-                ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(v)) => {
-                    ::fastrs::__private::Msg::<Metadata>::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                    ::fastrs::__private::Msg::<Message>::write_keyed(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-            if let ::core::option::Option::Some(v) = &self.call_id {
-                ::fastrs::__private::Msg::<Uint128>::write_keyed(v, &[0x1a], w);
-            }
-            if self.logger.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    grpc_log_entry::Logger,
-                >::write_keyed(&self.logger, &[0x10], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    grpc_log_entry::Type,
-                >::write_keyed(&self.r#type, &[0x08], w);
-            }
-        });
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.call_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Uint128>,
+            >(v, &[0x1a], w);
+        }
+        if self.logger.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<grpc_log_entry::Logger>,
+            >(&self.logger, &[0x10], w);
+        }
+        if self.r#type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<grpc_log_entry::Type>,
+            >(&self.r#type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -184,175 +192,103 @@ impl ::fastrs::Message for GrpcLogEntry {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            grpc_log_entry::Type,
-                        >::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            grpc_log_entry::Logger,
-                        >::merge(&mut self.logger, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Uint128,
-                        >::merge(
-                            self
-                                .call_id
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x22 => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::Metadata(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<Metadata>::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    Metadata,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::Metadata(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        match &mut self.payload {
-                            ::core::option::Option::Some(
-                                grpc_log_entry::Payload::Message(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<Message>::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    Message,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .payload
-                                    .replace(grpc_log_entry::Payload::Message(v));
-                                grpc_log_entry::keep_payload(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            Peer,
-                        >::merge(
-                            self
-                                .peer
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Bool::merge(&mut self.truncated, r, depth)?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.method_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.status_code,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.status_message,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.status_details,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x68) {
-                            tag = 0x68;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.sequence_id_within_call,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<grpc_log_entry::Type>,
+                    >(&mut self.r#type, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<grpc_log_entry::Logger>,
+                    >(&mut self.logger, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Uint128>,
+                    >(&mut self.call_id, r, depth)?;
+                }
+                0x22 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Metadata(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Metadata>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Metadata(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Metadata>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x2a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Message(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Message>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Message(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Message>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Peer>,
+                    >(&mut self.peer, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.truncated, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.method_name, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.status_code, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.status_message, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.status_details, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.timeout, r, depth)?;
+                }
+                0x68 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.sequence_id_within_call, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -360,22 +296,16 @@ impl ::fastrs::Message for GrpcLogEntry {
     fn clear(&mut self) {
         self.r#type = ::core::default::Default::default();
         self.logger = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.call_id.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.peer.take() {
-            self.recycle.keep_message(v);
-        }
+        self.call_id = ::core::option::Option::None;
+        self.peer = ::core::option::Option::None;
         self.truncated = ::core::default::Default::default();
         self.method_name.clear();
         self.status_code = ::core::default::Default::default();
         self.status_message.clear();
         self.status_details.clear();
-        if let ::core::option::Option::Some(v) = self.timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.timeout = ::core::option::Option::None;
         self.sequence_id_within_call = ::core::default::Default::default();
-        grpc_log_entry::keep_payload(&mut self.recycle, self.payload.take());
+        self.payload = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -383,6 +313,16 @@ impl ::fastrs::Message for GrpcLogEntry {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`GrpcLogEntry`].
@@ -399,18 +339,6 @@ pub mod grpc_log_entry {
         /// Used by {SEND,RECV}_MESSAGE
         #[deprecated]
         Message(super::Message),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    #[allow(deprecated)]
-    pub(super) fn keep_payload(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Payload>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Payload::Metadata(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Payload::Message(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
     /// Enumerates the type of logs
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -534,8 +462,6 @@ pub struct Message {
     pub data: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
@@ -554,43 +480,44 @@ impl ::fastrs::Message for Message {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.data, &[0x1a], w);
-            }
-            if self.length != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.length, &[0x10], w);
-            }
-            if self.flags != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.flags, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.data.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.data, &[0x1a], w);
+        }
+        if self.length != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.length, &[0x10], w);
+        }
+        if self.flags != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.flags, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Uint32::merge(&mut self.flags, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Uint32::merge(&mut self.length, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.flags, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.flags, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.length, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.length, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.data, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -608,6 +535,16 @@ impl ::fastrs::Message for Message {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A list of metadata pairs, used in the payload of CLIENT_INIT_METADATA,
@@ -628,8 +565,6 @@ pub struct Metadata {
     pub entry: ::fastrs::alloc::vec::Vec<MetadataEntry>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Metadata {
@@ -637,18 +572,16 @@ impl ::fastrs::Message for Metadata {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<MetadataEntry>,
             >(&self.entry, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<MetadataEntry>,
-            >(&self.entry, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<MetadataEntry>,
+        >(&self.entry, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -656,29 +589,19 @@ impl ::fastrs::Message for Metadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.entry, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            MetadataEntry,
-                        >::merge(&mut v, r, depth)?;
-                        self.entry.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<MetadataEntry>,
+                    >(&mut self.entry, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.entry);
+        self.entry.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -686,6 +609,16 @@ impl ::fastrs::Message for Metadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A metadata key value pair
@@ -697,8 +630,6 @@ pub struct MetadataEntry {
     pub value: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MetadataEntry {
@@ -714,34 +645,34 @@ impl ::fastrs::Message for MetadataEntry {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.value.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.value, &[0x12], w);
-            }
-            if !self.key.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.key, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.value.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.value, &[0x12], w);
+        }
+        if !self.key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Bytes::merge(&mut self.key, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.value, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.value, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -759,6 +690,16 @@ impl ::fastrs::Message for MetadataEntry {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Peer information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -775,8 +716,6 @@ pub struct Peer {
     pub ip_port: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Peer {
@@ -802,58 +741,54 @@ impl ::fastrs::Message for Peer {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.ip_port != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.ip_port, &[0x20], w);
-            }
-            if !self.address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.address, &[0x1a], w);
-            }
-            if !self.peer.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.peer, &[0x12], w);
-            }
-            if self.peer_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    peer::PeerType,
-                >::write_keyed(&self.peer_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.ip_port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.ip_port, &[0x20], w);
+        }
+        if !self.address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.address, &[0x1a], w);
+        }
+        if !self.peer.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.peer, &[0x12], w);
+        }
+        if self.peer_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<peer::PeerType>,
+            >(&self.peer_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                peer::PeerType,
-            >::merge(&mut self.peer_type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.peer, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Uint32::merge(&mut self.ip_port, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        peer::PeerType,
-                    >::merge(&mut self.peer_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<peer::PeerType>,
+                    >(&mut self.peer_type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.peer, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.peer, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.address, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.ip_port, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.ip_port, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -872,6 +807,16 @@ impl ::fastrs::Message for Peer {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Peer`].
@@ -932,8 +877,6 @@ pub struct Uint128 {
     pub low: u64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Uint128 {
@@ -949,34 +892,34 @@ impl ::fastrs::Message for Uint128 {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.low != 0 {
-                ::fastrs::__private::Fixed64::write_keyed(&self.low, &[0x11], w);
-            }
-            if self.high != 0 {
-                ::fastrs::__private::Fixed64::write_keyed(&self.high, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.low != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Fixed64,
+            >(&self.low, &[0x11], w);
+        }
+        if self.high != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Fixed64,
+            >(&self.high, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x09) {
-            ::fastrs::__private::Fixed64::merge(&mut self.high, r, depth)?;
-        }
-        if r.read_tag_if(0x11) {
-            ::fastrs::__private::Fixed64::merge(&mut self.low, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
-                    ::fastrs::__private::Fixed64::merge(&mut self.high, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Fixed64,
+                    >(&mut self.high, r, depth)?;
                 }
                 0x11 => {
-                    ::fastrs::__private::Fixed64::merge(&mut self.low, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Fixed64,
+                    >(&mut self.low, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -993,5 +936,15 @@ impl ::fastrs::Message for Uint128 {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -23,8 +23,6 @@ pub struct Channel {
     pub socket_ref: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Channel {
@@ -38,38 +36,40 @@ impl ::fastrs::Message for Channel {
             n += 1 + ::fastrs::__private::Msg::<ChannelData>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ChannelRef>,
             >(&self.channel_ref, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SubchannelRef>,
             >(&self.subchannel_ref, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SocketRef>,
             >(&self.socket_ref, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SocketRef>,
-            >(&self.socket_ref, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SubchannelRef>,
-            >(&self.subchannel_ref, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SocketRef>,
+        >(&self.socket_ref, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SubchannelRef>,
+        >(&self.subchannel_ref, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ChannelRef>,
+        >(&self.channel_ref, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.data {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ChannelData>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.r#ref {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Msg<ChannelRef>,
-            >(&self.channel_ref, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.data {
-                ::fastrs::__private::Msg::<ChannelData>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.r#ref {
-                ::fastrs::__private::Msg::<ChannelRef>::write_keyed(v, &[0x0a], w);
-            }
-        });
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -77,97 +77,43 @@ impl ::fastrs::Message for Channel {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ChannelRef,
-                        >::merge(
-                            self
-                                .r#ref
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ChannelData,
-                        >::merge(
-                            self
-                                .data
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.channel_ref, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<ChannelRef>::merge(&mut v, r, depth)?;
-                        self.channel_ref.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.subchannel_ref,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            SubchannelRef,
-                        >::merge(&mut v, r, depth)?;
-                        self.subchannel_ref.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(&mut self.socket_ref, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<SocketRef>::merge(&mut v, r, depth)?;
-                        self.socket_ref.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelRef>,
+                    >(&mut self.r#ref, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelData>,
+                    >(&mut self.data, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ChannelRef>,
+                    >(&mut self.channel_ref, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SubchannelRef>,
+                    >(&mut self.subchannel_ref, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x2a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.r#ref.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.data.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.channel_ref);
-        self.recycle.keep_messages(&mut self.subchannel_ref);
-        self.recycle.keep_messages(&mut self.socket_ref);
+        self.r#ref = ::core::option::Option::None;
+        self.data = ::core::option::Option::None;
+        self.channel_ref.clear();
+        self.subchannel_ref.clear();
+        self.socket_ref.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -175,6 +121,16 @@ impl ::fastrs::Message for Channel {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Subchannel is a logical grouping of channels, subchannels, and sockets.
@@ -198,8 +154,6 @@ pub struct Subchannel {
     pub socket_ref: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Subchannel {
@@ -213,38 +167,40 @@ impl ::fastrs::Message for Subchannel {
             n += 1 + ::fastrs::__private::Msg::<ChannelData>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ChannelRef>,
             >(&self.channel_ref, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SubchannelRef>,
             >(&self.subchannel_ref, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SocketRef>,
             >(&self.socket_ref, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SocketRef>,
-            >(&self.socket_ref, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SocketRef>,
+        >(&self.socket_ref, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SubchannelRef>,
+        >(&self.subchannel_ref, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ChannelRef>,
+        >(&self.channel_ref, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.data {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ChannelData>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.r#ref {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Msg<SubchannelRef>,
-            >(&self.subchannel_ref, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ChannelRef>,
-            >(&self.channel_ref, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.data {
-                ::fastrs::__private::Msg::<ChannelData>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.r#ref {
-                ::fastrs::__private::Msg::<SubchannelRef>::write_keyed(v, &[0x0a], w);
-            }
-        });
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -252,97 +208,43 @@ impl ::fastrs::Message for Subchannel {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            SubchannelRef,
-                        >::merge(
-                            self
-                                .r#ref
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ChannelData,
-                        >::merge(
-                            self
-                                .data
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.channel_ref, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<ChannelRef>::merge(&mut v, r, depth)?;
-                        self.channel_ref.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.subchannel_ref,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            SubchannelRef,
-                        >::merge(&mut v, r, depth)?;
-                        self.subchannel_ref.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(&mut self.socket_ref, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<SocketRef>::merge(&mut v, r, depth)?;
-                        self.socket_ref.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SubchannelRef>,
+                    >(&mut self.r#ref, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelData>,
+                    >(&mut self.data, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ChannelRef>,
+                    >(&mut self.channel_ref, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SubchannelRef>,
+                    >(&mut self.subchannel_ref, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x2a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.r#ref.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.data.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.channel_ref);
-        self.recycle.keep_messages(&mut self.subchannel_ref);
-        self.recycle.keep_messages(&mut self.socket_ref);
+        self.r#ref = ::core::option::Option::None;
+        self.data = ::core::option::Option::None;
+        self.channel_ref.clear();
+        self.subchannel_ref.clear();
+        self.socket_ref.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -350,6 +252,16 @@ impl ::fastrs::Message for Subchannel {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// These come from the specified states in this document:
@@ -359,8 +271,6 @@ pub struct ChannelConnectivityState {
     pub state: ::fastrs::EnumValue<channel_connectivity_state::State>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelConnectivityState {
@@ -377,31 +287,24 @@ impl ::fastrs::Message for ChannelConnectivityState {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    channel_connectivity_state::State,
-                >::write_keyed(&self.state, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<channel_connectivity_state::State>,
+            >(&self.state, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                channel_connectivity_state::State,
-            >::merge(&mut self.state, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        channel_connectivity_state::State,
-                    >::merge(&mut self.state, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<channel_connectivity_state::State>,
+                    >(&mut self.state, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -417,6 +320,16 @@ impl ::fastrs::Message for ChannelConnectivityState {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ChannelConnectivityState`].
@@ -498,8 +411,6 @@ pub struct ChannelData {
     pub max_connections_per_subchannel: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelData {
@@ -541,45 +452,47 @@ impl ::fastrs::Message for ChannelData {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_connections_per_subchannel != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.max_connections_per_subchannel,
-                    &[0x40],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.calls_failed != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.calls_failed, &[0x30], w);
-            }
-            if self.calls_succeeded != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.calls_succeeded,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.calls_started != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.calls_started, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.trace {
-                ::fastrs::__private::Msg::<ChannelTrace>::write_keyed(v, &[0x1a], w);
-            }
-            if !self.target.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.target, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.state {
-                ::fastrs::__private::Msg::<
-                    ChannelConnectivityState,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_connections_per_subchannel != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.max_connections_per_subchannel, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x3a], w);
+        }
+        if self.calls_failed != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_failed, &[0x30], w);
+        }
+        if self.calls_succeeded != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_succeeded, &[0x28], w);
+        }
+        if self.calls_started != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_started, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.trace {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ChannelTrace>,
+            >(v, &[0x1a], w);
+        }
+        if !self.target.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.target, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.state {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ChannelConnectivityState>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -587,123 +500,60 @@ impl ::fastrs::Message for ChannelData {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ChannelConnectivityState,
-                        >::merge(
-                            self
-                                .state
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.target, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ChannelTrace,
-                        >::merge(
-                            self
-                                .trace
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_started,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_succeeded,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_failed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_call_started_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.max_connections_per_subchannel,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelConnectivityState>,
+                    >(&mut self.state, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.target, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelTrace>,
+                    >(&mut self.trace, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_started, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_succeeded, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_failed, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_call_started_timestamp, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.max_connections_per_subchannel, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.state.take() {
-            self.recycle.keep_message(v);
-        }
+        self.state = ::core::option::Option::None;
         self.target.clear();
-        if let ::core::option::Option::Some(v) = self.trace.take() {
-            self.recycle.keep_message(v);
-        }
+        self.trace = ::core::option::Option::None;
         self.calls_started = ::core::default::Default::default();
         self.calls_succeeded = ::core::default::Default::default();
         self.calls_failed = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_call_started_timestamp.take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.last_call_started_timestamp = ::core::option::Option::None;
         self.max_connections_per_subchannel = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -712,6 +562,16 @@ impl ::fastrs::Message for ChannelData {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A trace event is an interesting thing that happened to a channel or
@@ -731,8 +591,6 @@ pub struct ChannelTraceEvent {
     pub child_ref: ::core::option::Option<channel_trace_event::ChildRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelTraceEvent {
@@ -770,37 +628,39 @@ impl ::fastrs::Message for ChannelTraceEvent {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.child_ref {
-                ::core::option::Option::Some(
-                    channel_trace_event::ChildRef::ChannelRef(v),
-                ) => {
-                    ::fastrs::__private::Msg::<ChannelRef>::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    channel_trace_event::ChildRef::SubchannelRef(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        SubchannelRef,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.child_ref {
+            ::core::option::Option::Some(
+                channel_trace_event::ChildRef::ChannelRef(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ChannelRef>,
+                >(v, &[0x22], w);
             }
-            if let ::core::option::Option::Some(v) = &self.timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
+            ::core::option::Option::Some(
+                channel_trace_event::ChildRef::SubchannelRef(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<SubchannelRef>,
+                >(v, &[0x2a], w);
             }
-            if self.severity.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    channel_trace_event::Severity,
-                >::write_keyed(&self.severity, &[0x10], w);
-            }
-            if !self.description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.description, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if self.severity.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<channel_trace_event::Severity>,
+            >(&self.severity, &[0x10], w);
+        }
+        if !self.description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.description, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -808,83 +668,63 @@ impl ::fastrs::Message for ChannelTraceEvent {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.description,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            channel_trace_event::Severity,
-                        >::merge(&mut self.severity, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x22 => {
-                        match &mut self.child_ref {
-                            ::core::option::Option::Some(
-                                channel_trace_event::ChildRef::ChannelRef(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<ChannelRef>::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChannelRef,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .child_ref
-                                    .replace(channel_trace_event::ChildRef::ChannelRef(v));
-                                channel_trace_event::keep_child_ref(&mut self.recycle, old);
-                            }
-                        }
-                    }
-                    0x2a => {
-                        match &mut self.child_ref {
-                            ::core::option::Option::Some(
-                                channel_trace_event::ChildRef::SubchannelRef(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    SubchannelRef,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    SubchannelRef,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .child_ref
-                                    .replace(channel_trace_event::ChildRef::SubchannelRef(v));
-                                channel_trace_event::keep_child_ref(&mut self.recycle, old);
-                            }
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.description, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<channel_trace_event::Severity>,
+                    >(&mut self.severity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.timestamp, r, depth)?;
+                }
+                0x22 => {
+                    match &mut self.child_ref {
+                        ::core::option::Option::Some(
+                            channel_trace_event::ChildRef::ChannelRef(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ChannelRef>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.child_ref = ::core::option::Option::Some(
+                                channel_trace_event::ChildRef::ChannelRef(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ChannelRef>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x2a => {
+                    match &mut self.child_ref {
+                        ::core::option::Option::Some(
+                            channel_trace_event::ChildRef::SubchannelRef(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<SubchannelRef>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.child_ref = ::core::option::Option::Some(
+                                channel_trace_event::ChildRef::SubchannelRef(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<SubchannelRef>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -892,10 +732,8 @@ impl ::fastrs::Message for ChannelTraceEvent {
     fn clear(&mut self) {
         self.description.clear();
         self.severity = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.timestamp.take() {
-            self.recycle.keep_message(v);
-        }
-        channel_trace_event::keep_child_ref(&mut self.recycle, self.child_ref.take());
+        self.timestamp = ::core::option::Option::None;
+        self.child_ref = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -903,6 +741,16 @@ impl ::fastrs::Message for ChannelTraceEvent {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ChannelTraceEvent`].
@@ -915,21 +763,6 @@ pub mod channel_trace_event {
     pub enum ChildRef {
         ChannelRef(super::ChannelRef),
         SubchannelRef(super::SubchannelRef),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_child_ref(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<ChildRef>,
-    ) {
-        match old {
-            ::core::option::Option::Some(ChildRef::ChannelRef(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(ChildRef::SubchannelRef(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
     }
     /// The supported severity levels of trace events.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -988,8 +821,6 @@ pub struct ChannelTrace {
     pub events: ::fastrs::alloc::vec::Vec<ChannelTraceEvent>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelTrace {
@@ -1007,30 +838,26 @@ impl ::fastrs::Message for ChannelTrace {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ChannelTraceEvent>,
             >(&self.events, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ChannelTraceEvent>,
-            >(&self.events, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.creation_timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.num_events_logged != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_events_logged,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ChannelTraceEvent>,
+        >(&self.events, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.creation_timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.num_events_logged != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_events_logged, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1038,59 +865,31 @@ impl ::fastrs::Message for ChannelTrace {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_events_logged,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .creation_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.events, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ChannelTraceEvent,
-                        >::merge(&mut v, r, depth)?;
-                        self.events.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_events_logged, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.creation_timestamp, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ChannelTraceEvent>,
+                    >(&mut self.events, r, depth, 0x1a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.num_events_logged = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.creation_timestamp.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.events);
+        self.creation_timestamp = ::core::option::Option::None;
+        self.events.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1098,6 +897,16 @@ impl ::fastrs::Message for ChannelTrace {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ChannelRef is a reference to a Channel.
@@ -1109,8 +918,6 @@ pub struct ChannelRef {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelRef {
@@ -1126,34 +933,34 @@ impl ::fastrs::Message for ChannelRef {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x12], w);
-            }
-            if self.channel_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.channel_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x12], w);
+        }
+        if self.channel_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.channel_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.channel_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.channel_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.channel_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1171,6 +978,16 @@ impl ::fastrs::Message for ChannelRef {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// SubchannelRef is a reference to a Subchannel.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1181,8 +998,6 @@ pub struct SubchannelRef {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SubchannelRef {
@@ -1198,38 +1013,34 @@ impl ::fastrs::Message for SubchannelRef {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x42], w);
-            }
-            if self.subchannel_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.subchannel_id, &[0x38], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x42], w);
+        }
+        if self.subchannel_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.subchannel_id, &[0x38], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x38) {
-            ::fastrs::__private::Int64::merge(&mut self.subchannel_id, r, depth)?;
-        }
-        if r.read_tag_if(0x42) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x38 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.subchannel_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.subchannel_id, r, depth)?;
                 }
                 0x42 => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1247,6 +1058,16 @@ impl ::fastrs::Message for SubchannelRef {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// SocketRef is a reference to a Socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1257,8 +1078,6 @@ pub struct SocketRef {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketRef {
@@ -1274,34 +1093,34 @@ impl ::fastrs::Message for SocketRef {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x22], w);
-            }
-            if self.socket_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.socket_id, &[0x18], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x22], w);
+        }
+        if self.socket_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.socket_id, &[0x18], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int64::merge(&mut self.socket_id, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x18 => {
-                    ::fastrs::__private::Int64::merge(&mut self.socket_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.socket_id, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1319,6 +1138,16 @@ impl ::fastrs::Message for SocketRef {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// ServerRef is a reference to a Server.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1329,8 +1158,6 @@ pub struct ServerRef {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerRef {
@@ -1346,34 +1173,34 @@ impl ::fastrs::Message for ServerRef {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x32], w);
-            }
-            if self.server_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.server_id, &[0x28], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x32], w);
+        }
+        if self.server_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.server_id, &[0x28], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
-        }
-        if r.read_tag_if(0x32) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x28 => {
-                    ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.server_id, r, depth)?;
                 }
                 0x32 => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1391,6 +1218,16 @@ impl ::fastrs::Message for ServerRef {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Server represents a single server.  There may be multiple servers in a single
 /// program.
@@ -1405,8 +1242,6 @@ pub struct Server {
     pub listen_socket: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Server {
@@ -1420,24 +1255,26 @@ impl ::fastrs::Message for Server {
             n += 1 + ::fastrs::__private::Msg::<ServerData>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SocketRef>,
             >(&self.listen_socket, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SocketRef>,
-            >(&self.listen_socket, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.data {
-                ::fastrs::__private::Msg::<ServerData>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.r#ref {
-                ::fastrs::__private::Msg::<ServerRef>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SocketRef>,
+        >(&self.listen_socket, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.data {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ServerData>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.r#ref {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ServerRef>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1445,67 +1282,31 @@ impl ::fastrs::Message for Server {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ServerRef,
-                        >::merge(
-                            self
-                                .r#ref
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ServerData,
-                        >::merge(
-                            self
-                                .data
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.listen_socket,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<SocketRef>::merge(&mut v, r, depth)?;
-                        self.listen_socket.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ServerRef>,
+                    >(&mut self.r#ref, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ServerData>,
+                    >(&mut self.data, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SocketRef>,
+                    >(&mut self.listen_socket, r, depth, 0x1a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.r#ref.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.data.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.listen_socket);
+        self.r#ref = ::core::option::Option::None;
+        self.data = ::core::option::Option::None;
+        self.listen_socket.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1513,6 +1314,16 @@ impl ::fastrs::Message for Server {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ServerData is data for a specific Server.
@@ -1532,8 +1343,6 @@ pub struct ServerData {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerData {
@@ -1562,30 +1371,32 @@ impl ::fastrs::Message for ServerData {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if self.calls_failed != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.calls_failed, &[0x20], w);
-            }
-            if self.calls_succeeded != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.calls_succeeded,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.calls_started != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.calls_started, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.trace {
-                ::fastrs::__private::Msg::<ChannelTrace>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if self.calls_failed != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_failed, &[0x20], w);
+        }
+        if self.calls_succeeded != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_succeeded, &[0x18], w);
+        }
+        if self.calls_started != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.calls_started, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.trace {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ChannelTrace>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1593,86 +1404,43 @@ impl ::fastrs::Message for ServerData {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ChannelTrace,
-                        >::merge(
-                            self
-                                .trace
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_started,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_succeeded,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.calls_failed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_call_started_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ChannelTrace>,
+                    >(&mut self.trace, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_started, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_succeeded, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.calls_failed, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_call_started_timestamp, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.trace.take() {
-            self.recycle.keep_message(v);
-        }
+        self.trace = ::core::option::Option::None;
         self.calls_started = ::core::default::Default::default();
         self.calls_succeeded = ::core::default::Default::default();
         self.calls_failed = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_call_started_timestamp.take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.last_call_started_timestamp = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1680,6 +1448,16 @@ impl ::fastrs::Message for ServerData {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Information about an actual connection.  Pronounced "sock-ay".
@@ -1701,8 +1479,6 @@ pub struct Socket {
     pub remote_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Socket {
@@ -1730,27 +1506,37 @@ impl ::fastrs::Message for Socket {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.remote_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.remote_name, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.security {
-                ::fastrs::__private::Msg::<Security>::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.remote {
-                ::fastrs::__private::Msg::<Address>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local {
-                ::fastrs::__private::Msg::<Address>::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.data {
-                ::fastrs::__private::Msg::<SocketData>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.r#ref {
-                ::fastrs::__private::Msg::<SocketRef>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.remote_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.remote_name, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.security {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Security>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.remote {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Address>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Address>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.data {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<SocketData>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.r#ref {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<SocketRef>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1758,114 +1544,48 @@ impl ::fastrs::Message for Socket {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            SocketRef,
-                        >::merge(
-                            self
-                                .r#ref
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            SocketData,
-                        >::merge(
-                            self
-                                .data
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Address,
-                        >::merge(
-                            self
-                                .local
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            Address,
-                        >::merge(
-                            self
-                                .remote
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            Security,
-                        >::merge(
-                            self
-                                .security
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.remote_name,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SocketRef>,
+                    >(&mut self.r#ref, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SocketData>,
+                    >(&mut self.data, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Address>,
+                    >(&mut self.local, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Address>,
+                    >(&mut self.remote, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Security>,
+                    >(&mut self.security, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.remote_name, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.r#ref.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.data.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.local.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.remote.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.security.take() {
-            self.recycle.keep_message(v);
-        }
+        self.r#ref = ::core::option::Option::None;
+        self.data = ::core::option::Option::None;
+        self.local = ::core::option::Option::None;
+        self.remote = ::core::option::Option::None;
+        self.security = ::core::option::Option::None;
         self.remote_name.clear();
         self.unknown_fields.clear();
     }
@@ -1874,6 +1594,16 @@ impl ::fastrs::Message for Socket {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// SocketData is data associated for a specific Socket.  The fields present
@@ -1939,8 +1669,6 @@ pub struct SocketData {
     pub peer_max_concurrent_streams: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketData {
@@ -2012,7 +1740,7 @@ impl ::fastrs::Message for SocketData {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SocketOption>,
             >(&self.option, 1);
         if let ::core::option::Option::Some(v) = &self.received_goaway_error {
@@ -2032,98 +1760,84 @@ impl ::fastrs::Message for SocketData {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.peer_max_concurrent_streams != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.peer_max_concurrent_streams,
-                    &[0x78],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.received_goaway_error {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::UInt32Value,
-                >::write_keyed(v, &[0x72], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SocketOption>,
-            >(&self.option, &[0x6a], w);
-            if let ::core::option::Option::Some(v) = &self.remote_flow_control_window {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Int64Value,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local_flow_control_window {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Int64Value,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .last_message_received_timestamp
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_message_sent_timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .last_remote_stream_created_timestamp
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .last_local_stream_created_timestamp
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.keep_alives_sent != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.keep_alives_sent,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.messages_received != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.messages_received,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.messages_sent != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.messages_sent, &[0x20], w);
-            }
-            if self.streams_failed != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.streams_failed,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.streams_succeeded != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.streams_succeeded,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.streams_started != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.streams_started,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.peer_max_concurrent_streams != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.peer_max_concurrent_streams, &[0x78], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.received_goaway_error {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::UInt32Value>,
+            >(v, &[0x72], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SocketOption>,
+        >(&self.option, &[0x6a], w);
+        if let ::core::option::Option::Some(v) = &self.remote_flow_control_window {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_flow_control_window {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_message_received_timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_message_sent_timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self
+            .last_remote_stream_created_timestamp
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self
+            .last_local_stream_created_timestamp
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x3a], w);
+        }
+        if self.keep_alives_sent != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.keep_alives_sent, &[0x30], w);
+        }
+        if self.messages_received != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.messages_received, &[0x28], w);
+        }
+        if self.messages_sent != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.messages_sent, &[0x20], w);
+        }
+        if self.streams_failed != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.streams_failed, &[0x18], w);
+        }
+        if self.streams_succeeded != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.streams_succeeded, &[0x10], w);
+        }
+        if self.streams_started != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.streams_started, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2131,205 +1845,83 @@ impl ::fastrs::Message for SocketData {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.streams_started,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.streams_succeeded,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.streams_failed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.messages_sent,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.messages_received,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.keep_alives_sent,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_local_stream_created_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_remote_stream_created_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_message_sent_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_message_received_timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Int64Value,
-                        >::merge(
-                            self
-                                .local_flow_control_window
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Int64Value,
-                        >::merge(
-                            self
-                                .remote_flow_control_window
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::reserve_run(&mut self.option, r, 0x6a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            SocketOption,
-                        >::merge(&mut v, r, depth)?;
-                        self.option.push(v);
-                        if r.read_tag_if(0x6a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::UInt32Value,
-                        >::merge(
-                            self
-                                .received_goaway_error
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x78) {
-                            tag = 0x78;
-                            continue;
-                        }
-                    }
-                    0x78 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.peer_max_concurrent_streams,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.streams_started, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.streams_succeeded, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.streams_failed, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.messages_sent, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.messages_received, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.keep_alives_sent, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_local_stream_created_timestamp, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_remote_stream_created_timestamp, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_message_sent_timestamp, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_message_received_timestamp, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
+                    >(&mut self.local_flow_control_window, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
+                    >(&mut self.remote_flow_control_window, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SocketOption>,
+                    >(&mut self.option, r, depth, 0x6a)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::UInt32Value>,
+                    >(&mut self.received_goaway_error, r, depth)?;
+                }
+                0x78 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.peer_max_concurrent_streams, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2341,38 +1933,14 @@ impl ::fastrs::Message for SocketData {
         self.messages_sent = ::core::default::Default::default();
         self.messages_received = ::core::default::Default::default();
         self.keep_alives_sent = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self
-            .last_local_stream_created_timestamp
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .last_remote_stream_created_timestamp
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_message_sent_timestamp.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .last_message_received_timestamp
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.local_flow_control_window.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.remote_flow_control_window.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.option);
-        if let ::core::option::Option::Some(v) = self.received_goaway_error.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_local_stream_created_timestamp = ::core::option::Option::None;
+        self.last_remote_stream_created_timestamp = ::core::option::Option::None;
+        self.last_message_sent_timestamp = ::core::option::Option::None;
+        self.last_message_received_timestamp = ::core::option::Option::None;
+        self.local_flow_control_window = ::core::option::Option::None;
+        self.remote_flow_control_window = ::core::option::Option::None;
+        self.option.clear();
+        self.received_goaway_error = ::core::option::Option::None;
         self.peer_max_concurrent_streams = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -2382,6 +1950,16 @@ impl ::fastrs::Message for SocketData {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Address represents the address used to create the socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2389,8 +1967,6 @@ pub struct Address {
     pub address: ::core::option::Option<address::Address>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
@@ -2414,27 +1990,25 @@ impl ::fastrs::Message for Address {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.address {
-                ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                    ::fastrs::__private::Msg::<
-                        address::TcpIpAddress,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                    ::fastrs::__private::Msg::<
-                        address::UdsAddress,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                    ::fastrs::__private::Msg::<
-                        address::OtherAddress,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.address {
+            ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<address::TcpIpAddress>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<address::UdsAddress>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<address::OtherAddress>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -2448,19 +2022,18 @@ impl ::fastrs::Message for Address {
                         ::core::option::Option::Some(
                             address::Address::TcpipAddress(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                address::TcpIpAddress,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<address::TcpIpAddress>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                address::TcpIpAddress,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .address
-                                .replace(address::Address::TcpipAddress(v));
-                            address::keep_address(&mut self.recycle, old);
+                            self.address = ::core::option::Option::Some(
+                                address::Address::TcpipAddress(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<address::TcpIpAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2469,19 +2042,18 @@ impl ::fastrs::Message for Address {
                         ::core::option::Option::Some(
                             address::Address::UdsAddress(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                address::UdsAddress,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<address::UdsAddress>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                address::UdsAddress,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .address
-                                .replace(address::Address::UdsAddress(v));
-                            address::keep_address(&mut self.recycle, old);
+                            self.address = ::core::option::Option::Some(
+                                address::Address::UdsAddress(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<address::UdsAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2490,19 +2062,18 @@ impl ::fastrs::Message for Address {
                         ::core::option::Option::Some(
                             address::Address::OtherAddress(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                address::OtherAddress,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<address::OtherAddress>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                address::OtherAddress,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .address
-                                .replace(address::Address::OtherAddress(v));
-                            address::keep_address(&mut self.recycle, old);
+                            self.address = ::core::option::Option::Some(
+                                address::Address::OtherAddress(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<address::OtherAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2512,7 +2083,7 @@ impl ::fastrs::Message for Address {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        address::keep_address(&mut self.recycle, self.address.take());
+        self.address = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2520,6 +2091,16 @@ impl ::fastrs::Message for Address {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Address`].
@@ -2531,24 +2112,6 @@ pub mod address {
         UdsAddress(UdsAddress),
         OtherAddress(OtherAddress),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_address(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Address>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Address::TcpipAddress(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Address::UdsAddress(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Address::OtherAddress(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct TcpIpAddress {
         /// Either the IPv4 or IPv6 address in bytes.  Will be either 4 bytes or 16
@@ -2558,8 +2121,6 @@ pub mod address {
         pub port: i32,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for TcpIpAddress {
@@ -2575,42 +2136,34 @@ pub mod address {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.port != 0 {
-                    ::fastrs::__private::Int32::write_keyed(&self.port, &[0x10], w);
-                }
-                if !self.ip_address.is_empty() {
-                    ::fastrs::__private::Bytes::write_keyed(
-                        &self.ip_address,
-                        &[0x0a],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.port != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.port, &[0x10], w);
+            }
+            if !self.ip_address.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bytes,
+                >(&self.ip_address, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Bytes::merge(&mut self.ip_address, r, depth)?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.ip_address,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bytes,
+                        >(&mut self.ip_address, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.port, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2628,6 +2181,21 @@ pub mod address {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// A Unix Domain Socket address.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2635,8 +2203,6 @@ pub mod address {
         pub filename: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for UdsAddress {
@@ -2649,25 +2215,24 @@ pub mod address {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.filename.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.filename, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.filename.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.filename, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.filename, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.filename, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.filename, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2684,6 +2249,21 @@ pub mod address {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// An address type not included above.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2694,8 +2274,6 @@ pub mod address {
         pub value: ::core::option::Option<::fastrs::well_known::Any>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for OtherAddress {
@@ -2711,17 +2289,17 @@ pub mod address {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.value {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Any,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.name.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.value {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                >(v, &[0x12], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.name, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -2729,39 +2307,25 @@ pub mod address {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Any,
-                            >::merge(
-                                self
-                                    .value
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.name, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                        >(&mut self.value, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
-            if let ::core::option::Option::Some(v) = self.value.take() {
-                self.recycle.keep_message(v);
-            }
+            self.value = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2769,6 +2333,21 @@ pub mod address {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -2778,8 +2357,6 @@ pub struct Security {
     pub model: ::core::option::Option<security::Model>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Security {
@@ -2800,22 +2377,20 @@ impl ::fastrs::Message for Security {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.model {
-                ::core::option::Option::Some(security::Model::Tls(v)) => {
-                    ::fastrs::__private::Msg::<
-                        security::Tls,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(security::Model::Other(v)) => {
-                    ::fastrs::__private::Msg::<
-                        security::OtherSecurity,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.model {
+            ::core::option::Option::Some(security::Model::Tls(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<security::Tls>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(security::Model::Other(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<security::OtherSecurity>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -2827,34 +2402,36 @@ impl ::fastrs::Message for Security {
                 0x0a => {
                     match &mut self.model {
                         ::core::option::Option::Some(security::Model::Tls(v)) => {
-                            ::fastrs::__private::Msg::<
-                                security::Tls,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<security::Tls>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                security::Tls,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.model.replace(security::Model::Tls(v));
-                            security::keep_model(&mut self.recycle, old);
+                            self.model = ::core::option::Option::Some(
+                                security::Model::Tls(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<security::Tls>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.model {
                         ::core::option::Option::Some(security::Model::Other(v)) => {
-                            ::fastrs::__private::Msg::<
-                                security::OtherSecurity,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<security::OtherSecurity>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                security::OtherSecurity,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.model.replace(security::Model::Other(v));
-                            security::keep_model(&mut self.recycle, old);
+                            self.model = ::core::option::Option::Some(
+                                security::Model::Other(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<security::OtherSecurity>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2864,7 +2441,7 @@ impl ::fastrs::Message for Security {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        security::keep_model(&mut self.recycle, self.model.take());
+        self.model = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2872,6 +2449,16 @@ impl ::fastrs::Message for Security {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Security`].
@@ -2882,17 +2469,6 @@ pub mod security {
         Tls(Tls),
         Other(OtherSecurity),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_model(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Model>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Model::Tls(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Model::Other(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Tls {
         pub cipher_suite: ::core::option::Option<tls::CipherSuite>,
@@ -2902,8 +2478,6 @@ pub mod security {
         pub remote_certificate: ::fastrs::alloc::vec::Vec<u8>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Tls {
@@ -2930,82 +2504,36 @@ pub mod security {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.remote_certificate.is_empty() {
-                    ::fastrs::__private::Bytes::write_keyed(
-                        &self.remote_certificate,
-                        &[0x22],
-                        w,
-                    );
+            self.unknown_fields.write(w);
+            if !self.remote_certificate.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bytes,
+                >(&self.remote_certificate, &[0x22], w);
+            }
+            if !self.local_certificate.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bytes,
+                >(&self.local_certificate, &[0x1a], w);
+            }
+            match &self.cipher_suite {
+                ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(v, &[0x0a], w);
                 }
-                if !self.local_certificate.is_empty() {
-                    ::fastrs::__private::Bytes::write_keyed(
-                        &self.local_certificate,
-                        &[0x1a],
-                        w,
-                    );
+                ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(v, &[0x12], w);
                 }
-                match &self.cipher_suite {
-                    ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
-                        ::fastrs::__private::Str::write_keyed(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                        ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            });
+                _ => {}
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                match &mut self.cipher_suite {
-                    ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
-                        ::fastrs::__private::Str::merge(v, r, depth)?;
-                    }
-                    _ => {
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        let old = self
-                            .cipher_suite
-                            .replace(tls::CipherSuite::StandardName(v));
-                        tls::keep_cipher_suite(&mut self.recycle, old);
-                    }
-                }
-            }
-            if r.read_tag_if(0x12) {
-                match &mut self.cipher_suite {
-                    ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                        ::fastrs::__private::Str::merge(v, r, depth)?;
-                    }
-                    _ => {
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        let old = self
-                            .cipher_suite
-                            .replace(tls::CipherSuite::OtherName(v));
-                        tls::keep_cipher_suite(&mut self.recycle, old);
-                    }
-                }
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Bytes::merge(
-                    &mut self.local_certificate,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x22) {
-                ::fastrs::__private::Bytes::merge(
-                    &mut self.remote_certificate,
-                    r,
-                    depth,
-                )?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
@@ -3013,15 +2541,18 @@ pub mod security {
                             ::core::option::Option::Some(
                                 tls::CipherSuite::StandardName(v),
                             ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Str,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .cipher_suite
-                                    .replace(tls::CipherSuite::StandardName(v));
-                                tls::keep_cipher_suite(&mut self.recycle, old);
+                                self.cipher_suite = ::core::option::Option::Some(
+                                    tls::CipherSuite::StandardName(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Str,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -3030,31 +2561,30 @@ pub mod security {
                             ::core::option::Option::Some(
                                 tls::CipherSuite::OtherName(v),
                             ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Str,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .cipher_suite
-                                    .replace(tls::CipherSuite::OtherName(v));
-                                tls::keep_cipher_suite(&mut self.recycle, old);
+                                self.cipher_suite = ::core::option::Option::Some(
+                                    tls::CipherSuite::OtherName(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Str,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
                     0x1a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.local_certificate,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bytes,
+                        >(&mut self.local_certificate, r, depth)?;
                     }
                     0x22 => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.remote_certificate,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bytes,
+                        >(&mut self.remote_certificate, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -3064,7 +2594,7 @@ pub mod security {
         fn clear(&mut self) {
             self.local_certificate.clear();
             self.remote_certificate.clear();
-            tls::keep_cipher_suite(&mut self.recycle, self.cipher_suite.take());
+            self.cipher_suite = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3072,6 +2602,21 @@ pub mod security {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Types nested in [`Tls`].
@@ -3085,21 +2630,6 @@ pub mod security {
             /// the RFC 4346 name is not available.
             OtherName(::fastrs::alloc::string::String),
         }
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        pub(super) fn keep_cipher_suite(
-            recycle: &mut ::fastrs::__private::Recycler,
-            old: ::core::option::Option<CipherSuite>,
-        ) {
-            match old {
-                ::core::option::Option::Some(CipherSuite::StandardName(v)) => {
-                    recycle.keep(v)
-                }
-                ::core::option::Option::Some(CipherSuite::OtherName(v)) => {
-                    recycle.keep(v)
-                }
-                _ => {}
-            }
-        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct OtherSecurity {
@@ -3109,8 +2639,6 @@ pub mod security {
         pub value: ::core::option::Option<::fastrs::well_known::Any>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for OtherSecurity {
@@ -3126,17 +2654,17 @@ pub mod security {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.value {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Any,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.name.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.value {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                >(v, &[0x12], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.name, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -3144,39 +2672,25 @@ pub mod security {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Any,
-                            >::merge(
-                                self
-                                    .value
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.name, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                        >(&mut self.value, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
-            if let ::core::option::Option::Some(v) = self.value.take() {
-                self.recycle.keep_message(v);
-            }
+            self.value = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3184,6 +2698,21 @@ pub mod security {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -3202,8 +2731,6 @@ pub struct SocketOption {
     pub additional: ::core::option::Option<::fastrs::well_known::Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOption {
@@ -3222,20 +2749,22 @@ impl ::fastrs::Message for SocketOption {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.additional {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Any,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.value.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.value, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.additional {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+            >(v, &[0x1a], w);
+        }
+        if !self.value.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.value, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3243,37 +2772,23 @@ impl ::fastrs::Message for SocketOption {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.value, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Any,
-                        >::merge(
-                            self
-                                .additional
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.value, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.additional, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3281,9 +2796,7 @@ impl ::fastrs::Message for SocketOption {
     fn clear(&mut self) {
         self.name.clear();
         self.value.clear();
-        if let ::core::option::Option::Some(v) = self.additional.take() {
-            self.recycle.keep_message(v);
-        }
+        self.additional = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3291,6 +2804,16 @@ impl ::fastrs::Message for SocketOption {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// For use with SocketOption's additional field.  This is primarily used for
@@ -3300,8 +2823,6 @@ pub struct SocketOptionTimeout {
     pub duration: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionTimeout {
@@ -3314,14 +2835,12 @@ impl ::fastrs::Message for SocketOptionTimeout {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3331,15 +2850,9 @@ impl ::fastrs::Message for SocketOptionTimeout {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Duration,
-                    >::merge(
-                        self
-                            .duration
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.duration, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3347,9 +2860,7 @@ impl ::fastrs::Message for SocketOptionTimeout {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.duration.take() {
-            self.recycle.keep_message(v);
-        }
+        self.duration = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3357,6 +2868,16 @@ impl ::fastrs::Message for SocketOptionTimeout {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// For use with SocketOption's additional field.  This is primarily used for
@@ -3369,8 +2890,6 @@ pub struct SocketOptionLinger {
     pub duration: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionLinger {
@@ -3386,17 +2905,17 @@ impl ::fastrs::Message for SocketOptionLinger {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.active {
-                ::fastrs::__private::Bool::write_keyed(&self.active, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if self.active {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.active, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3404,39 +2923,25 @@ impl ::fastrs::Message for SocketOptionLinger {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Bool::merge(&mut self.active, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.active, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.duration, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.active = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.duration.take() {
-            self.recycle.keep_message(v);
-        }
+        self.duration = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3444,6 +2949,16 @@ impl ::fastrs::Message for SocketOptionLinger {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// For use with SocketOption's additional field.  Tcp info for
@@ -3481,8 +2996,6 @@ pub struct SocketOptionTcpInfo {
     pub tcpi_reordering: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionTcpInfo {
@@ -3579,425 +3092,304 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.tcpi_reordering != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_reordering,
-                    &[0xe8, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_advmss != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_advmss,
-                    &[0xe0, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_snd_cwnd != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_snd_cwnd,
-                    &[0xd8, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_snd_ssthresh != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_snd_ssthresh,
-                    &[0xd0, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_rttvar != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_rttvar,
-                    &[0xc8, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_rtt != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_rtt,
-                    &[0xc0, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_rcv_ssthresh != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_rcv_ssthresh,
-                    &[0xb8, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_pmtu != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_pmtu,
-                    &[0xb0, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_last_ack_recv != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_last_ack_recv,
-                    &[0xa8, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_last_data_recv != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_last_data_recv,
-                    &[0xa0, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_last_ack_sent != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_last_ack_sent,
-                    &[0x98, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_last_data_sent != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_last_data_sent,
-                    &[0x90, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_fackets != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_fackets,
-                    &[0x88, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_retrans != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_retrans,
-                    &[0x80, 0x01],
-                    w,
-                );
-            }
-            if self.tcpi_lost != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_lost, &[0x78], w);
-            }
-            if self.tcpi_sacked != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_sacked, &[0x70], w);
-            }
-            if self.tcpi_unacked != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_unacked, &[0x68], w);
-            }
-            if self.tcpi_rcv_mss != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_rcv_mss, &[0x60], w);
-            }
-            if self.tcpi_snd_mss != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_snd_mss, &[0x58], w);
-            }
-            if self.tcpi_ato != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_ato, &[0x50], w);
-            }
-            if self.tcpi_rto != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_rto, &[0x48], w);
-            }
-            if self.tcpi_rcv_wscale != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_rcv_wscale,
-                    &[0x40],
-                    w,
-                );
-            }
-            if self.tcpi_snd_wscale != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_snd_wscale,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.tcpi_options != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_options, &[0x30], w);
-            }
-            if self.tcpi_backoff != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_backoff, &[0x28], w);
-            }
-            if self.tcpi_probes != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_probes, &[0x20], w);
-            }
-            if self.tcpi_retransmits != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_retransmits,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.tcpi_ca_state != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.tcpi_ca_state,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.tcpi_state != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.tcpi_state, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.tcpi_reordering != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_reordering, &[0xe8, 0x01], w);
+        }
+        if self.tcpi_advmss != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_advmss, &[0xe0, 0x01], w);
+        }
+        if self.tcpi_snd_cwnd != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_snd_cwnd, &[0xd8, 0x01], w);
+        }
+        if self.tcpi_snd_ssthresh != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_snd_ssthresh, &[0xd0, 0x01], w);
+        }
+        if self.tcpi_rttvar != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rttvar, &[0xc8, 0x01], w);
+        }
+        if self.tcpi_rtt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rtt, &[0xc0, 0x01], w);
+        }
+        if self.tcpi_rcv_ssthresh != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rcv_ssthresh, &[0xb8, 0x01], w);
+        }
+        if self.tcpi_pmtu != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_pmtu, &[0xb0, 0x01], w);
+        }
+        if self.tcpi_last_ack_recv != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_last_ack_recv, &[0xa8, 0x01], w);
+        }
+        if self.tcpi_last_data_recv != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_last_data_recv, &[0xa0, 0x01], w);
+        }
+        if self.tcpi_last_ack_sent != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_last_ack_sent, &[0x98, 0x01], w);
+        }
+        if self.tcpi_last_data_sent != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_last_data_sent, &[0x90, 0x01], w);
+        }
+        if self.tcpi_fackets != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_fackets, &[0x88, 0x01], w);
+        }
+        if self.tcpi_retrans != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_retrans, &[0x80, 0x01], w);
+        }
+        if self.tcpi_lost != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_lost, &[0x78], w);
+        }
+        if self.tcpi_sacked != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_sacked, &[0x70], w);
+        }
+        if self.tcpi_unacked != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_unacked, &[0x68], w);
+        }
+        if self.tcpi_rcv_mss != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rcv_mss, &[0x60], w);
+        }
+        if self.tcpi_snd_mss != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_snd_mss, &[0x58], w);
+        }
+        if self.tcpi_ato != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_ato, &[0x50], w);
+        }
+        if self.tcpi_rto != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rto, &[0x48], w);
+        }
+        if self.tcpi_rcv_wscale != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_rcv_wscale, &[0x40], w);
+        }
+        if self.tcpi_snd_wscale != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_snd_wscale, &[0x38], w);
+        }
+        if self.tcpi_options != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_options, &[0x30], w);
+        }
+        if self.tcpi_backoff != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_backoff, &[0x28], w);
+        }
+        if self.tcpi_probes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_probes, &[0x20], w);
+        }
+        if self.tcpi_retransmits != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_retransmits, &[0x18], w);
+        }
+        if self.tcpi_ca_state != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_ca_state, &[0x10], w);
+        }
+        if self.tcpi_state != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.tcpi_state, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_state, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_ca_state, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_retransmits, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_probes, r, depth)?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_backoff, r, depth)?;
-        }
-        if r.read_tag_if(0x30) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_options, r, depth)?;
-        }
-        if r.read_tag_if(0x38) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_snd_wscale, r, depth)?;
-        }
-        if r.read_tag_if(0x40) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rcv_wscale, r, depth)?;
-        }
-        if r.read_tag_if(0x48) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rto, r, depth)?;
-        }
-        if r.read_tag_if(0x50) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_ato, r, depth)?;
-        }
-        if r.read_tag_if(0x58) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_snd_mss, r, depth)?;
-        }
-        if r.read_tag_if(0x60) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rcv_mss, r, depth)?;
-        }
-        if r.read_tag_if(0x68) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_unacked, r, depth)?;
-        }
-        if r.read_tag_if(0x70) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_sacked, r, depth)?;
-        }
-        if r.read_tag_if(0x78) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_lost, r, depth)?;
-        }
-        if r.read_tag_if(0x80) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_retrans, r, depth)?;
-        }
-        if r.read_tag_if(0x88) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_fackets, r, depth)?;
-        }
-        if r.read_tag_if(0x90) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_last_data_sent, r, depth)?;
-        }
-        if r.read_tag_if(0x98) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_last_ack_sent, r, depth)?;
-        }
-        if r.read_tag_if(0xa0) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_last_data_recv, r, depth)?;
-        }
-        if r.read_tag_if(0xa8) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_last_ack_recv, r, depth)?;
-        }
-        if r.read_tag_if(0xb0) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_pmtu, r, depth)?;
-        }
-        if r.read_tag_if(0xb8) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rcv_ssthresh, r, depth)?;
-        }
-        if r.read_tag_if(0xc0) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rtt, r, depth)?;
-        }
-        if r.read_tag_if(0xc8) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_rttvar, r, depth)?;
-        }
-        if r.read_tag_if(0xd0) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_snd_ssthresh, r, depth)?;
-        }
-        if r.read_tag_if(0xd8) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_snd_cwnd, r, depth)?;
-        }
-        if r.read_tag_if(0xe0) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_advmss, r, depth)?;
-        }
-        if r.read_tag_if(0xe8) {
-            ::fastrs::__private::Uint32::merge(&mut self.tcpi_reordering, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_state, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_state, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_ca_state,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_ca_state, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_retransmits,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_retransmits, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_probes, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_probes, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_backoff,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_backoff, r, depth)?;
                 }
                 0x30 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_options,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_options, r, depth)?;
                 }
                 0x38 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_snd_wscale,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_snd_wscale, r, depth)?;
                 }
                 0x40 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_rcv_wscale,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rcv_wscale, r, depth)?;
                 }
                 0x48 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_rto, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rto, r, depth)?;
                 }
                 0x50 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_ato, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_ato, r, depth)?;
                 }
                 0x58 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_snd_mss,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_snd_mss, r, depth)?;
                 }
                 0x60 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_rcv_mss,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rcv_mss, r, depth)?;
                 }
                 0x68 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_unacked,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_unacked, r, depth)?;
                 }
                 0x70 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_sacked, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_sacked, r, depth)?;
                 }
                 0x78 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_lost, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_lost, r, depth)?;
                 }
                 0x80 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_retrans,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_retrans, r, depth)?;
                 }
                 0x88 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_fackets,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_fackets, r, depth)?;
                 }
                 0x90 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_last_data_sent,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_last_data_sent, r, depth)?;
                 }
                 0x98 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_last_ack_sent,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_last_ack_sent, r, depth)?;
                 }
                 0xa0 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_last_data_recv,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_last_data_recv, r, depth)?;
                 }
                 0xa8 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_last_ack_recv,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_last_ack_recv, r, depth)?;
                 }
                 0xb0 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_pmtu, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_pmtu, r, depth)?;
                 }
                 0xb8 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_rcv_ssthresh,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rcv_ssthresh, r, depth)?;
                 }
                 0xc0 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_rtt, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rtt, r, depth)?;
                 }
                 0xc8 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_rttvar, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_rttvar, r, depth)?;
                 }
                 0xd0 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_snd_ssthresh,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_snd_ssthresh, r, depth)?;
                 }
                 0xd8 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_snd_cwnd,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_snd_cwnd, r, depth)?;
                 }
                 0xe0 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.tcpi_advmss, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_advmss, r, depth)?;
                 }
                 0xe8 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.tcpi_reordering,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.tcpi_reordering, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4042,6 +3434,16 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsRequest {
@@ -4057,8 +3459,6 @@ pub struct GetTopChannelsRequest {
     pub max_results: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetTopChannelsRequest {
@@ -4074,42 +3474,34 @@ impl ::fastrs::Message for GetTopChannelsRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_results != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.max_results, &[0x10], w);
-            }
-            if self.start_channel_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.start_channel_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_results != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.max_results, &[0x10], w);
+        }
+        if self.start_channel_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.start_channel_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.start_channel_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.start_channel_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.start_channel_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.max_results, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4127,6 +3519,16 @@ impl ::fastrs::Message for GetTopChannelsRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsResponse {
@@ -4140,8 +3542,6 @@ pub struct GetTopChannelsResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetTopChannelsResponse {
@@ -4149,7 +3549,7 @@ impl ::fastrs::Message for GetTopChannelsResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Channel>,
             >(&self.channel, 1);
         if self.end {
@@ -4158,15 +3558,15 @@ impl ::fastrs::Message for GetTopChannelsResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.end {
-                ::fastrs::__private::Bool::write_keyed(&self.end, &[0x10], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Channel>,
-            >(&self.channel, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.end {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.end, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Channel>,
+        >(&self.channel, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -4174,34 +3574,24 @@ impl ::fastrs::Message for GetTopChannelsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.channel, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Channel>::merge(&mut v, r, depth)?;
-                        self.channel.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(&mut self.end, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Channel>,
+                    >(&mut self.channel, r, depth, 0x0a)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.end, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.channel);
+        self.channel.clear();
         self.end = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -4210,6 +3600,16 @@ impl ::fastrs::Message for GetTopChannelsResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4226,8 +3626,6 @@ pub struct GetServersRequest {
     pub max_results: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServersRequest {
@@ -4243,42 +3641,34 @@ impl ::fastrs::Message for GetServersRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_results != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.max_results, &[0x10], w);
-            }
-            if self.start_server_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.start_server_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_results != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.max_results, &[0x10], w);
+        }
+        if self.start_server_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.start_server_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.start_server_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.start_server_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.start_server_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.max_results, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4296,6 +3686,16 @@ impl ::fastrs::Message for GetServersRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServersResponse {
@@ -4309,8 +3709,6 @@ pub struct GetServersResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServersResponse {
@@ -4318,7 +3716,7 @@ impl ::fastrs::Message for GetServersResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Server>,
             >(&self.server, 1);
         if self.end {
@@ -4327,15 +3725,15 @@ impl ::fastrs::Message for GetServersResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.end {
-                ::fastrs::__private::Bool::write_keyed(&self.end, &[0x10], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Server>,
-            >(&self.server, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.end {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.end, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Server>,
+        >(&self.server, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -4343,34 +3741,24 @@ impl ::fastrs::Message for GetServersResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.server, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Server>::merge(&mut v, r, depth)?;
-                        self.server.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(&mut self.end, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Server>,
+                    >(&mut self.server, r, depth, 0x0a)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.end, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.server);
+        self.server.clear();
         self.end = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -4380,6 +3768,16 @@ impl ::fastrs::Message for GetServersResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerRequest {
@@ -4387,8 +3785,6 @@ pub struct GetServerRequest {
     pub server_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerRequest {
@@ -4401,25 +3797,24 @@ impl ::fastrs::Message for GetServerRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.server_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.server_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.server_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.server_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.server_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4436,6 +3831,16 @@ impl ::fastrs::Message for GetServerRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerResponse {
@@ -4444,8 +3849,6 @@ pub struct GetServerResponse {
     pub server: ::core::option::Option<Server>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerResponse {
@@ -4458,12 +3861,12 @@ impl ::fastrs::Message for GetServerResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.server {
-                ::fastrs::__private::Msg::<Server>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.server {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Server>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4473,13 +3876,9 @@ impl ::fastrs::Message for GetServerResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        Server,
-                    >::merge(
-                        self.server.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Server>,
+                    >(&mut self.server, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4487,9 +3886,7 @@ impl ::fastrs::Message for GetServerResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.server.take() {
-            self.recycle.keep_message(v);
-        }
+        self.server = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4497,6 +3894,16 @@ impl ::fastrs::Message for GetServerResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4514,8 +3921,6 @@ pub struct GetServerSocketsRequest {
     pub max_results: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerSocketsRequest {
@@ -4534,51 +3939,44 @@ impl ::fastrs::Message for GetServerSocketsRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_results != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.max_results, &[0x18], w);
-            }
-            if self.start_socket_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.start_socket_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.server_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.server_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_results != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.max_results, &[0x18], w);
+        }
+        if self.start_socket_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.start_socket_id, &[0x10], w);
+        }
+        if self.server_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.server_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.start_socket_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.server_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.server_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.start_socket_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.start_socket_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int64::merge(&mut self.max_results, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.max_results, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4597,6 +3995,16 @@ impl ::fastrs::Message for GetServerSocketsRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerSocketsResponse {
@@ -4610,8 +4018,6 @@ pub struct GetServerSocketsResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerSocketsResponse {
@@ -4619,7 +4025,7 @@ impl ::fastrs::Message for GetServerSocketsResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<SocketRef>,
             >(&self.socket_ref, 1);
         if self.end {
@@ -4628,15 +4034,15 @@ impl ::fastrs::Message for GetServerSocketsResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.end {
-                ::fastrs::__private::Bool::write_keyed(&self.end, &[0x10], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<SocketRef>,
-            >(&self.socket_ref, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.end {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.end, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<SocketRef>,
+        >(&self.socket_ref, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -4644,34 +4050,24 @@ impl ::fastrs::Message for GetServerSocketsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.socket_ref, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<SocketRef>::merge(&mut v, r, depth)?;
-                        self.socket_ref.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(&mut self.end, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x0a)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.end, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.socket_ref);
+        self.socket_ref.clear();
         self.end = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -4681,6 +4077,16 @@ impl ::fastrs::Message for GetServerSocketsResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelRequest {
@@ -4688,8 +4094,6 @@ pub struct GetChannelRequest {
     pub channel_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetChannelRequest {
@@ -4702,25 +4106,24 @@ impl ::fastrs::Message for GetChannelRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.channel_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.channel_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.channel_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.channel_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.channel_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.channel_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.channel_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4737,6 +4140,16 @@ impl ::fastrs::Message for GetChannelRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelResponse {
@@ -4745,8 +4158,6 @@ pub struct GetChannelResponse {
     pub channel: ::core::option::Option<Channel>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetChannelResponse {
@@ -4759,12 +4170,12 @@ impl ::fastrs::Message for GetChannelResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.channel {
-                ::fastrs::__private::Msg::<Channel>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.channel {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Channel>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4774,13 +4185,9 @@ impl ::fastrs::Message for GetChannelResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        Channel,
-                    >::merge(
-                        self.channel.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Channel>,
+                    >(&mut self.channel, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4788,9 +4195,7 @@ impl ::fastrs::Message for GetChannelResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.channel.take() {
-            self.recycle.keep_message(v);
-        }
+        self.channel = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4799,6 +4204,16 @@ impl ::fastrs::Message for GetChannelResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelRequest {
@@ -4806,8 +4221,6 @@ pub struct GetSubchannelRequest {
     pub subchannel_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSubchannelRequest {
@@ -4820,29 +4233,24 @@ impl ::fastrs::Message for GetSubchannelRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.subchannel_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.subchannel_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.subchannel_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.subchannel_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.subchannel_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.subchannel_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.subchannel_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4859,6 +4267,16 @@ impl ::fastrs::Message for GetSubchannelRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelResponse {
@@ -4867,8 +4285,6 @@ pub struct GetSubchannelResponse {
     pub subchannel: ::core::option::Option<Subchannel>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSubchannelResponse {
@@ -4881,12 +4297,12 @@ impl ::fastrs::Message for GetSubchannelResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.subchannel {
-                ::fastrs::__private::Msg::<Subchannel>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.subchannel {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Subchannel>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4896,15 +4312,9 @@ impl ::fastrs::Message for GetSubchannelResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        Subchannel,
-                    >::merge(
-                        self
-                            .subchannel
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Subchannel>,
+                    >(&mut self.subchannel, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4912,9 +4322,7 @@ impl ::fastrs::Message for GetSubchannelResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.subchannel.take() {
-            self.recycle.keep_message(v);
-        }
+        self.subchannel = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4922,6 +4330,16 @@ impl ::fastrs::Message for GetSubchannelResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4934,8 +4352,6 @@ pub struct GetSocketRequest {
     pub summary: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSocketRequest {
@@ -4951,34 +4367,34 @@ impl ::fastrs::Message for GetSocketRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.summary {
-                ::fastrs::__private::Bool::write_keyed(&self.summary, &[0x10], w);
-            }
-            if self.socket_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.socket_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.summary {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.summary, &[0x10], w);
+        }
+        if self.socket_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.socket_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.socket_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(&mut self.summary, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.socket_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.socket_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(&mut self.summary, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.summary, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4996,6 +4412,16 @@ impl ::fastrs::Message for GetSocketRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSocketResponse {
@@ -5004,8 +4430,6 @@ pub struct GetSocketResponse {
     pub socket: ::core::option::Option<Socket>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSocketResponse {
@@ -5018,12 +4442,12 @@ impl ::fastrs::Message for GetSocketResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.socket {
-                ::fastrs::__private::Msg::<Socket>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.socket {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Socket>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5033,13 +4457,9 @@ impl ::fastrs::Message for GetSocketResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        Socket,
-                    >::merge(
-                        self.socket.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Socket>,
+                    >(&mut self.socket, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -5047,9 +4467,7 @@ impl ::fastrs::Message for GetSocketResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.socket.take() {
-            self.recycle.keep_message(v);
-        }
+        self.socket = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5057,5 +4475,15 @@ impl ::fastrs::Message for GetSocketResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

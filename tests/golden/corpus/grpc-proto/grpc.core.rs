@@ -9,8 +9,6 @@ pub struct Bucket {
     pub count: u64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Bucket {
@@ -26,34 +24,34 @@ impl ::fastrs::Message for Bucket {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.count != 0 {
-                ::fastrs::__private::Uint64::write_keyed(&self.count, &[0x10], w);
-            }
-            if self.start.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.start, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.count, &[0x10], w);
+        }
+        if self.start.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.start, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x09) {
-            ::fastrs::__private::Double::merge(&mut self.start, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Uint64::merge(&mut self.count, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
-                    ::fastrs::__private::Double::merge(&mut self.start, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.start, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Uint64::merge(&mut self.count, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.count, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -71,14 +69,22 @@ impl ::fastrs::Message for Bucket {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Histogram {
     pub buckets: ::fastrs::alloc::vec::Vec<Bucket>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Histogram {
@@ -86,18 +92,16 @@ impl ::fastrs::Message for Histogram {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Bucket>,
             >(&self.buckets, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Bucket>,
-            >(&self.buckets, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Bucket>,
+        >(&self.buckets, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -105,27 +109,19 @@ impl ::fastrs::Message for Histogram {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.buckets, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Bucket>::merge(&mut v, r, depth)?;
-                        self.buckets.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Bucket>,
+                    >(&mut self.buckets, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.buckets);
+        self.buckets.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -134,6 +130,16 @@ impl ::fastrs::Message for Histogram {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Metric {
@@ -141,8 +147,6 @@ pub struct Metric {
     pub value: ::core::option::Option<metric::Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Metric {
@@ -164,21 +168,25 @@ impl ::fastrs::Message for Metric {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.value {
-                ::core::option::Option::Some(metric::Value::Count(v)) => {
-                    ::fastrs::__private::Uint64::write_keyed(v, &[0x50], w);
-                }
-                ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                    ::fastrs::__private::Msg::<Histogram>::write_keyed(v, &[0x5a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.value {
+            ::core::option::Option::Some(metric::Value::Count(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Uint64,
+                >(v, &[0x50], w);
             }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
+            ::core::option::Option::Some(metric::Value::Histogram(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Histogram>,
+                >(v, &[0x5a], w);
             }
-        });
+            _ => {}
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -188,30 +196,34 @@ impl ::fastrs::Message for Metric {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x50 => {
-                    let old = self
-                        .value
-                        .replace(
-                            metric::Value::Count(
-                                ::fastrs::__private::Uint64::read(r, depth)?,
-                            ),
-                        );
-                    metric::keep_value(&mut self.recycle, old);
+                    self.value = ::core::option::Option::Some(
+                        metric::Value::Count(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Uint64,
+                            >(r, depth)?,
+                        ),
+                    );
                 }
                 0x5a => {
                     match &mut self.value {
                         ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                            ::fastrs::__private::Msg::<Histogram>::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Histogram>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                Histogram,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.value.replace(metric::Value::Histogram(v));
-                            metric::keep_value(&mut self.recycle, old);
+                            self.value = ::core::option::Option::Some(
+                                metric::Value::Histogram(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Histogram>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -222,7 +234,7 @@ impl ::fastrs::Message for Metric {
     }
     fn clear(&mut self) {
         self.name.clear();
-        metric::keep_value(&mut self.recycle, self.value.take());
+        self.value = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -230,6 +242,16 @@ impl ::fastrs::Message for Metric {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Metric`].
@@ -239,23 +261,12 @@ pub mod metric {
         Count(u64),
         Histogram(super::Histogram),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_value(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Value>,
-    ) {
-        if let ::core::option::Option::Some(Value::Histogram(v)) = old {
-            recycle.keep_message(v);
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Stats {
     pub metrics: ::fastrs::alloc::vec::Vec<Metric>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Stats {
@@ -263,18 +274,16 @@ impl ::fastrs::Message for Stats {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Metric>,
             >(&self.metrics, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Metric>,
-            >(&self.metrics, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Metric>,
+        >(&self.metrics, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -282,27 +291,19 @@ impl ::fastrs::Message for Stats {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.metrics, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Metric>::merge(&mut v, r, depth)?;
-                        self.metrics.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Metric>,
+                    >(&mut self.metrics, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.metrics);
+        self.metrics.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -310,5 +311,15 @@ impl ::fastrs::Message for Stats {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -24,8 +24,6 @@ pub struct AltsContext {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for AltsContext {
@@ -62,47 +60,41 @@ impl ::fastrs::Message for AltsContext {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.peer_attributes.iter(), &[0x3a], w);
+        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RpcProtocolVersions>,
+            >(v, &[0x32], w);
+        }
+        if !self.local_service_account.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.local_service_account, &[0x2a], w);
+        }
+        if !self.peer_service_account.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.peer_attributes.iter(), &[0x3a], w);
-            if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-                ::fastrs::__private::Msg::<
-                    RpcProtocolVersions,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if !self.local_service_account.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.local_service_account,
-                    &[0x2a],
-                    w,
-                );
-            }
-            if !self.peer_service_account.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.peer_service_account,
-                    &[0x22],
-                    w,
-                );
-            }
-            if self.security_level.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    SecurityLevel,
-                >::write_keyed(&self.security_level, &[0x18], w);
-            }
-            if !self.record_protocol.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.record_protocol, &[0x12], w);
-            }
-            if !self.application_protocol.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.application_protocol,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+            >(&self.peer_service_account, &[0x22], w);
+        }
+        if self.security_level.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<SecurityLevel>,
+            >(&self.security_level, &[0x18], w);
+        }
+        if !self.record_protocol.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.record_protocol, &[0x12], w);
+        }
+        if !self.application_protocol.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.application_protocol, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -110,104 +102,54 @@ impl ::fastrs::Message for AltsContext {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.application_protocol,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.record_protocol,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            SecurityLevel,
-                        >::merge(&mut self.security_level, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.peer_service_account,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.local_service_account,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            RpcProtocolVersions,
-                        >::merge(
-                            self
-                                .peer_rpc_versions
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        if self.peer_attributes.capacity() == 0 {
-                            self.peer_attributes
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x3a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .peer_attributes
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.application_protocol, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.record_protocol, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<SecurityLevel>,
+                    >(&mut self.security_level, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.peer_service_account, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.local_service_account, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RpcProtocolVersions>,
+                    >(&mut self.peer_rpc_versions, r, depth)?;
+                }
+                0x3a => {
+                    if self.peer_attributes.capacity() == 0 {
+                        self.peer_attributes
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.peer_attributes.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -218,13 +160,8 @@ impl ::fastrs::Message for AltsContext {
         self.security_level = ::core::default::Default::default();
         self.peer_service_account.clear();
         self.local_service_account.clear();
-        if let ::core::option::Option::Some(v) = self.peer_rpc_versions.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.peer_attributes.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.peer_rpc_versions = ::core::option::Option::None;
+        self.peer_attributes.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -232,6 +169,16 @@ impl ::fastrs::Message for AltsContext {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -245,8 +192,6 @@ pub struct Endpoint {
     pub protocol: ::fastrs::EnumValue<NetworkProtocol>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Endpoint {
@@ -269,49 +214,44 @@ impl ::fastrs::Message for Endpoint {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.protocol.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    NetworkProtocol,
-                >::write_keyed(&self.protocol, &[0x18], w);
-            }
-            if self.port != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.port, &[0x10], w);
-            }
-            if !self.ip_address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.ip_address, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.protocol.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<NetworkProtocol>,
+            >(&self.protocol, &[0x18], w);
+        }
+        if self.port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.port, &[0x10], w);
+        }
+        if !self.ip_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.ip_address, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.ip_address, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::OpenEnum::<
-                NetworkProtocol,
-            >::merge(&mut self.protocol, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.ip_address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.ip_address, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.port, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::OpenEnum::<
-                        NetworkProtocol,
-                    >::merge(&mut self.protocol, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<NetworkProtocol>,
+                    >(&mut self.protocol, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -330,6 +270,16 @@ impl ::fastrs::Message for Endpoint {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Identity {
@@ -341,8 +291,6 @@ pub struct Identity {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Identity {
@@ -368,80 +316,30 @@ impl ::fastrs::Message for Identity {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.attributes.iter(), &[0x1a], w);
-            match &self.identity_oneof {
-                ::core::option::Option::Some(
-                    identity::IdentityOneof::ServiceAccount(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(identity::IdentityOneof::Hostname(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.attributes.iter(), &[0x1a], w);
+        match &self.identity_oneof {
+            ::core::option::Option::Some(identity::IdentityOneof::ServiceAccount(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(identity::IdentityOneof::Hostname(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            match &mut self.identity_oneof {
-                ::core::option::Option::Some(
-                    identity::IdentityOneof::ServiceAccount(v),
-                ) => {
-                    ::fastrs::__private::Str::merge(v, r, depth)?;
-                }
-                _ => {
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    let old = self
-                        .identity_oneof
-                        .replace(identity::IdentityOneof::ServiceAccount(v));
-                    identity::keep_identity_oneof(&mut self.recycle, old);
-                }
-            }
-        }
-        if r.read_tag_if(0x12) {
-            match &mut self.identity_oneof {
-                ::core::option::Option::Some(identity::IdentityOneof::Hostname(v)) => {
-                    ::fastrs::__private::Str::merge(v, r, depth)?;
-                }
-                _ => {
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    let old = self
-                        .identity_oneof
-                        .replace(identity::IdentityOneof::Hostname(v));
-                    identity::keep_identity_oneof(&mut self.recycle, old);
-                }
-            }
-        }
-        while r.read_tag_if(0x1a) {
-            if self.attributes.capacity() == 0 {
-                self.attributes
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, 0x1a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-            if let ::core::option::Option::Some(old) = self.attributes.insert(k, v) {
-                self.recycle.keep(old);
-            }
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -449,15 +347,18 @@ impl ::fastrs::Message for Identity {
                         ::core::option::Option::Some(
                             identity::IdentityOneof::ServiceAccount(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .identity_oneof
-                                .replace(identity::IdentityOneof::ServiceAccount(v));
-                            identity::keep_identity_oneof(&mut self.recycle, old);
+                            self.identity_oneof = ::core::option::Option::Some(
+                                identity::IdentityOneof::ServiceAccount(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -466,15 +367,18 @@ impl ::fastrs::Message for Identity {
                         ::core::option::Option::Some(
                             identity::IdentityOneof::Hostname(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .identity_oneof
-                                .replace(identity::IdentityOneof::Hostname(v));
-                            identity::keep_identity_oneof(&mut self.recycle, old);
+                            self.identity_oneof = ::core::option::Option::Some(
+                                identity::IdentityOneof::Hostname(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -488,16 +392,11 @@ impl ::fastrs::Message for Identity {
                                 >(r, 0x1a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Str,
-                    >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                    if let ::core::option::Option::Some(old) = self
-                        .attributes
-                        .insert(k, v)
-                    {
-                        self.recycle.keep(old);
-                    }
+                    >(r, depth)?;
+                    self.attributes.insert(k, v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -505,11 +404,8 @@ impl ::fastrs::Message for Identity {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.attributes.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
-        identity::keep_identity_oneof(&mut self.recycle, self.identity_oneof.take());
+        self.attributes.clear();
+        self.identity_oneof = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -517,6 +413,16 @@ impl ::fastrs::Message for Identity {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Identity`].
@@ -527,19 +433,6 @@ pub mod identity {
         ServiceAccount(::fastrs::alloc::string::String),
         /// Hostname of a connection endpoint.
         Hostname(::fastrs::alloc::string::String),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_identity_oneof(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<IdentityOneof>,
-    ) {
-        match old {
-            ::core::option::Option::Some(IdentityOneof::ServiceAccount(v)) => {
-                recycle.keep(v)
-            }
-            ::core::option::Option::Some(IdentityOneof::Hostname(v)) => recycle.keep(v),
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default)]
@@ -586,8 +479,6 @@ pub struct StartClientHandshakeReq {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartClientHandshakeReq {
@@ -602,15 +493,15 @@ impl ::fastrs::Message for StartClientHandshakeReq {
                     >::size(&self.handshake_security_protocol);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.application_protocols, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.record_protocols, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Identity>,
             >(&self.target_identities, 1);
         if let ::core::option::Option::Some(v) = &self.local_identity {
@@ -640,56 +531,61 @@ impl ::fastrs::Message for StartClientHandshakeReq {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences
-            {
-                ::fastrs::__private::Msg::<
-                    TransportProtocolPreferences,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if !self.access_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.access_token, &[0x5a], w);
-            }
-            if self.max_frame_size != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.max_frame_size,
-                    &[0x50],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.rpc_versions {
-                ::fastrs::__private::Msg::<
-                    RpcProtocolVersions,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if !self.target_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.target_name, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-                ::fastrs::__private::Msg::<Endpoint>::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local_endpoint {
-                ::fastrs::__private::Msg::<Endpoint>::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local_identity {
-                ::fastrs::__private::Msg::<Identity>::write_keyed(v, &[0x2a], w);
-            }
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TransportProtocolPreferences>,
+            >(v, &[0x62], w);
+        }
+        if !self.access_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.access_token, &[0x5a], w);
+        }
+        if self.max_frame_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.max_frame_size, &[0x50], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rpc_versions {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RpcProtocolVersions>,
+            >(v, &[0x4a], w);
+        }
+        if !self.target_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.target_name, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Endpoint>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Endpoint>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_identity {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Msg<Identity>,
-            >(&self.target_identities, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.record_protocols, &[0x1a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.application_protocols, &[0x12], w);
-            if self.handshake_security_protocol.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    HandshakeProtocol,
-                >::write_keyed(&self.handshake_security_protocol, &[0x08], w);
-            }
-        });
+            >(v, &[0x2a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Identity>,
+        >(&self.target_identities, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.record_protocols, &[0x1a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.application_protocols, &[0x12], w);
+        if self.handshake_security_protocol.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<HandshakeProtocol>,
+            >(&self.handshake_security_protocol, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -697,206 +593,85 @@ impl ::fastrs::Message for StartClientHandshakeReq {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            HandshakeProtocol,
-                        >::merge(&mut self.handshake_security_protocol, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.application_protocols,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.application_protocols.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.record_protocols,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.record_protocols.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.target_identities,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Identity>::merge(&mut v, r, depth)?;
-                        self.target_identities.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            Identity,
-                        >::merge(
-                            self
-                                .local_identity
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            Endpoint,
-                        >::merge(
-                            self
-                                .local_endpoint
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            Endpoint,
-                        >::merge(
-                            self
-                                .remote_endpoint
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.target_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            RpcProtocolVersions,
-                        >::merge(
-                            self
-                                .rpc_versions
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.max_frame_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.access_token,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            TransportProtocolPreferences,
-                        >::merge(
-                            self
-                                .transport_protocol_preferences
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<HandshakeProtocol>,
+                    >(&mut self.handshake_security_protocol, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.application_protocols, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.record_protocols, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Identity>,
+                    >(&mut self.target_identities, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Identity>,
+                    >(&mut self.local_identity, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Endpoint>,
+                    >(&mut self.local_endpoint, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Endpoint>,
+                    >(&mut self.remote_endpoint, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.target_name, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RpcProtocolVersions>,
+                    >(&mut self.rpc_versions, r, depth)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.max_frame_size, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.access_token, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TransportProtocolPreferences>,
+                    >(&mut self.transport_protocol_preferences, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.handshake_security_protocol = ::core::default::Default::default();
-        self.recycle.keep_all(&mut self.application_protocols);
-        self.recycle.keep_all(&mut self.record_protocols);
-        self.recycle.keep_messages(&mut self.target_identities);
-        if let ::core::option::Option::Some(v) = self.local_identity.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.local_endpoint.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.remote_endpoint.take() {
-            self.recycle.keep_message(v);
-        }
+        self.application_protocols.clear();
+        self.record_protocols.clear();
+        self.target_identities.clear();
+        self.local_identity = ::core::option::Option::None;
+        self.local_endpoint = ::core::option::Option::None;
+        self.remote_endpoint = ::core::option::Option::None;
         self.target_name.clear();
-        if let ::core::option::Option::Some(v) = self.rpc_versions.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rpc_versions = ::core::option::Option::None;
         self.max_frame_size = ::core::default::Default::default();
         self.access_token.clear();
-        if let ::core::option::Option::Some(v) = self
-            .transport_protocol_preferences
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.transport_protocol_preferences = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -904,6 +679,16 @@ impl ::fastrs::Message for StartClientHandshakeReq {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 impl ::core::fmt::Debug for StartClientHandshakeReq {
@@ -943,8 +728,6 @@ pub struct ServerHandshakeParameters {
     pub token: ::core::option::Option<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerHandshakeParameters {
@@ -952,11 +735,11 @@ impl ::fastrs::Message for ServerHandshakeParameters {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.record_protocols, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Identity>,
             >(&self.local_identities, 1);
         if let ::core::option::Option::Some(v) = &self.token {
@@ -965,18 +748,18 @@ impl ::fastrs::Message for ServerHandshakeParameters {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.token {
-                ::fastrs::__private::Str::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Identity>,
-            >(&self.local_identities, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.token {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.record_protocols, &[0x0a], w);
-        });
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Identity>,
+        >(&self.local_identities, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.record_protocols, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -984,63 +767,31 @@ impl ::fastrs::Message for ServerHandshakeParameters {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.record_protocols,
-                            r,
-                            0x0a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.record_protocols.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.local_identities,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Identity>::merge(&mut v, r, depth)?;
-                        self.local_identities.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            self.token.get_or_insert_with(|| self.recycle.spare()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.record_protocols, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Identity>,
+                    >(&mut self.local_identities, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.token, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.record_protocols);
-        self.recycle.keep_messages(&mut self.local_identities);
-        if let ::core::option::Option::Some(v) = self.token.take() {
-            self.recycle.keep(v);
-        }
+        self.record_protocols.clear();
+        self.local_identities.clear();
+        self.token = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1048,6 +799,16 @@ impl ::fastrs::Message for ServerHandshakeParameters {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 impl ::core::fmt::Debug for ServerHandshakeParameters {
@@ -1102,8 +863,6 @@ pub struct StartServerHandshakeReq {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartServerHandshakeReq {
@@ -1111,7 +870,7 @@ impl ::fastrs::Message for StartServerHandshakeReq {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.application_protocols, 1);
         n
@@ -1140,43 +899,44 @@ impl ::fastrs::Message for StartServerHandshakeReq {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences
-            {
-                ::fastrs::__private::Msg::<
-                    TransportProtocolPreferences,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if self.max_frame_size != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.max_frame_size,
-                    &[0x38],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.rpc_versions {
-                ::fastrs::__private::Msg::<
-                    RpcProtocolVersions,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-                ::fastrs::__private::Msg::<Endpoint>::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local_endpoint {
-                ::fastrs::__private::Msg::<Endpoint>::write_keyed(v, &[0x22], w);
-            }
-            if !self.in_bytes.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.in_bytes, &[0x1a], w);
-            }
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Int32,
-                ::fastrs::__private::Msg<ServerHandshakeParameters>,
-            >(self.handshake_parameters.iter(), &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.application_protocols, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TransportProtocolPreferences>,
+            >(v, &[0x42], w);
+        }
+        if self.max_frame_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.max_frame_size, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rpc_versions {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RpcProtocolVersions>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Endpoint>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Endpoint>,
+            >(v, &[0x22], w);
+        }
+        if !self.in_bytes.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.in_bytes, &[0x1a], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Int32,
+            ::fastrs::__private::Msg<ServerHandshakeParameters>,
+        >(self.handshake_parameters.iter(), &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.application_protocols, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -1184,162 +944,72 @@ impl ::fastrs::Message for StartServerHandshakeReq {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.application_protocols,
-                            r,
-                            0x0a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.application_protocols.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        if self.handshake_parameters.capacity() == 0 {
-                            self.handshake_parameters
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Int32,
-                                        ::fastrs::__private::Msg<ServerHandshakeParameters>,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Int32,
-                            ::fastrs::__private::Msg<ServerHandshakeParameters>,
-                        >(
-                            r,
-                            depth,
-                            ::core::default::Default::default(),
-                            self.recycle.spare_message(),
-                        )?;
-                        if let ::core::option::Option::Some(old) = self
-                            .handshake_parameters
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Bytes::merge(&mut self.in_bytes, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            Endpoint,
-                        >::merge(
-                            self
-                                .local_endpoint
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            Endpoint,
-                        >::merge(
-                            self
-                                .remote_endpoint
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            RpcProtocolVersions,
-                        >::merge(
-                            self
-                                .rpc_versions
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.max_frame_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            TransportProtocolPreferences,
-                        >::merge(
-                            self
-                                .transport_protocol_preferences
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.application_protocols, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    if self.handshake_parameters.capacity() == 0 {
+                        self.handshake_parameters
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Int32,
+                                    ::fastrs::__private::Msg<ServerHandshakeParameters>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Int32,
+                        ::fastrs::__private::Msg<ServerHandshakeParameters>,
+                    >(r, depth)?;
+                    self.handshake_parameters.insert(k, v);
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.in_bytes, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Endpoint>,
+                    >(&mut self.local_endpoint, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Endpoint>,
+                    >(&mut self.remote_endpoint, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RpcProtocolVersions>,
+                    >(&mut self.rpc_versions, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.max_frame_size, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TransportProtocolPreferences>,
+                    >(&mut self.transport_protocol_preferences, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.application_protocols);
-        for (_, v) in self.handshake_parameters.drain() {
-            self.recycle.keep_message(v);
-        }
+        self.application_protocols.clear();
+        self.handshake_parameters.clear();
         self.in_bytes.clear();
-        if let ::core::option::Option::Some(v) = self.local_endpoint.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.remote_endpoint.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.rpc_versions.take() {
-            self.recycle.keep_message(v);
-        }
+        self.local_endpoint = ::core::option::Option::None;
+        self.remote_endpoint = ::core::option::Option::None;
+        self.rpc_versions = ::core::option::Option::None;
         self.max_frame_size = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self
-            .transport_protocol_preferences
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.transport_protocol_preferences = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1347,6 +1017,16 @@ impl ::fastrs::Message for StartServerHandshakeReq {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1361,8 +1041,6 @@ pub struct NextHandshakeMessageReq {
     pub network_latency_ms: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NextHandshakeMessageReq {
@@ -1378,42 +1056,34 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.network_latency_ms != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.network_latency_ms,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.in_bytes.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.in_bytes, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.network_latency_ms != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.network_latency_ms, &[0x10], w);
+        }
+        if !self.in_bytes.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.in_bytes, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Bytes::merge(&mut self.in_bytes, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Uint32::merge(&mut self.network_latency_ms, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.in_bytes, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.in_bytes, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.network_latency_ms,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.network_latency_ms, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1431,14 +1101,22 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerReq {
     pub req_oneof: ::core::option::Option<handshaker_req::ReqOneof>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerReq {
@@ -1462,31 +1140,25 @@ impl ::fastrs::Message for HandshakerReq {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.req_oneof {
-                ::core::option::Option::Some(
-                    handshaker_req::ReqOneof::ClientStart(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        StartClientHandshakeReq,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    handshaker_req::ReqOneof::ServerStart(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        StartServerHandshakeReq,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                    ::fastrs::__private::Msg::<
-                        NextHandshakeMessageReq,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.req_oneof {
+            ::core::option::Option::Some(handshaker_req::ReqOneof::ClientStart(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<StartClientHandshakeReq>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(handshaker_req::ReqOneof::ServerStart(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<StartServerHandshakeReq>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NextHandshakeMessageReq>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1500,19 +1172,18 @@ impl ::fastrs::Message for HandshakerReq {
                         ::core::option::Option::Some(
                             handshaker_req::ReqOneof::ClientStart(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                StartClientHandshakeReq,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<StartClientHandshakeReq>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                StartClientHandshakeReq,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .req_oneof
-                                .replace(handshaker_req::ReqOneof::ClientStart(v));
-                            handshaker_req::keep_req_oneof(&mut self.recycle, old);
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::ClientStart(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<StartClientHandshakeReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1521,19 +1192,18 @@ impl ::fastrs::Message for HandshakerReq {
                         ::core::option::Option::Some(
                             handshaker_req::ReqOneof::ServerStart(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                StartServerHandshakeReq,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<StartServerHandshakeReq>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                StartServerHandshakeReq,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .req_oneof
-                                .replace(handshaker_req::ReqOneof::ServerStart(v));
-                            handshaker_req::keep_req_oneof(&mut self.recycle, old);
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::ServerStart(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<StartServerHandshakeReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1542,19 +1212,18 @@ impl ::fastrs::Message for HandshakerReq {
                         ::core::option::Option::Some(
                             handshaker_req::ReqOneof::Next(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                NextHandshakeMessageReq,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<NextHandshakeMessageReq>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                NextHandshakeMessageReq,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .req_oneof
-                                .replace(handshaker_req::ReqOneof::Next(v));
-                            handshaker_req::keep_req_oneof(&mut self.recycle, old);
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::Next(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<NextHandshakeMessageReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1564,7 +1233,7 @@ impl ::fastrs::Message for HandshakerReq {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        handshaker_req::keep_req_oneof(&mut self.recycle, self.req_oneof.take());
+        self.req_oneof = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1572,6 +1241,16 @@ impl ::fastrs::Message for HandshakerReq {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`HandshakerReq`].
@@ -1584,22 +1263,6 @@ pub mod handshaker_req {
         ServerStart(super::StartServerHandshakeReq),
         /// The next handshake request message.
         Next(super::NextHandshakeMessageReq),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_req_oneof(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<ReqOneof>,
-    ) {
-        match old {
-            ::core::option::Option::Some(ReqOneof::ClientStart(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(ReqOneof::ServerStart(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(ReqOneof::Next(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1628,8 +1291,6 @@ pub struct HandshakerResult {
     pub transport_protocol: ::core::option::Option<NegotiatedTransportProtocol>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerResult {
@@ -1666,52 +1327,52 @@ impl ::fastrs::Message for HandshakerResult {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.transport_protocol {
-                ::fastrs::__private::Msg::<
-                    NegotiatedTransportProtocol,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.max_frame_size != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.max_frame_size,
-                    &[0x40],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-                ::fastrs::__private::Msg::<
-                    RpcProtocolVersions,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.keep_channel_open {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.keep_channel_open,
-                    &[0x30],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.local_identity {
-                ::fastrs::__private::Msg::<Identity>::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.peer_identity {
-                ::fastrs::__private::Msg::<Identity>::write_keyed(v, &[0x22], w);
-            }
-            if !self.key_data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.key_data, &[0x1a], w);
-            }
-            if !self.record_protocol.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.record_protocol, &[0x12], w);
-            }
-            if !self.application_protocol.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.application_protocol,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.transport_protocol {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<NegotiatedTransportProtocol>,
+            >(v, &[0x4a], w);
+        }
+        if self.max_frame_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.max_frame_size, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RpcProtocolVersions>,
+            >(v, &[0x3a], w);
+        }
+        if self.keep_channel_open {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.keep_channel_open, &[0x30], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_identity {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Identity>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.peer_identity {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Identity>,
+            >(v, &[0x22], w);
+        }
+        if !self.key_data.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.key_data, &[0x1a], w);
+        }
+        if !self.record_protocol.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.record_protocol, &[0x12], w);
+        }
+        if !self.application_protocol.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.application_protocol, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1719,119 +1380,53 @@ impl ::fastrs::Message for HandshakerResult {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.application_protocol,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.record_protocol,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Bytes::merge(&mut self.key_data, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            Identity,
-                        >::merge(
-                            self
-                                .peer_identity
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            Identity,
-                        >::merge(
-                            self
-                                .local_identity
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.keep_channel_open,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            RpcProtocolVersions,
-                        >::merge(
-                            self
-                                .peer_rpc_versions
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.max_frame_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            NegotiatedTransportProtocol,
-                        >::merge(
-                            self
-                                .transport_protocol
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.application_protocol, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.record_protocol, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.key_data, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Identity>,
+                    >(&mut self.peer_identity, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Identity>,
+                    >(&mut self.local_identity, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.keep_channel_open, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RpcProtocolVersions>,
+                    >(&mut self.peer_rpc_versions, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.max_frame_size, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<NegotiatedTransportProtocol>,
+                    >(&mut self.transport_protocol, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1840,20 +1435,12 @@ impl ::fastrs::Message for HandshakerResult {
         self.application_protocol.clear();
         self.record_protocol.clear();
         self.key_data.clear();
-        if let ::core::option::Option::Some(v) = self.peer_identity.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.local_identity.take() {
-            self.recycle.keep_message(v);
-        }
+        self.peer_identity = ::core::option::Option::None;
+        self.local_identity = ::core::option::Option::None;
         self.keep_channel_open = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.peer_rpc_versions.take() {
-            self.recycle.keep_message(v);
-        }
+        self.peer_rpc_versions = ::core::option::Option::None;
         self.max_frame_size = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.transport_protocol.take() {
-            self.recycle.keep_message(v);
-        }
+        self.transport_protocol = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1861,6 +1448,16 @@ impl ::fastrs::Message for HandshakerResult {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1871,8 +1468,6 @@ pub struct HandshakerStatus {
     pub details: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerStatus {
@@ -1888,34 +1483,34 @@ impl ::fastrs::Message for HandshakerStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.details.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.details, &[0x12], w);
-            }
-            if self.code != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.code, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.details.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.details, &[0x12], w);
+        }
+        if self.code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.code, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Uint32::merge(&mut self.code, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.details, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.code, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.code, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.details, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.details, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1932,6 +1527,16 @@ impl ::fastrs::Message for HandshakerStatus {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1953,8 +1558,6 @@ pub struct HandshakerResp {
     pub status: ::core::option::Option<HandshakerStatus>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerResp {
@@ -1976,25 +1579,27 @@ impl ::fastrs::Message for HandshakerResp {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.status {
-                ::fastrs::__private::Msg::<HandshakerStatus>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<HandshakerResult>::write_keyed(v, &[0x1a], w);
-            }
-            if self.bytes_consumed != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.bytes_consumed,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.out_frames.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.out_frames, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.status {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<HandshakerStatus>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<HandshakerResult>,
+            >(v, &[0x1a], w);
+        }
+        if self.bytes_consumed != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.bytes_consumed, &[0x10], w);
+        }
+        if !self.out_frames.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.out_frames, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2002,60 +1607,28 @@ impl ::fastrs::Message for HandshakerResp {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.out_frames,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Uint32::merge(
-                            &mut self.bytes_consumed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            HandshakerResult,
-                        >::merge(
-                            self
-                                .result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            HandshakerStatus,
-                        >::merge(
-                            self
-                                .status
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.out_frames, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.bytes_consumed, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<HandshakerResult>,
+                    >(&mut self.result, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<HandshakerStatus>,
+                    >(&mut self.status, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2063,12 +1636,8 @@ impl ::fastrs::Message for HandshakerResp {
     fn clear(&mut self) {
         self.out_frames.clear();
         self.bytes_consumed = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.status.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
+        self.status = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2076,6 +1645,16 @@ impl ::fastrs::Message for HandshakerResp {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Max and min supported RPC protocol versions.
@@ -2087,8 +1666,6 @@ pub struct RpcProtocolVersions {
     pub min_rpc_version: ::core::option::Option<rpc_protocol_versions::Version>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RpcProtocolVersions {
@@ -2104,19 +1681,17 @@ impl ::fastrs::Message for RpcProtocolVersions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.min_rpc_version {
-                ::fastrs::__private::Msg::<
-                    rpc_protocol_versions::Version,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.max_rpc_version {
-                ::fastrs::__private::Msg::<
-                    rpc_protocol_versions::Version,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.min_rpc_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.max_rpc_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2124,49 +1699,25 @@ impl ::fastrs::Message for RpcProtocolVersions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            rpc_protocol_versions::Version,
-                        >::merge(
-                            self
-                                .max_rpc_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            rpc_protocol_versions::Version,
-                        >::merge(
-                            self
-                                .min_rpc_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
+                    >(&mut self.max_rpc_version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
+                    >(&mut self.min_rpc_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.max_rpc_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.min_rpc_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.max_rpc_version = ::core::option::Option::None;
+        self.min_rpc_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2174,6 +1725,16 @@ impl ::fastrs::Message for RpcProtocolVersions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`RpcProtocolVersions`].
@@ -2186,8 +1747,6 @@ pub mod rpc_protocol_versions {
         pub minor: u32,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Version {
@@ -2203,34 +1762,34 @@ pub mod rpc_protocol_versions {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.minor != 0 {
-                    ::fastrs::__private::Uint32::write_keyed(&self.minor, &[0x10], w);
-                }
-                if self.major != 0 {
-                    ::fastrs::__private::Uint32::write_keyed(&self.major, &[0x08], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.minor != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Uint32,
+                >(&self.minor, &[0x10], w);
+            }
+            if self.major != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Uint32,
+                >(&self.major, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Uint32::merge(&mut self.major, r, depth)?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::Uint32::merge(&mut self.minor, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Uint32::merge(&mut self.major, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Uint32,
+                        >(&mut self.major, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::Uint32::merge(&mut self.minor, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Uint32,
+                        >(&mut self.minor, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2248,6 +1807,21 @@ pub mod rpc_protocol_versions {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// The ordered list of protocols that the client wishes to use, or the set
@@ -2257,8 +1831,6 @@ pub struct TransportProtocolPreferences {
     pub transport_protocol: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TransportProtocolPreferences {
@@ -2266,105 +1838,28 @@ impl ::fastrs::Message for TransportProtocolPreferences {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.transport_protocol, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.transport_protocol, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.transport_protocol, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            ::fastrs::__private::reserve_run(&mut self.transport_protocol, r, 0x0a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.transport_protocol.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::reserve_run(
-                        &mut self.transport_protocol,
-                        r,
-                        0x0a,
-                    );
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.transport_protocol.push(v);
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
-        }
-        ::core::result::Result::Ok(())
-    }
-    fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.transport_protocol);
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-}
-/// The negotiated transport protocol.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NegotiatedTransportProtocol {
-    pub transport_protocol: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
-}
-#[allow(deprecated)]
-impl ::fastrs::Message for NegotiatedTransportProtocol {
-    const FULL_NAME: &'static str = "grpc.gcp.NegotiatedTransportProtocol";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.transport_protocol.is_empty() {
-            n += 1 + ::fastrs::__private::Str::size(&self.transport_protocol);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.transport_protocol.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.transport_protocol,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.transport_protocol, r, depth)?;
-        }
-        while !r.is_empty() {
-            match r.read_tag()? {
-                0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.transport_protocol,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.transport_protocol, r, depth, 0x0a)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2380,6 +1875,79 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+/// The negotiated transport protocol.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NegotiatedTransportProtocol {
+    pub transport_protocol: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NegotiatedTransportProtocol {
+    const FULL_NAME: &'static str = "grpc.gcp.NegotiatedTransportProtocol";
+    fn size(&self) -> usize {
+        let mut n = self.unknown_fields.len();
+        if !self.transport_protocol.is_empty() {
+            n += 1 + ::fastrs::__private::Str::size(&self.transport_protocol);
+        }
+        n
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        self.unknown_fields.write(w);
+        if !self.transport_protocol.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.transport_protocol, &[0x0a], w);
+        }
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.transport_protocol, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn clear(&mut self) {
+        self.transport_protocol.clear();
+        self.unknown_fields.clear();
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

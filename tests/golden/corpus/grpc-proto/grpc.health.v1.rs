@@ -8,8 +8,6 @@ pub struct HealthCheckRequest {
     pub service: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HealthCheckRequest {
@@ -22,25 +20,24 @@ impl ::fastrs::Message for HealthCheckRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -57,14 +54,22 @@ impl ::fastrs::Message for HealthCheckRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HealthCheckResponse {
     pub status: ::fastrs::EnumValue<health_check_response::ServingStatus>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HealthCheckResponse {
@@ -81,31 +86,26 @@ impl ::fastrs::Message for HealthCheckResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    health_check_response::ServingStatus,
-                >::write_keyed(&self.status, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<health_check_response::ServingStatus>,
+            >(&self.status, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                health_check_response::ServingStatus,
-            >::merge(&mut self.status, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        health_check_response::ServingStatus,
-                    >::merge(&mut self.status, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            health_check_response::ServingStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -121,6 +121,16 @@ impl ::fastrs::Message for HealthCheckResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`HealthCheckResponse`].
@@ -173,8 +183,6 @@ pub mod health_check_response {
 pub struct HealthListRequest {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HealthListRequest {
@@ -183,9 +191,7 @@ impl ::fastrs::Message for HealthListRequest {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -207,6 +213,16 @@ impl ::fastrs::Message for HealthListRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HealthListResponse {
@@ -217,8 +233,6 @@ pub struct HealthListResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HealthListResponse {
@@ -233,13 +247,11 @@ impl ::fastrs::Message for HealthListResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<HealthCheckResponse>,
-            >(self.statuses.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<HealthCheckResponse>,
+        >(self.statuses.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -247,45 +259,30 @@ impl ::fastrs::Message for HealthListResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.statuses.capacity() == 0 {
-                            self.statuses
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<HealthCheckResponse>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<HealthCheckResponse>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .statuses
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.statuses.capacity() == 0 {
+                        self.statuses
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<HealthCheckResponse>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<HealthCheckResponse>,
+                    >(r, depth)?;
+                    self.statuses.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.statuses.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.statuses.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -293,5 +290,15 @@ impl ::fastrs::Message for HealthListResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -10,8 +10,6 @@ pub struct LoadBalanceRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalanceRequest {
@@ -35,24 +33,24 @@ impl ::fastrs::Message for LoadBalanceRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.load_balance_request_type {
-                ::core::option::Option::Some(
-                    load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        InitialLoadBalanceRequest,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                ) => {
-                    ::fastrs::__private::Msg::<ClientStats>::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.load_balance_request_type {
+            ::core::option::Option::Some(
+                load_balance_request::LoadBalanceRequestType::InitialRequest(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<InitialLoadBalanceRequest>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                load_balance_request::LoadBalanceRequestType::ClientStats(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ClientStats>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -68,25 +66,17 @@ impl ::fastrs::Message for LoadBalanceRequest {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                InitialLoadBalanceRequest,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<InitialLoadBalanceRequest>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                InitialLoadBalanceRequest,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load_balance_request_type
-                                .replace(
-                                    load_balance_request::LoadBalanceRequestType::InitialRequest(
-                                        v,
-                                    ),
-                                );
-                            load_balance_request::keep_load_balance_request_type(
-                                &mut self.recycle,
-                                old,
+                            self.load_balance_request_type = ::core::option::Option::Some(
+                                load_balance_request::LoadBalanceRequestType::InitialRequest(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<InitialLoadBalanceRequest>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -96,21 +86,17 @@ impl ::fastrs::Message for LoadBalanceRequest {
                         ::core::option::Option::Some(
                             load_balance_request::LoadBalanceRequestType::ClientStats(v),
                         ) => {
-                            ::fastrs::__private::Msg::<ClientStats>::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ClientStats>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ClientStats,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load_balance_request_type
-                                .replace(
-                                    load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                                );
-                            load_balance_request::keep_load_balance_request_type(
-                                &mut self.recycle,
-                                old,
+                            self.load_balance_request_type = ::core::option::Option::Some(
+                                load_balance_request::LoadBalanceRequestType::ClientStats(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ClientStats>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -121,10 +107,7 @@ impl ::fastrs::Message for LoadBalanceRequest {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        load_balance_request::keep_load_balance_request_type(
-            &mut self.recycle,
-            self.load_balance_request_type.take(),
-        );
+        self.load_balance_request_type = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -132,6 +115,16 @@ impl ::fastrs::Message for LoadBalanceRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`LoadBalanceRequest`].
@@ -144,21 +137,6 @@ pub mod load_balance_request {
         /// based on the duration defined in the InitialLoadBalanceResponse.
         ClientStats(super::ClientStats),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_load_balance_request_type(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<LoadBalanceRequestType>,
-    ) {
-        match old {
-            ::core::option::Option::Some(LoadBalanceRequestType::InitialRequest(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(LoadBalanceRequestType::ClientStats(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadBalanceRequest {
@@ -169,8 +147,6 @@ pub struct InitialLoadBalanceRequest {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadBalanceRequest {
@@ -183,25 +159,24 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -218,6 +193,16 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Contains the number of calls finished for a particular load balance token.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -228,8 +213,6 @@ pub struct ClientStatsPerToken {
     pub num_calls: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStatsPerToken {
@@ -245,42 +228,34 @@ impl ::fastrs::Message for ClientStatsPerToken {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.num_calls != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.num_calls, &[0x10], w);
-            }
-            if !self.load_balance_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balance_token,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.num_calls != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls, &[0x10], w);
+        }
+        if !self.load_balance_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balance_token, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.load_balance_token, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.num_calls, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.load_balance_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balance_token, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.num_calls, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -297,6 +272,16 @@ impl ::fastrs::Message for ClientStatsPerToken {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Contains client level statistics that are useful to load balancing. Each
@@ -318,8 +303,6 @@ pub struct ClientStats {
     pub calls_finished_with_drop: ::fastrs::alloc::vec::Vec<ClientStatsPerToken>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
@@ -354,51 +337,41 @@ impl ::fastrs::Message for ClientStats {
                     );
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ClientStatsPerToken>,
             >(&self.calls_finished_with_drop, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ClientStatsPerToken>,
-            >(&self.calls_finished_with_drop, &[0x42], w);
-            if self.num_calls_finished_known_received != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_known_received,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.num_calls_finished_with_client_failed_to_send != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_with_client_failed_to_send,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.num_calls_finished != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.num_calls_started != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_started,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.timestamp {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ClientStatsPerToken>,
+        >(&self.calls_finished_with_drop, &[0x42], w);
+        if self.num_calls_finished_known_received != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_known_received, &[0x38], w);
+        }
+        if self.num_calls_finished_with_client_failed_to_send != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_with_client_failed_to_send, &[0x30], w);
+        }
+        if self.num_calls_finished != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished, &[0x18], w);
+        }
+        if self.num_calls_started != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_started, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.timestamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -406,99 +379,53 @@ impl ::fastrs::Message for ClientStats {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .timestamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_started,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished_with_client_failed_to_send,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished_known_received,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.calls_finished_with_drop,
-                            r,
-                            0x42,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ClientStatsPerToken,
-                        >::merge(&mut v, r, depth)?;
-                        self.calls_finished_with_drop.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.timestamp, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_started, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(
+                        &mut self.num_calls_finished_with_client_failed_to_send,
+                        r,
+                        depth,
+                    )?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished_known_received, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ClientStatsPerToken>,
+                    >(&mut self.calls_finished_with_drop, r, depth, 0x42)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.timestamp.take() {
-            self.recycle.keep_message(v);
-        }
+        self.timestamp = ::core::option::Option::None;
         self.num_calls_started = ::core::default::Default::default();
         self.num_calls_finished = ::core::default::Default::default();
         self.num_calls_finished_with_client_failed_to_send = ::core::default::Default::default();
         self.num_calls_finished_known_received = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.calls_finished_with_drop);
+        self.calls_finished_with_drop.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -506,6 +433,16 @@ impl ::fastrs::Message for ClientStats {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -515,8 +452,6 @@ pub struct LoadBalanceResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalanceResponse {
@@ -545,31 +480,31 @@ impl ::fastrs::Message for LoadBalanceResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.load_balance_response_type {
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::InitialResponse(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        InitialLoadBalanceResponse,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::ServerList(v),
-                ) => {
-                    ::fastrs::__private::Msg::<ServerList>::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::FallbackResponse(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        FallbackResponse,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.load_balance_response_type {
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::InitialResponse(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<InitialLoadBalanceResponse>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::ServerList(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ServerList>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::FallbackResponse(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<FallbackResponse>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -585,25 +520,17 @@ impl ::fastrs::Message for LoadBalanceResponse {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                InitialLoadBalanceResponse,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<InitialLoadBalanceResponse>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                InitialLoadBalanceResponse,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load_balance_response_type
-                                .replace(
-                                    load_balance_response::LoadBalanceResponseType::InitialResponse(
-                                        v,
-                                    ),
-                                );
-                            load_balance_response::keep_load_balance_response_type(
-                                &mut self.recycle,
-                                old,
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::InitialResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<InitialLoadBalanceResponse>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -613,23 +540,17 @@ impl ::fastrs::Message for LoadBalanceResponse {
                         ::core::option::Option::Some(
                             load_balance_response::LoadBalanceResponseType::ServerList(v),
                         ) => {
-                            ::fastrs::__private::Msg::<ServerList>::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ServerList>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ServerList,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load_balance_response_type
-                                .replace(
-                                    load_balance_response::LoadBalanceResponseType::ServerList(
-                                        v,
-                                    ),
-                                );
-                            load_balance_response::keep_load_balance_response_type(
-                                &mut self.recycle,
-                                old,
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::ServerList(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ServerList>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -641,25 +562,17 @@ impl ::fastrs::Message for LoadBalanceResponse {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                FallbackResponse,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<FallbackResponse>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                FallbackResponse,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load_balance_response_type
-                                .replace(
-                                    load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                                        v,
-                                    ),
-                                );
-                            load_balance_response::keep_load_balance_response_type(
-                                &mut self.recycle,
-                                old,
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::FallbackResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<FallbackResponse>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -670,10 +583,7 @@ impl ::fastrs::Message for LoadBalanceResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        load_balance_response::keep_load_balance_response_type(
-            &mut self.recycle,
-            self.load_balance_response_type.take(),
-        );
+        self.load_balance_response_type = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -681,6 +591,16 @@ impl ::fastrs::Message for LoadBalanceResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`LoadBalanceResponse`].
@@ -696,31 +616,11 @@ pub mod load_balance_response {
         /// mode (even if there are existing, healthy connections to backends).
         FallbackResponse(super::FallbackResponse),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_load_balance_response_type(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<LoadBalanceResponseType>,
-    ) {
-        match old {
-            ::core::option::Option::Some(LoadBalanceResponseType::InitialResponse(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(LoadBalanceResponseType::ServerList(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                LoadBalanceResponseType::FallbackResponse(v),
-            ) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FallbackResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FallbackResponse {
@@ -729,9 +629,7 @@ impl ::fastrs::Message for FallbackResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -753,6 +651,16 @@ impl ::fastrs::Message for FallbackResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadBalanceResponse {
@@ -764,8 +672,6 @@ pub struct InitialLoadBalanceResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadBalanceResponse {
@@ -778,14 +684,12 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.client_stats_report_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.client_stats_report_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -795,15 +699,9 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x12 => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Duration,
-                    >::merge(
-                        self
-                            .client_stats_report_interval
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.client_stats_report_interval, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -811,10 +709,7 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.client_stats_report_interval.take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.client_stats_report_interval = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -822,6 +717,16 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -833,8 +738,6 @@ pub struct ServerList {
     pub servers: ::fastrs::alloc::vec::Vec<Server>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerList {
@@ -842,18 +745,16 @@ impl ::fastrs::Message for ServerList {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Server>,
             >(&self.servers, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Server>,
-            >(&self.servers, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Server>,
+        >(&self.servers, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -861,27 +762,19 @@ impl ::fastrs::Message for ServerList {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.servers, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Server>::merge(&mut v, r, depth)?;
-                        self.servers.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Server>,
+                    >(&mut self.servers, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.servers);
+        self.servers.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -889,6 +782,16 @@ impl ::fastrs::Message for ServerList {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Contains server information. When the drop field is not true, use the other
@@ -914,8 +817,6 @@ pub struct Server {
     pub drop: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Server {
@@ -937,60 +838,54 @@ impl ::fastrs::Message for Server {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.drop {
-                ::fastrs::__private::Bool::write_keyed(&self.drop, &[0x20], w);
-            }
-            if !self.load_balance_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balance_token,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.port != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.port, &[0x10], w);
-            }
-            if !self.ip_address.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.ip_address, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.drop {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.drop, &[0x20], w);
+        }
+        if !self.load_balance_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balance_token, &[0x1a], w);
+        }
+        if self.port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.port, &[0x10], w);
+        }
+        if !self.ip_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.ip_address, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Bytes::merge(&mut self.ip_address, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.load_balance_token, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Bool::merge(&mut self.drop, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.ip_address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.ip_address, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.port, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.load_balance_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balance_token, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Bool::merge(&mut self.drop, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.drop, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1010,6 +905,16 @@ impl ::fastrs::Message for Server {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadReportRequest {
@@ -1017,8 +922,6 @@ pub struct LoadReportRequest {
     pub initial_request: ::core::option::Option<InitialLoadReportRequest>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadReportRequest {
@@ -1031,14 +934,12 @@ impl ::fastrs::Message for LoadReportRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.initial_request {
-                ::fastrs::__private::Msg::<
-                    InitialLoadReportRequest,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.initial_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<InitialLoadReportRequest>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1048,15 +949,9 @@ impl ::fastrs::Message for LoadReportRequest {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        InitialLoadReportRequest,
-                    >::merge(
-                        self
-                            .initial_request
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<InitialLoadReportRequest>,
+                    >(&mut self.initial_request, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1064,9 +959,7 @@ impl ::fastrs::Message for LoadReportRequest {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.initial_request.take() {
-            self.recycle.keep_message(v);
-        }
+        self.initial_request = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1074,6 +967,16 @@ impl ::fastrs::Message for LoadReportRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1090,8 +993,6 @@ pub struct InitialLoadReportRequest {
     pub load_report_interval: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadReportRequest {
@@ -1110,24 +1011,22 @@ impl ::fastrs::Message for InitialLoadReportRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.load_report_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.load_key.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.load_key, &[0x12], w);
-            }
-            if !self.load_balanced_hostname.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balanced_hostname,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.load_report_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if !self.load_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.load_key, &[0x12], w);
+        }
+        if !self.load_balanced_hostname.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balanced_hostname, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1135,41 +1034,23 @@ impl ::fastrs::Message for InitialLoadReportRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.load_balanced_hostname,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Bytes::merge(&mut self.load_key, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .load_report_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balanced_hostname, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.load_key, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.load_report_interval, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1177,9 +1058,7 @@ impl ::fastrs::Message for InitialLoadReportRequest {
     fn clear(&mut self) {
         self.load_balanced_hostname.clear();
         self.load_key.clear();
-        if let ::core::option::Option::Some(v) = self.load_report_interval.take() {
-            self.recycle.keep_message(v);
-        }
+        self.load_report_interval = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1187,6 +1066,16 @@ impl ::fastrs::Message for InitialLoadReportRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1203,8 +1092,6 @@ pub struct LoadReportResponse {
     pub load: ::fastrs::alloc::vec::Vec<Load>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadReportResponse {
@@ -1218,28 +1105,26 @@ impl ::fastrs::Message for LoadReportResponse {
             n += 1 + ::fastrs::__private::Msg::<LoadBalancingFeedback>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Load>,
             >(&self.load, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Load>,
-            >(&self.load, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.load_balancing_feedback {
-                ::fastrs::__private::Msg::<
-                    LoadBalancingFeedback,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.initial_response {
-                ::fastrs::__private::Msg::<
-                    InitialLoadReportResponse,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Load>,
+        >(&self.load, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.load_balancing_feedback {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<LoadBalancingFeedback>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.initial_response {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<InitialLoadReportResponse>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1247,63 +1132,31 @@ impl ::fastrs::Message for LoadReportResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            InitialLoadReportResponse,
-                        >::merge(
-                            self
-                                .initial_response
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            LoadBalancingFeedback,
-                        >::merge(
-                            self
-                                .load_balancing_feedback
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.load, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Load>::merge(&mut v, r, depth)?;
-                        self.load.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<InitialLoadReportResponse>,
+                    >(&mut self.initial_response, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<LoadBalancingFeedback>,
+                    >(&mut self.load_balancing_feedback, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Load>,
+                    >(&mut self.load, r, depth, 0x1a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.initial_response.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.load_balancing_feedback.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.load);
+        self.initial_response = ::core::option::Option::None;
+        self.load_balancing_feedback = ::core::option::Option::None;
+        self.load.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1311,6 +1164,16 @@ impl ::fastrs::Message for LoadReportResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1328,8 +1191,6 @@ pub struct InitialLoadReportResponse {
     pub server_version: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadReportResponse {
@@ -1352,65 +1213,48 @@ impl ::fastrs::Message for InitialLoadReportResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.server_version != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.server_version,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.implementation_id.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.server_version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.server_version, &[0x18], w);
+        }
+        if self.implementation_id.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     initial_load_report_response::ImplementationIdentifier,
-                >::write_keyed(&self.implementation_id, &[0x10], w);
-            }
-            if !self.load_balancer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balancer_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+                >,
+            >(&self.implementation_id, &[0x10], w);
+        }
+        if !self.load_balancer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balancer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.load_balancer_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                initial_load_report_response::ImplementationIdentifier,
-            >::merge(&mut self.implementation_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int64::merge(&mut self.server_version, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.load_balancer_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balancer_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        initial_load_report_response::ImplementationIdentifier,
-                    >::merge(&mut self.implementation_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            initial_load_report_response::ImplementationIdentifier,
+                        >,
+                    >(&mut self.implementation_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.server_version,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.server_version, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1428,6 +1272,16 @@ impl ::fastrs::Message for InitialLoadReportResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`InitialLoadReportResponse`].
@@ -1488,8 +1342,6 @@ pub struct LoadBalancingFeedback {
     pub errors_per_second: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancingFeedback {
@@ -1508,67 +1360,44 @@ impl ::fastrs::Message for LoadBalancingFeedback {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.errors_per_second.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.errors_per_second,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if self.calls_per_second.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.calls_per_second,
-                    &[0x15],
-                    w,
-                );
-            }
-            if self.server_utilization.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.server_utilization,
-                    &[0x0d],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.errors_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.errors_per_second, &[0x1d], w);
+        }
+        if self.calls_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.calls_per_second, &[0x15], w);
+        }
+        if self.server_utilization.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.server_utilization, &[0x0d], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0d) {
-            ::fastrs::__private::Float::merge(&mut self.server_utilization, r, depth)?;
-        }
-        if r.read_tag_if(0x15) {
-            ::fastrs::__private::Float::merge(&mut self.calls_per_second, r, depth)?;
-        }
-        if r.read_tag_if(0x1d) {
-            ::fastrs::__private::Float::merge(&mut self.errors_per_second, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.server_utilization,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.server_utilization, r, depth)?;
                 }
                 0x15 => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.calls_per_second,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.calls_per_second, r, depth)?;
                 }
                 0x1d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.errors_per_second,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.errors_per_second, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1586,6 +1415,16 @@ impl ::fastrs::Message for LoadBalancingFeedback {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1635,8 +1474,6 @@ pub struct Load {
     pub num_calls_finished_with_server_error: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Load {
@@ -1676,7 +1513,7 @@ impl ::fastrs::Message for Load {
             n += 1 + ::fastrs::__private::Msg::<::fastrs::well_known::Duration>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<CallMetricData>,
             >(&self.metric_data, 1);
         if !self.client_ip_address.is_empty() {
@@ -1714,98 +1551,88 @@ impl ::fastrs::Message for Load {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.num_calls_finished_with_server_error != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_with_server_error,
-                    &[0x80, 0x01],
-                    w,
-                );
+        self.unknown_fields.write(w);
+        if self.num_calls_finished_with_server_error != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_with_server_error, &[0x80, 0x01], w);
+        }
+        if !self.client_ip_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.client_ip_address, &[0x7a], w);
+        }
+        match &self.orphaned_load {
+            ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bytes,
+                >(v, &[0x62], w);
             }
-            if !self.client_ip_address.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.client_ip_address,
-                    &[0x7a],
-                    w,
-                );
+            ::core::option::Option::Some(load::OrphanedLoad::LoadKeyUnknown(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(v, &[0x68], w);
             }
-            match &self.orphaned_load {
-                ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                    ::fastrs::__private::Bytes::write_keyed(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(load::OrphanedLoad::LoadKeyUnknown(v)) => {
-                    ::fastrs::__private::Bool::write_keyed(v, &[0x68], w);
-                }
-                ::core::option::Option::Some(
-                    load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        OrphanedLoadIdentifier,
-                    >::write_keyed(v, &[0x72], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(
+                load::OrphanedLoad::OrphanedLoadIdentifier(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<OrphanedLoadIdentifier>,
+                >(v, &[0x72], w);
             }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<CallMetricData>,
-            >(&self.metric_data, &[0x5a], w);
-            if let ::core::option::Option::Some(v) = &self.total_latency {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if self.total_bytes_received != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.total_bytes_received,
-                    &[0x48],
-                    w,
-                );
-            }
-            if self.total_bytes_sent != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.total_bytes_sent,
-                    &[0x40],
-                    w,
-                );
-            }
-            if self.num_calls_finished_with_error != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_with_error,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.num_calls_finished_without_error != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_without_error,
-                    &[0x30],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(
-                load::InProgressReport::NumCallsInProgress(v),
-            ) = &self.in_progress_report
-            {
-                ::fastrs::__private::Int64::write_keyed(v, &[0x28], w);
-            }
-            if self.num_calls_started != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_started,
-                    &[0x20],
-                    w,
-                );
-            }
-            if !self.user_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.user_id, &[0x1a], w);
-            }
-            if !self.load_balance_tag.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balance_tag,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+            _ => {}
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<CallMetricData>,
+        >(&self.metric_data, &[0x5a], w);
+        if let ::core::option::Option::Some(v) = &self.total_latency {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if self.total_bytes_received != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.total_bytes_received, &[0x48], w);
+        }
+        if self.total_bytes_sent != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.total_bytes_sent, &[0x40], w);
+        }
+        if self.num_calls_finished_with_error != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_with_error, &[0x38], w);
+        }
+        if self.num_calls_finished_without_error != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_without_error, &[0x30], w);
+        }
+        if let ::core::option::Option::Some(
+            load::InProgressReport::NumCallsInProgress(v),
+        ) = &self.in_progress_report
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(v, &[0x28], w);
+        }
+        if self.num_calls_started != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_started, &[0x20], w);
+        }
+        if !self.user_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.user_id, &[0x1a], w);
+        }
+        if !self.load_balance_tag.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balance_tag, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1813,196 +1640,119 @@ impl ::fastrs::Message for Load {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.load_balance_tag,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balance_tag, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.user_id, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_started, r, depth)?;
+                }
+                0x28 => {
+                    self.in_progress_report = ::core::option::Option::Some(
+                        load::InProgressReport::NumCallsInProgress(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Int64,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished_without_error, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished_with_error, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.total_bytes_sent, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.total_bytes_received, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.total_latency, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<CallMetricData>,
+                    >(&mut self.metric_data, r, depth, 0x5a)?;
+                }
+                0x62 => {
+                    match &mut self.orphaned_load {
+                        ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Bytes,
+                            >(v, r, depth)?;
                         }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.user_id, r, depth)?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_started,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x28 => {
-                        self.in_progress_report = ::core::option::Option::Some(
-                            load::InProgressReport::NumCallsInProgress(
-                                ::fastrs::__private::Int64::read(r, depth)?,
-                            ),
-                        );
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished_without_error,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished_with_error,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.total_bytes_sent,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.total_bytes_received,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .total_latency
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::reserve_run(&mut self.metric_data, r, 0x5a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            CallMetricData,
-                        >::merge(&mut v, r, depth)?;
-                        self.metric_data.push(v);
-                        if r.read_tag_if(0x5a) {
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        match &mut self.orphaned_load {
-                            ::core::option::Option::Some(
-                                load::OrphanedLoad::LoadKey(v),
-                            ) => {
-                                ::fastrs::__private::Bytes::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Bytes::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .orphaned_load
-                                    .replace(load::OrphanedLoad::LoadKey(v));
-                                load::keep_orphaned_load(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        let old = self
-                            .orphaned_load
-                            .replace(
-                                load::OrphanedLoad::LoadKeyUnknown(
-                                    ::fastrs::__private::Bool::read(r, depth)?,
+                        _ => {
+                            self.orphaned_load = ::core::option::Option::Some(
+                                load::OrphanedLoad::LoadKey(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Bytes,
+                                    >(r, depth)?,
                                 ),
                             );
-                        load::keep_orphaned_load(&mut self.recycle, old);
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
                         }
                     }
-                    0x72 => {
-                        match &mut self.orphaned_load {
-                            ::core::option::Option::Some(
-                                load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    OrphanedLoadIdentifier,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    OrphanedLoadIdentifier,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .orphaned_load
-                                    .replace(load::OrphanedLoad::OrphanedLoadIdentifier(v));
-                                load::keep_orphaned_load(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.client_ip_address,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x80) {
-                            tag = 0x80;
-                            continue;
-                        }
-                    }
-                    0x80 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.num_calls_finished_with_server_error,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x68 => {
+                    self.orphaned_load = ::core::option::Option::Some(
+                        load::OrphanedLoad::LoadKeyUnknown(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Bool,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x72 => {
+                    match &mut self.orphaned_load {
+                        ::core::option::Option::Some(
+                            load::OrphanedLoad::OrphanedLoadIdentifier(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<OrphanedLoadIdentifier>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.orphaned_load = ::core::option::Option::Some(
+                                load::OrphanedLoad::OrphanedLoadIdentifier(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<OrphanedLoadIdentifier>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.client_ip_address, r, depth)?;
+                }
+                0x80 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished_with_server_error, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2015,14 +1765,12 @@ impl ::fastrs::Message for Load {
         self.num_calls_finished_with_error = ::core::default::Default::default();
         self.total_bytes_sent = ::core::default::Default::default();
         self.total_bytes_received = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.total_latency.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.metric_data);
+        self.total_latency = ::core::option::Option::None;
+        self.metric_data.clear();
         self.client_ip_address.clear();
         self.num_calls_finished_with_server_error = ::core::default::Default::default();
         self.in_progress_report = ::core::option::Option::None;
-        load::keep_orphaned_load(&mut self.recycle, self.orphaned_load.take());
+        self.orphaned_load = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2030,6 +1778,16 @@ impl ::fastrs::Message for Load {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Load`].
@@ -2065,20 +1823,6 @@ pub mod load {
         /// from different origins.
         OrphanedLoadIdentifier(super::OrphanedLoadIdentifier),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    #[allow(deprecated)]
-    pub(super) fn keep_orphaned_load(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<OrphanedLoad>,
-    ) {
-        match old {
-            ::core::option::Option::Some(OrphanedLoad::LoadKey(v)) => recycle.keep(v),
-            ::core::option::Option::Some(OrphanedLoad::OrphanedLoadIdentifier(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CallMetricData {
@@ -2090,8 +1834,6 @@ pub struct CallMetricData {
     pub total_metric_value: f64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CallMetricData {
@@ -2114,63 +1856,44 @@ impl ::fastrs::Message for CallMetricData {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.total_metric_value.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.total_metric_value,
-                    &[0x19],
-                    w,
-                );
-            }
-            if self.num_calls_finished_with_metric != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.num_calls_finished_with_metric,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.metric_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.metric_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.total_metric_value.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.total_metric_value, &[0x19], w);
+        }
+        if self.num_calls_finished_with_metric != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.num_calls_finished_with_metric, &[0x10], w);
+        }
+        if !self.metric_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.metric_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.metric_name, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.num_calls_finished_with_metric,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x19) {
-            ::fastrs::__private::Double::merge(&mut self.total_metric_value, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.metric_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.metric_name, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.num_calls_finished_with_metric,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.num_calls_finished_with_metric, r, depth)?;
                 }
                 0x19 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.total_metric_value,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.total_metric_value, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2189,6 +1912,16 @@ impl ::fastrs::Message for CallMetricData {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct OrphanedLoadIdentifier {
@@ -2199,8 +1932,6 @@ pub struct OrphanedLoadIdentifier {
     pub load_balancer_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for OrphanedLoadIdentifier {
@@ -2216,42 +1947,34 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.load_balancer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.load_balancer_id,
-                    &[0x12],
-                    w,
-                );
-            }
-            if !self.load_key.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.load_key, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.load_balancer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.load_balancer_id, &[0x12], w);
+        }
+        if !self.load_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.load_key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Bytes::merge(&mut self.load_key, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.load_balancer_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.load_key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.load_key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.load_balancer_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.load_balancer_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2268,5 +1991,15 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

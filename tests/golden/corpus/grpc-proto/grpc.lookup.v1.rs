@@ -21,8 +21,6 @@ pub struct RouteLookupRequest {
     pub extensions: ::fastrs::alloc::vec::Vec<::fastrs::well_known::Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupRequest {
@@ -48,37 +46,35 @@ impl ::fastrs::Message for RouteLookupRequest {
             n += 1 + ::fastrs::__private::Str::size(&self.stale_header_data);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<::fastrs::well_known::Any>,
             >(&self.extensions, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-            >(&self.extensions, &[0x3a], w);
-            if !self.stale_header_data.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.stale_header_data,
-                    &[0x32],
-                    w,
-                );
-            }
-            if self.reason.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    route_lookup_request::Reason,
-                >::write_keyed(&self.reason, &[0x28], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+        >(&self.extensions, &[0x3a], w);
+        if !self.stale_header_data.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.stale_header_data, &[0x32], w);
+        }
+        if self.reason.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<route_lookup_request::Reason>,
+            >(&self.reason, &[0x28], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.key_map.iter(), &[0x22], w);
+        if !self.target_type.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.key_map.iter(), &[0x22], w);
-            if !self.target_type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.target_type, &[0x1a], w);
-            }
-        });
+            >(&self.target_type, &[0x1a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -86,95 +82,54 @@ impl ::fastrs::Message for RouteLookupRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.target_type,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        if self.key_map.capacity() == 0 {
-                            self.key_map
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x22),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .key_map
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            route_lookup_request::Reason,
-                        >::merge(&mut self.reason, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.stale_header_data,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::reserve_run(&mut self.extensions, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Any,
-                        >::merge(&mut v, r, depth)?;
-                        self.extensions.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.target_type, r, depth)?;
                 }
-                break;
+                0x22 => {
+                    if self.key_map.capacity() == 0 {
+                        self.key_map
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.key_map.insert(k, v);
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<route_lookup_request::Reason>,
+                    >(&mut self.reason, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.stale_header_data, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.extensions, r, depth, 0x3a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.target_type.clear();
-        for (k, v) in self.key_map.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.key_map.clear();
         self.reason = ::core::default::Default::default();
         self.stale_header_data.clear();
-        self.recycle.keep_messages(&mut self.extensions);
+        self.extensions.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -182,6 +137,16 @@ impl ::fastrs::Message for RouteLookupRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`RouteLookupRequest`].
@@ -243,8 +208,6 @@ pub struct RouteLookupResponse {
     pub extensions: ::fastrs::alloc::vec::Vec<::fastrs::well_known::Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupResponse {
@@ -255,28 +218,28 @@ impl ::fastrs::Message for RouteLookupResponse {
             n += 1 + ::fastrs::__private::Str::size(&self.header_data);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.targets, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<::fastrs::well_known::Any>,
             >(&self.extensions, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-            >(&self.extensions, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+        >(&self.extensions, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.targets, &[0x1a], w);
+        if !self.header_data.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.targets, &[0x1a], w);
-            if !self.header_data.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.header_data, &[0x12], w);
-            }
-        });
+            >(&self.header_data, &[0x12], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -284,55 +247,31 @@ impl ::fastrs::Message for RouteLookupResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.header_data,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.targets, r, 0x1a);
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.targets.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(&mut self.extensions, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Any,
-                        >::merge(&mut v, r, depth)?;
-                        self.extensions.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.header_data, r, depth)?;
                 }
-                break;
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.targets, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.extensions, r, depth, 0x22)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.header_data.clear();
-        self.recycle.keep_all(&mut self.targets);
-        self.recycle.keep_messages(&mut self.extensions);
+        self.targets.clear();
+        self.extensions.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -340,6 +279,16 @@ impl ::fastrs::Message for RouteLookupResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Extract a key based on a given name (e.g. header name or query parameter
@@ -361,8 +310,6 @@ pub struct NameMatcher {
     pub required_match: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NameMatcher {
@@ -373,7 +320,7 @@ impl ::fastrs::Message for NameMatcher {
             n += 1 + ::fastrs::__private::Str::size(&self.key);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.names, 1);
         if self.required_match {
@@ -382,53 +329,42 @@ impl ::fastrs::Message for NameMatcher {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.required_match {
-                ::fastrs::__private::Bool::write_keyed(&self.required_match, &[0x18], w);
-            }
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if self.required_match {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.required_match, &[0x18], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.names, &[0x12], w);
+        if !self.key.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.names, &[0x12], w);
-            if !self.key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.key, &[0x0a], w);
-            }
-        });
+            >(&self.key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
-        }
-        while r.read_tag_if(0x12) {
-            ::fastrs::__private::reserve_run(&mut self.names, r, 0x12);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.names.push(v);
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.required_match, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::reserve_run(&mut self.names, r, 0x12);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.names.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.names, r, depth, 0x12)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.required_match,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.required_match, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -437,7 +373,7 @@ impl ::fastrs::Message for NameMatcher {
     }
     fn clear(&mut self) {
         self.key.clear();
-        self.recycle.keep_all(&mut self.names);
+        self.names.clear();
         self.required_match = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -446,6 +382,16 @@ impl ::fastrs::Message for NameMatcher {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A GrpcKeyBuilder applies to a given gRPC service, name, and headers.
@@ -467,8 +413,6 @@ pub struct GrpcKeyBuilder {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcKeyBuilder {
@@ -476,11 +420,11 @@ impl ::fastrs::Message for GrpcKeyBuilder {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<grpc_key_builder::Name>,
             >(&self.names, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<NameMatcher>,
             >(&self.headers, 1);
         if let ::core::option::Option::Some(v) = &self.extra_keys {
@@ -494,24 +438,22 @@ impl ::fastrs::Message for GrpcKeyBuilder {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.constant_keys.iter(), &[0x22], w);
-            if let ::core::option::Option::Some(v) = &self.extra_keys {
-                ::fastrs::__private::Msg::<
-                    grpc_key_builder::ExtraKeys,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<NameMatcher>,
-            >(&self.headers, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<grpc_key_builder::Name>,
-            >(&self.names, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.constant_keys.iter(), &[0x22], w);
+        if let ::core::option::Option::Some(v) = &self.extra_keys {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<grpc_key_builder::ExtraKeys>,
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<NameMatcher>,
+        >(&self.headers, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<grpc_key_builder::Name>,
+        >(&self.names, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -519,95 +461,48 @@ impl ::fastrs::Message for GrpcKeyBuilder {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.names, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            grpc_key_builder::Name,
-                        >::merge(&mut v, r, depth)?;
-                        self.names.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.headers, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            NameMatcher,
-                        >::merge(&mut v, r, depth)?;
-                        self.headers.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            grpc_key_builder::ExtraKeys,
-                        >::merge(
-                            self
-                                .extra_keys
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        if self.constant_keys.capacity() == 0 {
-                            self.constant_keys
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x22),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .constant_keys
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<grpc_key_builder::Name>,
+                    >(&mut self.names, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<NameMatcher>,
+                    >(&mut self.headers, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<grpc_key_builder::ExtraKeys>,
+                    >(&mut self.extra_keys, r, depth)?;
+                }
+                0x22 => {
+                    if self.constant_keys.capacity() == 0 {
+                        self.constant_keys
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.constant_keys.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.names);
-        self.recycle.keep_messages(&mut self.headers);
-        if let ::core::option::Option::Some(v) = self.extra_keys.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.constant_keys.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.names.clear();
+        self.headers.clear();
+        self.extra_keys = ::core::option::Option::None;
+        self.constant_keys.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -615,6 +510,16 @@ impl ::fastrs::Message for GrpcKeyBuilder {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`GrpcKeyBuilder`].
@@ -630,8 +535,6 @@ pub mod grpc_key_builder {
         pub method: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Name {
@@ -647,34 +550,34 @@ pub mod grpc_key_builder {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.method.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.method, &[0x12], w);
-                }
-                if !self.service.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.service, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.method.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.method, &[0x12], w);
+            }
+            if !self.service.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.service, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.method, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.service, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.method, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.method, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -692,6 +595,21 @@ pub mod grpc_key_builder {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// If you wish to include the host, service, or method names as keys in the
     /// generated RouteLookupRequest, specify key names to use in the extra_keys
@@ -706,8 +624,6 @@ pub mod grpc_key_builder {
         pub method: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ExtraKeys {
@@ -726,43 +642,44 @@ pub mod grpc_key_builder {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.method.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.method, &[0x1a], w);
-                }
-                if !self.service.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.service, &[0x12], w);
-                }
-                if !self.host.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.host, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.method.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.method, &[0x1a], w);
+            }
+            if !self.service.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.service, &[0x12], w);
+            }
+            if !self.host.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.host, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.host, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Str::merge(&mut self.method, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.host, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.host, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.service, r, depth)?;
                     }
                     0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.method, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.method, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -780,6 +697,21 @@ pub mod grpc_key_builder {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -866,8 +798,6 @@ pub struct HttpKeyBuilder {
     pub method: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpKeyBuilder {
@@ -875,19 +805,19 @@ impl ::fastrs::Message for HttpKeyBuilder {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.host_patterns, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.path_patterns, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<NameMatcher>,
             >(&self.query_parameters, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<NameMatcher>,
             >(&self.headers, 1);
         n
@@ -901,28 +831,28 @@ impl ::fastrs::Message for HttpKeyBuilder {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.method.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.method, &[0x32], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if !self.method.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.constant_keys.iter(), &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<NameMatcher>,
-            >(&self.headers, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<NameMatcher>,
-            >(&self.query_parameters, &[0x1a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.path_patterns, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.host_patterns, &[0x0a], w);
-        });
+            >(&self.method, &[0x32], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.constant_keys.iter(), &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<NameMatcher>,
+        >(&self.headers, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<NameMatcher>,
+        >(&self.query_parameters, &[0x1a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.path_patterns, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.host_patterns, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -930,124 +860,59 @@ impl ::fastrs::Message for HttpKeyBuilder {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.host_patterns,
-                            r,
-                            0x0a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.host_patterns.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.path_patterns,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.path_patterns.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.query_parameters,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            NameMatcher,
-                        >::merge(&mut v, r, depth)?;
-                        self.query_parameters.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(&mut self.headers, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            NameMatcher,
-                        >::merge(&mut v, r, depth)?;
-                        self.headers.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        if self.constant_keys.capacity() == 0 {
-                            self.constant_keys
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x2a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .constant_keys
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.method, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.host_patterns, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.path_patterns, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<NameMatcher>,
+                    >(&mut self.query_parameters, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<NameMatcher>,
+                    >(&mut self.headers, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    if self.constant_keys.capacity() == 0 {
+                        self.constant_keys
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x2a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.constant_keys.insert(k, v);
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.method, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.host_patterns);
-        self.recycle.keep_all(&mut self.path_patterns);
-        self.recycle.keep_messages(&mut self.query_parameters);
-        self.recycle.keep_messages(&mut self.headers);
-        for (k, v) in self.constant_keys.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.host_patterns.clear();
+        self.path_patterns.clear();
+        self.query_parameters.clear();
+        self.headers.clear();
+        self.constant_keys.clear();
         self.method.clear();
         self.unknown_fields.clear();
     }
@@ -1056,6 +921,16 @@ impl ::fastrs::Message for HttpKeyBuilder {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1106,8 +981,6 @@ pub struct RouteLookupConfig {
     pub default_target: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupConfig {
@@ -1115,11 +988,11 @@ impl ::fastrs::Message for RouteLookupConfig {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<HttpKeyBuilder>,
             >(&self.http_keybuilders, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<GrpcKeyBuilder>,
             >(&self.grpc_keybuilders, 1);
         if !self.lookup_service.is_empty() {
@@ -1138,7 +1011,7 @@ impl ::fastrs::Message for RouteLookupConfig {
             n += 1 + ::fastrs::__private::Int64::size(&self.cache_size_bytes);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.valid_targets, 1);
         if !self.default_target.is_empty() {
@@ -1147,46 +1020,46 @@ impl ::fastrs::Message for RouteLookupConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.default_target.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.default_target, &[0x4a], w);
-            }
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if !self.default_target.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.valid_targets, &[0x42], w);
-            if self.cache_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.cache_size_bytes,
-                    &[0x38],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.stale_age {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.max_age {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.lookup_service_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.lookup_service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.lookup_service, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<GrpcKeyBuilder>,
-            >(&self.grpc_keybuilders, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<HttpKeyBuilder>,
-            >(&self.http_keybuilders, &[0x0a], w);
-        });
+            >(&self.default_target, &[0x4a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.valid_targets, &[0x42], w);
+        if self.cache_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.cache_size_bytes, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.stale_age {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.max_age {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.lookup_service_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if !self.lookup_service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.lookup_service, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<GrpcKeyBuilder>,
+        >(&self.grpc_keybuilders, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<HttpKeyBuilder>,
+        >(&self.http_keybuilders, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -1194,160 +1067,66 @@ impl ::fastrs::Message for RouteLookupConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.http_keybuilders,
-                            r,
-                            0x0a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            HttpKeyBuilder,
-                        >::merge(&mut v, r, depth)?;
-                        self.http_keybuilders.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.grpc_keybuilders,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            GrpcKeyBuilder,
-                        >::merge(&mut v, r, depth)?;
-                        self.grpc_keybuilders.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.lookup_service,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .lookup_service_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .max_age
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .stale_age
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.cache_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.valid_targets,
-                            r,
-                            0x42,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.valid_targets.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.default_target,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<HttpKeyBuilder>,
+                    >(&mut self.http_keybuilders, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<GrpcKeyBuilder>,
+                    >(&mut self.grpc_keybuilders, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.lookup_service, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.lookup_service_timeout, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.max_age, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.stale_age, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.cache_size_bytes, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.valid_targets, r, depth, 0x42)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.default_target, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.http_keybuilders);
-        self.recycle.keep_messages(&mut self.grpc_keybuilders);
+        self.http_keybuilders.clear();
+        self.grpc_keybuilders.clear();
         self.lookup_service.clear();
-        if let ::core::option::Option::Some(v) = self.lookup_service_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.max_age.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.stale_age.take() {
-            self.recycle.keep_message(v);
-        }
+        self.lookup_service_timeout = ::core::option::Option::None;
+        self.max_age = ::core::option::Option::None;
+        self.stale_age = ::core::option::Option::None;
         self.cache_size_bytes = ::core::default::Default::default();
-        self.recycle.keep_all(&mut self.valid_targets);
+        self.valid_targets.clear();
         self.default_target.clear();
         self.unknown_fields.clear();
     }
@@ -1356,6 +1135,16 @@ impl ::fastrs::Message for RouteLookupConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// RouteLookupClusterSpecifier is used in xDS to represent a cluster specifier
@@ -1366,8 +1155,6 @@ pub struct RouteLookupClusterSpecifier {
     pub route_lookup_config: ::core::option::Option<RouteLookupConfig>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupClusterSpecifier {
@@ -1380,14 +1167,12 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.route_lookup_config {
-                ::fastrs::__private::Msg::<
-                    RouteLookupConfig,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.route_lookup_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RouteLookupConfig>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1397,15 +1182,9 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        RouteLookupConfig,
-                    >::merge(
-                        self
-                            .route_lookup_config
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RouteLookupConfig>,
+                    >(&mut self.route_lookup_config, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1413,9 +1192,7 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.route_lookup_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.route_lookup_config = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1423,5 +1200,15 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -15,8 +15,6 @@ pub struct ServerReflectionRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerReflectionRequest {
@@ -49,44 +47,50 @@ impl ::fastrs::Message for ServerReflectionRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.message_request {
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileByFilename(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileContainingSymbol(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileContainingExtension(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ExtensionRequest,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::ListServices(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x3a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.message_request {
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileByFilename(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x1a], w);
             }
-            if !self.host.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.host, &[0x0a], w);
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileContainingSymbol(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x22], w);
             }
-        });
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileContainingExtension(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ExtensionRequest>,
+                >(v, &[0x2a], w);
+            }
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::AllExtensionNumbersOfType(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x32], w);
+            }
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::ListServices(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x3a], w);
+            }
+            _ => {}
+        }
+        if !self.host.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.host, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -96,26 +100,26 @@ impl ::fastrs::Message for ServerReflectionRequest {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.host, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.host, r, depth)?;
                 }
                 0x1a => {
                     match &mut self.message_request {
                         ::core::option::Option::Some(
                             server_reflection_request::MessageRequest::FileByFilename(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .message_request
-                                .replace(
-                                    server_reflection_request::MessageRequest::FileByFilename(v),
-                                );
-                            server_reflection_request::keep_message_request(
-                                &mut self.recycle,
-                                old,
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileByFilename(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -127,21 +131,17 @@ impl ::fastrs::Message for ServerReflectionRequest {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .message_request
-                                .replace(
-                                    server_reflection_request::MessageRequest::FileContainingSymbol(
-                                        v,
-                                    ),
-                                );
-                            server_reflection_request::keep_message_request(
-                                &mut self.recycle,
-                                old,
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileContainingSymbol(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -153,25 +153,17 @@ impl ::fastrs::Message for ServerReflectionRequest {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                ExtensionRequest,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ExtensionRequest>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ExtensionRequest,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .message_request
-                                .replace(
-                                    server_reflection_request::MessageRequest::FileContainingExtension(
-                                        v,
-                                    ),
-                                );
-                            server_reflection_request::keep_message_request(
-                                &mut self.recycle,
-                                old,
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileContainingExtension(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ExtensionRequest>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -183,21 +175,17 @@ impl ::fastrs::Message for ServerReflectionRequest {
                                 v,
                             ),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .message_request
-                                .replace(
-                                    server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                                        v,
-                                    ),
-                                );
-                            server_reflection_request::keep_message_request(
-                                &mut self.recycle,
-                                old,
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -207,19 +195,17 @@ impl ::fastrs::Message for ServerReflectionRequest {
                         ::core::option::Option::Some(
                             server_reflection_request::MessageRequest::ListServices(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .message_request
-                                .replace(
-                                    server_reflection_request::MessageRequest::ListServices(v),
-                                );
-                            server_reflection_request::keep_message_request(
-                                &mut self.recycle,
-                                old,
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::ListServices(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -231,10 +217,7 @@ impl ::fastrs::Message for ServerReflectionRequest {
     }
     fn clear(&mut self) {
         self.host.clear();
-        server_reflection_request::keep_message_request(
-            &mut self.recycle,
-            self.message_request.take(),
-        );
+        self.message_request = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -242,6 +225,16 @@ impl ::fastrs::Message for ServerReflectionRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ServerReflectionRequest`].
@@ -273,30 +266,6 @@ pub mod server_reflection_request {
         /// checked.
         ListServices(::fastrs::alloc::string::String),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_message_request(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<MessageRequest>,
-    ) {
-        match old {
-            ::core::option::Option::Some(MessageRequest::FileByFilename(v)) => {
-                recycle.keep(v)
-            }
-            ::core::option::Option::Some(MessageRequest::FileContainingSymbol(v)) => {
-                recycle.keep(v)
-            }
-            ::core::option::Option::Some(MessageRequest::FileContainingExtension(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                MessageRequest::AllExtensionNumbersOfType(v),
-            ) => recycle.keep(v),
-            ::core::option::Option::Some(MessageRequest::ListServices(v)) => {
-                recycle.keep(v)
-            }
-            _ => {}
-        }
-    }
 }
 /// The type name and extension number sent by the client when requesting
 /// file_containing_extension.
@@ -307,8 +276,6 @@ pub struct ExtensionRequest {
     pub extension_number: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExtensionRequest {
@@ -324,46 +291,34 @@ impl ::fastrs::Message for ExtensionRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.extension_number != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.extension_number,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.containing_type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.containing_type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.extension_number != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.extension_number, &[0x10], w);
+        }
+        if !self.containing_type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.containing_type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.containing_type, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.extension_number, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.containing_type,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.containing_type, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.extension_number,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.extension_number, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -381,6 +336,16 @@ impl ::fastrs::Message for ExtensionRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// The message sent by the server to answer ServerReflectionInfo method.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -394,8 +359,6 @@ pub struct ServerReflectionResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerReflectionResponse {
@@ -428,52 +391,50 @@ impl ::fastrs::Message for ServerReflectionResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.message_response {
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::FileDescriptorResponse(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        FileDescriptorResponse,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ExtensionNumberResponse,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::ListServicesResponse(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ListServiceResponse,
-                    >::write_keyed(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::ErrorResponse(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ErrorResponse,
-                    >::write_keyed(v, &[0x3a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.message_response {
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::FileDescriptorResponse(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<FileDescriptorResponse>,
+                >(v, &[0x22], w);
             }
-            if let ::core::option::Option::Some(v) = &self.original_request {
-                ::fastrs::__private::Msg::<
-                    ServerReflectionRequest,
-                >::write_keyed(v, &[0x12], w);
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ExtensionNumberResponse>,
+                >(v, &[0x2a], w);
             }
-            if !self.valid_host.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.valid_host, &[0x0a], w);
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::ListServicesResponse(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ListServiceResponse>,
+                >(v, &[0x32], w);
             }
-        });
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::ErrorResponse(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ErrorResponse>,
+                >(v, &[0x3a], w);
+            }
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.original_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ServerReflectionRequest>,
+            >(v, &[0x12], w);
+        }
+        if !self.valid_host.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.valid_host, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -481,163 +442,112 @@ impl ::fastrs::Message for ServerReflectionResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.valid_host, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ServerReflectionRequest,
-                        >::merge(
-                            self
-                                .original_request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x22 => {
-                        match &mut self.message_response {
-                            ::core::option::Option::Some(
-                                server_reflection_response::MessageResponse::FileDescriptorResponse(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    FileDescriptorResponse,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    FileDescriptorResponse,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .message_response
-                                    .replace(
-                                        server_reflection_response::MessageResponse::FileDescriptorResponse(
-                                            v,
-                                        ),
-                                    );
-                                server_reflection_response::keep_message_response(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                    }
-                    0x2a => {
-                        match &mut self.message_response {
-                            ::core::option::Option::Some(
-                                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ExtensionNumberResponse,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ExtensionNumberResponse,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .message_response
-                                    .replace(
-                                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                                            v,
-                                        ),
-                                    );
-                                server_reflection_response::keep_message_response(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                    }
-                    0x32 => {
-                        match &mut self.message_response {
-                            ::core::option::Option::Some(
-                                server_reflection_response::MessageResponse::ListServicesResponse(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ListServiceResponse,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ListServiceResponse,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .message_response
-                                    .replace(
-                                        server_reflection_response::MessageResponse::ListServicesResponse(
-                                            v,
-                                        ),
-                                    );
-                                server_reflection_response::keep_message_response(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                    }
-                    0x3a => {
-                        match &mut self.message_response {
-                            ::core::option::Option::Some(
-                                server_reflection_response::MessageResponse::ErrorResponse(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ErrorResponse,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ErrorResponse,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .message_response
-                                    .replace(
-                                        server_reflection_response::MessageResponse::ErrorResponse(
-                                            v,
-                                        ),
-                                    );
-                                server_reflection_response::keep_message_response(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.valid_host, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ServerReflectionRequest>,
+                    >(&mut self.original_request, r, depth)?;
+                }
+                0x22 => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::FileDescriptorResponse(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<FileDescriptorResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::FileDescriptorResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<FileDescriptorResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x2a => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ExtensionNumberResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ExtensionNumberResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x32 => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::ListServicesResponse(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ListServiceResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::ListServicesResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ListServiceResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::ErrorResponse(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ErrorResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::ErrorResponse(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ErrorResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.valid_host.clear();
-        if let ::core::option::Option::Some(v) = self.original_request.take() {
-            self.recycle.keep_message(v);
-        }
-        server_reflection_response::keep_message_response(
-            &mut self.recycle,
-            self.message_response.take(),
-        );
+        self.original_request = ::core::option::Option::None;
+        self.message_response = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -645,6 +555,16 @@ impl ::fastrs::Message for ServerReflectionResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ServerReflectionResponse`].
@@ -667,27 +587,6 @@ pub mod server_reflection_response {
         /// This message is used when an error occurs.
         ErrorResponse(super::ErrorResponse),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_message_response(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<MessageResponse>,
-    ) {
-        match old {
-            ::core::option::Option::Some(MessageResponse::FileDescriptorResponse(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                MessageResponse::AllExtensionNumbersResponse(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(MessageResponse::ListServicesResponse(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(MessageResponse::ErrorResponse(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
 }
 /// Serialized FileDescriptorProto messages sent by the server answering
 /// a file_by_filename, file_containing_symbol, or file_containing_extension
@@ -700,8 +599,6 @@ pub struct FileDescriptorResponse {
     pub file_descriptor_proto: ::fastrs::alloc::vec::Vec<::fastrs::alloc::vec::Vec<u8>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FileDescriptorResponse {
@@ -709,41 +606,28 @@ impl ::fastrs::Message for FileDescriptorResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Bytes,
             >(&self.file_descriptor_proto, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Bytes,
-            >(&self.file_descriptor_proto, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Bytes,
+        >(&self.file_descriptor_proto, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            ::fastrs::__private::reserve_run(&mut self.file_descriptor_proto, r, 0x0a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Bytes::merge(&mut v, r, depth)?;
-            self.file_descriptor_proto.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::reserve_run(
-                        &mut self.file_descriptor_proto,
-                        r,
-                        0x0a,
-                    );
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Bytes::merge(&mut v, r, depth)?;
-                    self.file_descriptor_proto.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.file_descriptor_proto, r, depth, 0x0a)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -751,7 +635,7 @@ impl ::fastrs::Message for FileDescriptorResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.file_descriptor_proto);
+        self.file_descriptor_proto.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -759,6 +643,16 @@ impl ::fastrs::Message for FileDescriptorResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A list of extension numbers sent by the server answering
@@ -771,8 +665,6 @@ pub struct ExtensionNumberResponse {
     pub extension_number: ::fastrs::alloc::vec::Vec<i32>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExtensionNumberResponse {
@@ -783,57 +675,43 @@ impl ::fastrs::Message for ExtensionNumberResponse {
             n += 1 + ::fastrs::__private::Str::size(&self.base_type_name);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Int32,
             >(&self.extension_number, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Int32,
-            >(&self.extension_number, &[0x12], w);
-            if !self.base_type_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.base_type_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Int32,
+        >(&self.extension_number, &[0x12], w);
+        if !self.base_type_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.base_type_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.base_type_name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::Int32,
-            >(r, &mut self.extension_number)?;
-        }
-        while r.read_tag_if(0x10) {
-            ::fastrs::__private::reserve_run(&mut self.extension_number, r, 0x10);
-            self.extension_number.push(::fastrs::__private::Int32::read(r, depth)?);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.base_type_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.base_type_name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
                     >(r, &mut self.extension_number)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::reserve_run(
-                        &mut self.extension_number,
-                        r,
-                        0x10,
-                    );
-                    self.extension_number
-                        .push(::fastrs::__private::Int32::read(r, depth)?);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.extension_number, r, depth, 0x10)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -851,6 +729,16 @@ impl ::fastrs::Message for ExtensionNumberResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A list of ServiceResponse sent by the server answering list_services request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -860,8 +748,6 @@ pub struct ListServiceResponse {
     pub service: ::fastrs::alloc::vec::Vec<ServiceResponse>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListServiceResponse {
@@ -869,18 +755,16 @@ impl ::fastrs::Message for ListServiceResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ServiceResponse>,
             >(&self.service, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ServiceResponse>,
-            >(&self.service, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ServiceResponse>,
+        >(&self.service, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -888,29 +772,19 @@ impl ::fastrs::Message for ListServiceResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.service, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ServiceResponse,
-                        >::merge(&mut v, r, depth)?;
-                        self.service.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ServiceResponse>,
+                    >(&mut self.service, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.service);
+        self.service.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -918,6 +792,16 @@ impl ::fastrs::Message for ListServiceResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// The information of a single service used by ListServiceResponse to answer
@@ -929,8 +813,6 @@ pub struct ServiceResponse {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServiceResponse {
@@ -943,25 +825,24 @@ impl ::fastrs::Message for ServiceResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -978,6 +859,16 @@ impl ::fastrs::Message for ServiceResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// The error code and error message sent by the server when an error occurs.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -987,8 +878,6 @@ pub struct ErrorResponse {
     pub error_message: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ErrorResponse {
@@ -1004,34 +893,34 @@ impl ::fastrs::Message for ErrorResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.error_message.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.error_message, &[0x12], w);
-            }
-            if self.error_code != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.error_code, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.error_message.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.error_message, &[0x12], w);
+        }
+        if self.error_code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.error_code, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.error_code, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.error_message, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.error_code, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.error_code, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.error_message, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.error_message, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1048,5 +937,15 @@ impl ::fastrs::Message for ErrorResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -11,8 +11,6 @@ pub struct PoissonParams {
     pub offered_load: f64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PoissonParams {
@@ -25,29 +23,24 @@ impl ::fastrs::Message for PoissonParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.offered_load.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.offered_load, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.offered_load.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.offered_load, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x09) {
-            ::fastrs::__private::Double::merge(&mut self.offered_load, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.offered_load,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.offered_load, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -64,6 +57,16 @@ impl ::fastrs::Message for PoissonParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Once an RPC finishes, immediately start a new one.
 /// No configuration parameters needed.
@@ -71,8 +74,6 @@ impl ::fastrs::Message for PoissonParams {
 pub struct ClosedLoopParams {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClosedLoopParams {
@@ -81,9 +82,7 @@ impl ::fastrs::Message for ClosedLoopParams {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -105,14 +104,22 @@ impl ::fastrs::Message for ClosedLoopParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadParams {
     pub load: ::core::option::Option<load_params::Load>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadParams {
@@ -133,22 +140,20 @@ impl ::fastrs::Message for LoadParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.load {
-                ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                    ::fastrs::__private::Msg::<
-                        ClosedLoopParams,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                    ::fastrs::__private::Msg::<
-                        PoissonParams,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.load {
+            ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ClosedLoopParams>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<PoissonParams>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -162,36 +167,36 @@ impl ::fastrs::Message for LoadParams {
                         ::core::option::Option::Some(
                             load_params::Load::ClosedLoop(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                ClosedLoopParams,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ClosedLoopParams>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ClosedLoopParams,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .load
-                                .replace(load_params::Load::ClosedLoop(v));
-                            load_params::keep_load(&mut self.recycle, old);
+                            self.load = ::core::option::Option::Some(
+                                load_params::Load::ClosedLoop(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ClosedLoopParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.load {
                         ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                            ::fastrs::__private::Msg::<
-                                PoissonParams,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<PoissonParams>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                PoissonParams,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.load.replace(load_params::Load::Poisson(v));
-                            load_params::keep_load(&mut self.recycle, old);
+                            self.load = ::core::option::Option::Some(
+                                load_params::Load::Poisson(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<PoissonParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -201,7 +206,7 @@ impl ::fastrs::Message for LoadParams {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        load_params::keep_load(&mut self.recycle, self.load.take());
+        self.load = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -210,6 +215,16 @@ impl ::fastrs::Message for LoadParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`LoadParams`].
 pub mod load_params {
@@ -217,17 +232,6 @@ pub mod load_params {
     pub enum Load {
         ClosedLoop(super::ClosedLoopParams),
         Poisson(super::PoissonParams),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_load(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Load>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Load::ClosedLoop(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Load::Poisson(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 /// presence of SecurityParams implies use of TLS
@@ -238,8 +242,6 @@ pub struct SecurityParams {
     pub cred_type: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SecurityParams {
@@ -258,51 +260,44 @@ impl ::fastrs::Message for SecurityParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.cred_type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cred_type, &[0x1a], w);
-            }
-            if !self.server_host_override.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.server_host_override,
-                    &[0x12],
-                    w,
-                );
-            }
-            if self.use_test_ca {
-                ::fastrs::__private::Bool::write_keyed(&self.use_test_ca, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.cred_type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cred_type, &[0x1a], w);
+        }
+        if !self.server_host_override.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.server_host_override, &[0x12], w);
+        }
+        if self.use_test_ca {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_test_ca, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.use_test_ca, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.server_host_override, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.cred_type, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(&mut self.use_test_ca, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_test_ca, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.server_host_override,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.server_host_override, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.cred_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cred_type, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -321,6 +316,16 @@ impl ::fastrs::Message for SecurityParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChannelArg {
@@ -328,8 +333,6 @@ pub struct ChannelArg {
     pub value: ::core::option::Option<channel_arg::Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelArg {
@@ -353,84 +356,66 @@ impl ::fastrs::Message for ChannelArg {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.value {
-                ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
-                    ::fastrs::__private::Int32::write_keyed(v, &[0x18], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.value {
+            ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
+            ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(v, &[0x18], w);
             }
-        });
+            _ => {}
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            match &mut self.value {
-                ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                    ::fastrs::__private::Str::merge(v, r, depth)?;
-                }
-                _ => {
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    let old = self.value.replace(channel_arg::Value::StrValue(v));
-                    channel_arg::keep_value(&mut self.recycle, old);
-                }
-            }
-        }
-        if r.read_tag_if(0x18) {
-            let old = self
-                .value
-                .replace(
-                    channel_arg::Value::IntValue(
-                        ::fastrs::__private::Int32::read(r, depth)?,
-                    ),
-                );
-            channel_arg::keep_value(&mut self.recycle, old);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     match &mut self.value {
                         ::core::option::Option::Some(
                             channel_arg::Value::StrValue(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .value
-                                .replace(channel_arg::Value::StrValue(v));
-                            channel_arg::keep_value(&mut self.recycle, old);
+                            self.value = ::core::option::Option::Some(
+                                channel_arg::Value::StrValue(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x18 => {
-                    let old = self
-                        .value
-                        .replace(
-                            channel_arg::Value::IntValue(
-                                ::fastrs::__private::Int32::read(r, depth)?,
-                            ),
-                        );
-                    channel_arg::keep_value(&mut self.recycle, old);
+                    self.value = ::core::option::Option::Some(
+                        channel_arg::Value::IntValue(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Int32,
+                            >(r, depth)?,
+                        ),
+                    );
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -439,7 +424,7 @@ impl ::fastrs::Message for ChannelArg {
     }
     fn clear(&mut self) {
         self.name.clear();
-        channel_arg::keep_value(&mut self.recycle, self.value.take());
+        self.value = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -448,6 +433,16 @@ impl ::fastrs::Message for ChannelArg {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`ChannelArg`].
 pub mod channel_arg {
@@ -455,15 +450,6 @@ pub mod channel_arg {
     pub enum Value {
         StrValue(::fastrs::alloc::string::String),
         IntValue(i32),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_value(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Value>,
-    ) {
-        if let ::core::option::Option::Some(Value::StrValue(v)) = old {
-            recycle.keep(v);
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -504,8 +490,6 @@ pub struct ClientConfig {
     pub client_processes: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfig {
@@ -513,7 +497,7 @@ impl ::fastrs::Message for ClientConfig {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.server_targets, 1);
         if self.client_type.to_i32() != 0 {
@@ -552,7 +536,7 @@ impl ::fastrs::Message for ClientConfig {
             n += 1 + ::fastrs::__private::Msg::<HistogramParams>::size(v);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Int32,
             >(&self.core_list, 1);
         if self.core_limit != 0 {
@@ -562,7 +546,7 @@ impl ::fastrs::Message for ClientConfig {
             n += 1 + ::fastrs::__private::Str::size(&self.other_client_api);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ChannelArg>,
             >(&self.channel_args, 2);
         if self.threads_per_cq != 0 {
@@ -587,106 +571,96 @@ impl ::fastrs::Message for ClientConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.client_processes != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.client_processes,
-                    &[0xa8, 0x01],
-                    w,
-                );
-            }
-            if self.median_latency_collection_interval_millis != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.median_latency_collection_interval_millis,
-                    &[0xa0, 0x01],
-                    w,
-                );
-            }
-            if self.use_coalesce_api {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.use_coalesce_api,
-                    &[0x98, 0x01],
-                    w,
-                );
-            }
-            if self.messages_per_stream != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.messages_per_stream,
-                    &[0x90, 0x01],
-                    w,
-                );
-            }
-            if self.threads_per_cq != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.threads_per_cq,
-                    &[0x88, 0x01],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ChannelArg>,
-            >(&self.channel_args, &[0x82, 0x01], w);
-            if !self.other_client_api.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.other_client_api,
-                    &[0x7a],
-                    w,
-                );
-            }
-            if self.core_limit != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.core_limit, &[0x70], w);
-            }
-            ::fastrs::__private::write_packed::<
+        self.unknown_fields.write(w);
+        if self.client_processes != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Int32,
-            >(&self.core_list, &[0x6a], w);
-            if let ::core::option::Option::Some(v) = &self.histogram_params {
-                ::fastrs::__private::Msg::<HistogramParams>::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.payload_config {
-                ::fastrs::__private::Msg::<PayloadConfig>::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.load_params {
-                ::fastrs::__private::Msg::<LoadParams>::write_keyed(v, &[0x52], w);
-            }
-            if self.rpc_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    RpcType,
-                >::write_keyed(&self.rpc_type, &[0x40], w);
-            }
-            if self.async_client_threads != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.async_client_threads,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.client_channels != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.client_channels,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.outstanding_rpcs_per_channel != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.outstanding_rpcs_per_channel,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.security_params {
-                ::fastrs::__private::Msg::<SecurityParams>::write_keyed(v, &[0x1a], w);
-            }
-            if self.client_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    ClientType,
-                >::write_keyed(&self.client_type, &[0x10], w);
-            }
-            ::fastrs::__private::write_repeated::<
+            >(&self.client_processes, &[0xa8, 0x01], w);
+        }
+        if self.median_latency_collection_interval_millis != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.median_latency_collection_interval_millis, &[0xa0, 0x01], w);
+        }
+        if self.use_coalesce_api {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_coalesce_api, &[0x98, 0x01], w);
+        }
+        if self.messages_per_stream != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.messages_per_stream, &[0x90, 0x01], w);
+        }
+        if self.threads_per_cq != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.threads_per_cq, &[0x88, 0x01], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ChannelArg>,
+        >(&self.channel_args, &[0x82, 0x01], w);
+        if !self.other_client_api.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.server_targets, &[0x0a], w);
-        });
+            >(&self.other_client_api, &[0x7a], w);
+        }
+        if self.core_limit != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.core_limit, &[0x70], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Int32,
+        >(&self.core_list, &[0x6a], w);
+        if let ::core::option::Option::Some(v) = &self.histogram_params {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<HistogramParams>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<PayloadConfig>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.load_params {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<LoadParams>,
+            >(v, &[0x52], w);
+        }
+        if self.rpc_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<RpcType>,
+            >(&self.rpc_type, &[0x40], w);
+        }
+        if self.async_client_threads != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.async_client_threads, &[0x38], w);
+        }
+        if self.client_channels != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.client_channels, &[0x28], w);
+        }
+        if self.outstanding_rpcs_per_channel != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.outstanding_rpcs_per_channel, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.security_params {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<SecurityParams>,
+            >(v, &[0x1a], w);
+        }
+        if self.client_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<ClientType>,
+            >(&self.client_type, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.server_targets, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -694,277 +668,127 @@ impl ::fastrs::Message for ClientConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.server_targets,
-                            r,
-                            0x0a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.server_targets.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            ClientType,
-                        >::merge(&mut self.client_type, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            SecurityParams,
-                        >::merge(
-                            self
-                                .security_params
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.outstanding_rpcs_per_channel,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.client_channels,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.async_client_threads,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            RpcType,
-                        >::merge(&mut self.rpc_type, r, depth)?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            LoadParams,
-                        >::merge(
-                            self
-                                .load_params
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            PayloadConfig,
-                        >::merge(
-                            self
-                                .payload_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            HistogramParams,
-                        >::merge(
-                            self
-                                .histogram_params
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::Int32,
-                        >(r, &mut self.core_list)?;
-                        if r.read_tag_if(0x70) {
-                            tag = 0x70;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        ::fastrs::__private::reserve_run(&mut self.core_list, r, 0x68);
-                        self.core_list.push(::fastrs::__private::Int32::read(r, depth)?);
-                        if r.read_tag_if(0x68) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x70) {
-                            tag = 0x70;
-                            continue;
-                        }
-                    }
-                    0x70 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.core_limit,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.other_client_api,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.channel_args,
-                            r,
-                            0x82,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<ChannelArg>::merge(&mut v, r, depth)?;
-                        self.channel_args.push(v);
-                        if r.read_tag_if(0x82) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x88) {
-                            tag = 0x88;
-                            continue;
-                        }
-                    }
-                    0x88 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.threads_per_cq,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x90) {
-                            tag = 0x90;
-                            continue;
-                        }
-                    }
-                    0x90 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.messages_per_stream,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x98) {
-                            tag = 0x98;
-                            continue;
-                        }
-                    }
-                    0x98 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.use_coalesce_api,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa0) {
-                            tag = 0xa0;
-                            continue;
-                        }
-                    }
-                    0xa0 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.median_latency_collection_interval_millis,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa8) {
-                            tag = 0xa8;
-                            continue;
-                        }
-                    }
-                    0xa8 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.client_processes,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.server_targets, r, depth, 0x0a)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<ClientType>,
+                    >(&mut self.client_type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SecurityParams>,
+                    >(&mut self.security_params, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.outstanding_rpcs_per_channel, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.client_channels, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.async_client_threads, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<RpcType>,
+                    >(&mut self.rpc_type, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<LoadParams>,
+                    >(&mut self.load_params, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<PayloadConfig>,
+                    >(&mut self.payload_config, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<HistogramParams>,
+                    >(&mut self.histogram_params, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::Int32,
+                    >(r, &mut self.core_list)?;
+                }
+                0x68 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.core_list, r, depth, 0x68)?;
+                }
+                0x70 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.core_limit, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.other_client_api, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ChannelArg>,
+                    >(&mut self.channel_args, r, depth, 0x82)?;
+                }
+                0x88 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.threads_per_cq, r, depth)?;
+                }
+                0x90 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.messages_per_stream, r, depth)?;
+                }
+                0x98 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_coalesce_api, r, depth)?;
+                }
+                0xa0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.median_latency_collection_interval_millis, r, depth)?;
+                }
+                0xa8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.client_processes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.server_targets);
+        self.server_targets.clear();
         self.client_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.security_params.take() {
-            self.recycle.keep_message(v);
-        }
+        self.security_params = ::core::option::Option::None;
         self.outstanding_rpcs_per_channel = ::core::default::Default::default();
         self.client_channels = ::core::default::Default::default();
         self.async_client_threads = ::core::default::Default::default();
         self.rpc_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.load_params.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.payload_config.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.histogram_params.take() {
-            self.recycle.keep_message(v);
-        }
+        self.load_params = ::core::option::Option::None;
+        self.payload_config = ::core::option::Option::None;
+        self.histogram_params = ::core::option::Option::None;
         self.core_list.clear();
         self.core_limit = ::core::default::Default::default();
         self.other_client_api.clear();
-        self.recycle.keep_messages(&mut self.channel_args);
+        self.channel_args.clear();
         self.threads_per_cq = ::core::default::Default::default();
         self.messages_per_stream = ::core::default::Default::default();
         self.use_coalesce_api = ::core::default::Default::default();
@@ -978,14 +802,22 @@ impl ::fastrs::Message for ClientConfig {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientStatus {
     pub stats: ::core::option::Option<ClientStats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStatus {
@@ -998,12 +830,12 @@ impl ::fastrs::Message for ClientStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.stats {
-                ::fastrs::__private::Msg::<ClientStats>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.stats {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ClientStats>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1013,13 +845,9 @@ impl ::fastrs::Message for ClientStatus {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        ClientStats,
-                    >::merge(
-                        self.stats.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ClientStats>,
+                    >(&mut self.stats, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1027,9 +855,7 @@ impl ::fastrs::Message for ClientStatus {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.stats.take() {
-            self.recycle.keep_message(v);
-        }
+        self.stats = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1037,6 +863,16 @@ impl ::fastrs::Message for ClientStatus {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Request current stats
@@ -1046,8 +882,6 @@ pub struct Mark {
     pub reset: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Mark {
@@ -1060,25 +894,24 @@ impl ::fastrs::Message for Mark {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.reset {
-                ::fastrs::__private::Bool::write_keyed(&self.reset, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.reset {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.reset, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.reset, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(&mut self.reset, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.reset, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1095,14 +928,22 @@ impl ::fastrs::Message for Mark {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientArgs {
     pub argtype: ::core::option::Option<client_args::Argtype>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientArgs {
@@ -1123,18 +964,20 @@ impl ::fastrs::Message for ClientArgs {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.argtype {
-                ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                    ::fastrs::__private::Msg::<ClientConfig>::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                    ::fastrs::__private::Msg::<Mark>::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.argtype {
+            ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ClientConfig>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Mark>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1146,34 +989,36 @@ impl ::fastrs::Message for ClientArgs {
                 0x0a => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                            ::fastrs::__private::Msg::<
-                                ClientConfig,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ClientConfig>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ClientConfig,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .argtype
-                                .replace(client_args::Argtype::Setup(v));
-                            client_args::keep_argtype(&mut self.recycle, old);
+                            self.argtype = ::core::option::Option::Some(
+                                client_args::Argtype::Setup(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ClientConfig>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                            ::fastrs::__private::Msg::<Mark>::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Mark>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<Mark>::merge(&mut v, r, depth)?;
-                            let old = self
-                                .argtype
-                                .replace(client_args::Argtype::Mark(v));
-                            client_args::keep_argtype(&mut self.recycle, old);
+                            self.argtype = ::core::option::Option::Some(
+                                client_args::Argtype::Mark(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Mark>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1183,7 +1028,7 @@ impl ::fastrs::Message for ClientArgs {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        client_args::keep_argtype(&mut self.recycle, self.argtype.take());
+        self.argtype = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1192,6 +1037,16 @@ impl ::fastrs::Message for ClientArgs {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`ClientArgs`].
 pub mod client_args {
@@ -1199,17 +1054,6 @@ pub mod client_args {
     pub enum Argtype {
         Setup(super::ClientConfig),
         Mark(super::Mark),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_argtype(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Argtype>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Argtype::Setup(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Argtype::Mark(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1240,8 +1084,6 @@ pub struct ServerConfig {
     pub channel_args: ::fastrs::alloc::vec::Vec<ChannelArg>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerConfig {
@@ -1271,7 +1113,7 @@ impl ::fastrs::Message for ServerConfig {
             n += 1 + ::fastrs::__private::Msg::<PayloadConfig>::size(v);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Int32,
             >(&self.core_list, 1);
         if !self.other_server_api.is_empty() {
@@ -1287,73 +1129,69 @@ impl ::fastrs::Message for ServerConfig {
             n += 2 + ::fastrs::__private::Int32::size(&self.resource_quota_size);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ChannelArg>,
             >(&self.channel_args, 2);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ChannelArg>,
-            >(&self.channel_args, &[0xd2, 0x3e], w);
-            if self.resource_quota_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.resource_quota_size,
-                    &[0xc8, 0x3e],
-                    w,
-                );
-            }
-            if self.server_processes != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.server_processes,
-                    &[0xa8, 0x01],
-                    w,
-                );
-            }
-            if self.threads_per_cq != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.threads_per_cq,
-                    &[0x60],
-                    w,
-                );
-            }
-            if !self.other_server_api.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.other_server_api,
-                    &[0x5a],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_packed::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ChannelArg>,
+        >(&self.channel_args, &[0xd2, 0x3e], w);
+        if self.resource_quota_size != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Int32,
-            >(&self.core_list, &[0x52], w);
-            if let ::core::option::Option::Some(v) = &self.payload_config {
-                ::fastrs::__private::Msg::<PayloadConfig>::write_keyed(v, &[0x4a], w);
-            }
-            if self.core_limit != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.core_limit, &[0x40], w);
-            }
-            if self.async_server_threads != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.async_server_threads,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.port != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.port, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.security_params {
-                ::fastrs::__private::Msg::<SecurityParams>::write_keyed(v, &[0x12], w);
-            }
-            if self.server_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    ServerType,
-                >::write_keyed(&self.server_type, &[0x08], w);
-            }
-        });
+            >(&self.resource_quota_size, &[0xc8, 0x3e], w);
+        }
+        if self.server_processes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.server_processes, &[0xa8, 0x01], w);
+        }
+        if self.threads_per_cq != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.threads_per_cq, &[0x60], w);
+        }
+        if !self.other_server_api.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.other_server_api, &[0x5a], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Int32,
+        >(&self.core_list, &[0x52], w);
+        if let ::core::option::Option::Some(v) = &self.payload_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<PayloadConfig>,
+            >(v, &[0x4a], w);
+        }
+        if self.core_limit != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.core_limit, &[0x40], w);
+        }
+        if self.async_server_threads != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.async_server_threads, &[0x38], w);
+        }
+        if self.port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.port, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.security_params {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<SecurityParams>,
+            >(v, &[0x12], w);
+        }
+        if self.server_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<ServerType>,
+            >(&self.server_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1361,178 +1199,90 @@ impl ::fastrs::Message for ServerConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            ServerType,
-                        >::merge(&mut self.server_type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            SecurityParams,
-                        >::merge(
-                            self
-                                .security_params
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.async_server_threads,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.core_limit,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            PayloadConfig,
-                        >::merge(
-                            self
-                                .payload_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::Int32,
-                        >(r, &mut self.core_list)?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::reserve_run(&mut self.core_list, r, 0x50);
-                        self.core_list.push(::fastrs::__private::Int32::read(r, depth)?);
-                        if r.read_tag_if(0x50) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.other_server_api,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.threads_per_cq,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa8) {
-                            tag = 0xa8;
-                            continue;
-                        }
-                    }
-                    0xa8 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.server_processes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1f48) {
-                            tag = 0x1f48;
-                            continue;
-                        }
-                    }
-                    0x1f48 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.resource_quota_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1f52) {
-                            tag = 0x1f52;
-                            continue;
-                        }
-                    }
-                    0x1f52 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.channel_args,
-                            r,
-                            0x1f52,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<ChannelArg>::merge(&mut v, r, depth)?;
-                        self.channel_args.push(v);
-                        if r.read_tag_if(0x1f52) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<ServerType>,
+                    >(&mut self.server_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SecurityParams>,
+                    >(&mut self.security_params, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.port, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.async_server_threads, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.core_limit, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<PayloadConfig>,
+                    >(&mut self.payload_config, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::Int32,
+                    >(r, &mut self.core_list)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.core_list, r, depth, 0x50)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.other_server_api, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.threads_per_cq, r, depth)?;
+                }
+                0xa8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.server_processes, r, depth)?;
+                }
+                0x1f48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.resource_quota_size, r, depth)?;
+                }
+                0x1f52 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ChannelArg>,
+                    >(&mut self.channel_args, r, depth, 0x1f52)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.security_params.take() {
-            self.recycle.keep_message(v);
-        }
+        self.security_params = ::core::option::Option::None;
         self.port = ::core::default::Default::default();
         self.async_server_threads = ::core::default::Default::default();
         self.core_limit = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.payload_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.payload_config = ::core::option::Option::None;
         self.core_list.clear();
         self.other_server_api.clear();
         self.threads_per_cq = ::core::default::Default::default();
         self.server_processes = ::core::default::Default::default();
         self.resource_quota_size = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.channel_args);
+        self.channel_args.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1541,14 +1291,22 @@ impl ::fastrs::Message for ServerConfig {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerArgs {
     pub argtype: ::core::option::Option<server_args::Argtype>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerArgs {
@@ -1569,18 +1327,20 @@ impl ::fastrs::Message for ServerArgs {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.argtype {
-                ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                    ::fastrs::__private::Msg::<ServerConfig>::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                    ::fastrs::__private::Msg::<Mark>::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.argtype {
+            ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ServerConfig>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<Mark>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1592,34 +1352,36 @@ impl ::fastrs::Message for ServerArgs {
                 0x0a => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                            ::fastrs::__private::Msg::<
-                                ServerConfig,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ServerConfig>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ServerConfig,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .argtype
-                                .replace(server_args::Argtype::Setup(v));
-                            server_args::keep_argtype(&mut self.recycle, old);
+                            self.argtype = ::core::option::Option::Some(
+                                server_args::Argtype::Setup(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ServerConfig>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                            ::fastrs::__private::Msg::<Mark>::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<Mark>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<Mark>::merge(&mut v, r, depth)?;
-                            let old = self
-                                .argtype
-                                .replace(server_args::Argtype::Mark(v));
-                            server_args::keep_argtype(&mut self.recycle, old);
+                            self.argtype = ::core::option::Option::Some(
+                                server_args::Argtype::Mark(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<Mark>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1629,7 +1391,7 @@ impl ::fastrs::Message for ServerArgs {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        server_args::keep_argtype(&mut self.recycle, self.argtype.take());
+        self.argtype = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1638,6 +1400,16 @@ impl ::fastrs::Message for ServerArgs {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`ServerArgs`].
 pub mod server_args {
@@ -1645,17 +1417,6 @@ pub mod server_args {
     pub enum Argtype {
         Setup(super::ServerConfig),
         Mark(super::Mark),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_argtype(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Argtype>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Argtype::Setup(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Argtype::Mark(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1667,8 +1428,6 @@ pub struct ServerStatus {
     pub cores: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerStatus {
@@ -1687,18 +1446,22 @@ impl ::fastrs::Message for ServerStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.cores != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.cores, &[0x18], w);
-            }
-            if self.port != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.port, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.stats {
-                ::fastrs::__private::Msg::<ServerStats>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.cores != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.cores, &[0x18], w);
+        }
+        if self.port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.port, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.stats {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ServerStats>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1706,45 +1469,29 @@ impl ::fastrs::Message for ServerStatus {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ServerStats,
-                        >::merge(
-                            self
-                                .stats
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int32::merge(&mut self.port, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(&mut self.cores, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ServerStats>,
+                    >(&mut self.stats, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.port, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.cores, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.stats.take() {
-            self.recycle.keep_message(v);
-        }
+        self.stats = ::core::option::Option::None;
         self.port = ::core::default::Default::default();
         self.cores = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -1755,13 +1502,21 @@ impl ::fastrs::Message for ServerStatus {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreRequest {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CoreRequest {
@@ -1770,9 +1525,7 @@ impl ::fastrs::Message for CoreRequest {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1794,6 +1547,16 @@ impl ::fastrs::Message for CoreRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreResponse {
@@ -1801,8 +1564,6 @@ pub struct CoreResponse {
     pub cores: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CoreResponse {
@@ -1815,25 +1576,24 @@ impl ::fastrs::Message for CoreResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.cores != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.cores, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.cores != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.cores, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.cores, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.cores, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.cores, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1850,13 +1610,21 @@ impl ::fastrs::Message for CoreResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Void {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Void {
@@ -1865,9 +1633,7 @@ impl ::fastrs::Message for Void {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1888,6 +1654,16 @@ impl ::fastrs::Message for Void {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A single performance scenario: input to qps_json_driver
@@ -1911,8 +1687,6 @@ pub struct Scenario {
     pub spawn_local_worker_count: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Scenario {
@@ -1946,45 +1720,47 @@ impl ::fastrs::Message for Scenario {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.spawn_local_worker_count != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.spawn_local_worker_count,
-                    &[0x40],
-                    w,
-                );
-            }
-            if self.benchmark_seconds != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.benchmark_seconds,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.warmup_seconds != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.warmup_seconds,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.num_servers != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.num_servers, &[0x28], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.server_config {
-                ::fastrs::__private::Msg::<ServerConfig>::write_keyed(v, &[0x22], w);
-            }
-            if self.num_clients != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.num_clients, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.client_config {
-                ::fastrs::__private::Msg::<ClientConfig>::write_keyed(v, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.spawn_local_worker_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.spawn_local_worker_count, &[0x40], w);
+        }
+        if self.benchmark_seconds != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.benchmark_seconds, &[0x38], w);
+        }
+        if self.warmup_seconds != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.warmup_seconds, &[0x30], w);
+        }
+        if self.num_servers != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.num_servers, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.server_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ServerConfig>,
+            >(v, &[0x22], w);
+        }
+        if self.num_clients != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.num_clients, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.client_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ClientConfig>,
+            >(v, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1992,113 +1768,57 @@ impl ::fastrs::Message for Scenario {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ClientConfig,
-                        >::merge(
-                            self
-                                .client_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.num_clients,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ServerConfig,
-                        >::merge(
-                            self
-                                .server_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.num_servers,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.warmup_seconds,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.benchmark_seconds,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.spawn_local_worker_count,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ClientConfig>,
+                    >(&mut self.client_config, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.num_clients, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ServerConfig>,
+                    >(&mut self.server_config, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.num_servers, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.warmup_seconds, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.benchmark_seconds, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.spawn_local_worker_count, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
-        if let ::core::option::Option::Some(v) = self.client_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.client_config = ::core::option::Option::None;
         self.num_clients = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.server_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.server_config = ::core::option::Option::None;
         self.num_servers = ::core::default::Default::default();
         self.warmup_seconds = ::core::default::Default::default();
         self.benchmark_seconds = ::core::default::Default::default();
@@ -2111,6 +1831,16 @@ impl ::fastrs::Message for Scenario {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A set of scenarios to be run with qps_json_driver
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2118,8 +1848,6 @@ pub struct Scenarios {
     pub scenarios: ::fastrs::alloc::vec::Vec<Scenario>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Scenarios {
@@ -2127,18 +1855,16 @@ impl ::fastrs::Message for Scenarios {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Scenario>,
             >(&self.scenarios, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Scenario>,
-            >(&self.scenarios, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Scenario>,
+        >(&self.scenarios, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -2146,27 +1872,19 @@ impl ::fastrs::Message for Scenarios {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.scenarios, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Scenario>::merge(&mut v, r, depth)?;
-                        self.scenarios.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Scenario>,
+                    >(&mut self.scenarios, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.scenarios);
+        self.scenarios.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2174,6 +1892,16 @@ impl ::fastrs::Message for Scenarios {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Basic summary that can be computed from ClientStats and ServerStats
@@ -2219,8 +1947,6 @@ pub struct ScenarioResultSummary {
     pub end_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScenarioResultSummary {
@@ -2302,121 +2028,107 @@ impl ::fastrs::Message for ScenarioResultSummary {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.end_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0xa2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if self.client_queries_per_cpu_sec.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.client_queries_per_cpu_sec,
-                    &[0x91, 0x01],
-                    w,
-                );
-            }
-            if self.server_queries_per_cpu_sec.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.server_queries_per_cpu_sec,
-                    &[0x89, 0x01],
-                    w,
-                );
-            }
-            if self.server_polls_per_request.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.server_polls_per_request,
-                    &[0x81, 0x01],
-                    w,
-                );
-            }
-            if self.client_polls_per_request.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.client_polls_per_request,
-                    &[0x79],
-                    w,
-                );
-            }
-            if self.failed_requests_per_second.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.failed_requests_per_second,
-                    &[0x71],
-                    w,
-                );
-            }
-            if self.successful_requests_per_second.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.successful_requests_per_second,
-                    &[0x69],
-                    w,
-                );
-            }
-            if self.server_cpu_usage.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.server_cpu_usage,
-                    &[0x61],
-                    w,
-                );
-            }
-            if self.latency_999.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.latency_999, &[0x59], w);
-            }
-            if self.latency_99.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.latency_99, &[0x51], w);
-            }
-            if self.latency_95.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.latency_95, &[0x49], w);
-            }
-            if self.latency_90.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.latency_90, &[0x41], w);
-            }
-            if self.latency_50.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.latency_50, &[0x39], w);
-            }
-            if self.client_user_time.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.client_user_time,
-                    &[0x31],
-                    w,
-                );
-            }
-            if self.client_system_time.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.client_system_time,
-                    &[0x29],
-                    w,
-                );
-            }
-            if self.server_user_time.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.server_user_time,
-                    &[0x21],
-                    w,
-                );
-            }
-            if self.server_system_time.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.server_system_time,
-                    &[0x19],
-                    w,
-                );
-            }
-            if self.qps_per_server_core.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.qps_per_server_core,
-                    &[0x11],
-                    w,
-                );
-            }
-            if self.qps.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.qps, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.end_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0xa2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if self.client_queries_per_cpu_sec.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.client_queries_per_cpu_sec, &[0x91, 0x01], w);
+        }
+        if self.server_queries_per_cpu_sec.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.server_queries_per_cpu_sec, &[0x89, 0x01], w);
+        }
+        if self.server_polls_per_request.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.server_polls_per_request, &[0x81, 0x01], w);
+        }
+        if self.client_polls_per_request.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.client_polls_per_request, &[0x79], w);
+        }
+        if self.failed_requests_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.failed_requests_per_second, &[0x71], w);
+        }
+        if self.successful_requests_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.successful_requests_per_second, &[0x69], w);
+        }
+        if self.server_cpu_usage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.server_cpu_usage, &[0x61], w);
+        }
+        if self.latency_999.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.latency_999, &[0x59], w);
+        }
+        if self.latency_99.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.latency_99, &[0x51], w);
+        }
+        if self.latency_95.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.latency_95, &[0x49], w);
+        }
+        if self.latency_90.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.latency_90, &[0x41], w);
+        }
+        if self.latency_50.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.latency_50, &[0x39], w);
+        }
+        if self.client_user_time.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.client_user_time, &[0x31], w);
+        }
+        if self.client_system_time.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.client_system_time, &[0x29], w);
+        }
+        if self.server_user_time.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.server_user_time, &[0x21], w);
+        }
+        if self.server_system_time.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.server_system_time, &[0x19], w);
+        }
+        if self.qps_per_server_core.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.qps_per_server_core, &[0x11], w);
+        }
+        if self.qps.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.qps, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2424,232 +2136,108 @@ impl ::fastrs::Message for ScenarioResultSummary {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x09 => {
-                        ::fastrs::__private::Double::merge(&mut self.qps, r, depth)?;
-                        if r.read_tag_if(0x11) {
-                            tag = 0x11;
-                            continue;
-                        }
-                    }
-                    0x11 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.qps_per_server_core,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x19) {
-                            tag = 0x19;
-                            continue;
-                        }
-                    }
-                    0x19 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.server_system_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x21) {
-                            tag = 0x21;
-                            continue;
-                        }
-                    }
-                    0x21 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.server_user_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x29) {
-                            tag = 0x29;
-                            continue;
-                        }
-                    }
-                    0x29 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.client_system_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x31) {
-                            tag = 0x31;
-                            continue;
-                        }
-                    }
-                    0x31 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.client_user_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x39) {
-                            tag = 0x39;
-                            continue;
-                        }
-                    }
-                    0x39 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.latency_50,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x41) {
-                            tag = 0x41;
-                            continue;
-                        }
-                    }
-                    0x41 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.latency_90,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x49) {
-                            tag = 0x49;
-                            continue;
-                        }
-                    }
-                    0x49 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.latency_95,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x51) {
-                            tag = 0x51;
-                            continue;
-                        }
-                    }
-                    0x51 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.latency_99,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x59) {
-                            tag = 0x59;
-                            continue;
-                        }
-                    }
-                    0x59 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.latency_999,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x61) {
-                            tag = 0x61;
-                            continue;
-                        }
-                    }
-                    0x61 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.server_cpu_usage,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x69) {
-                            tag = 0x69;
-                            continue;
-                        }
-                    }
-                    0x69 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.successful_requests_per_second,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x71) {
-                            tag = 0x71;
-                            continue;
-                        }
-                    }
-                    0x71 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.failed_requests_per_second,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x79) {
-                            tag = 0x79;
-                            continue;
-                        }
-                    }
-                    0x79 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.client_polls_per_request,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x81) {
-                            tag = 0x81;
-                            continue;
-                        }
-                    }
-                    0x81 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.server_polls_per_request,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x89) {
-                            tag = 0x89;
-                            continue;
-                        }
-                    }
-                    0x89 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.server_queries_per_cpu_sec,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x91) {
-                            tag = 0x91;
-                            continue;
-                        }
-                    }
-                    0x91 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.client_queries_per_cpu_sec,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .end_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x09 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.qps, r, depth)?;
                 }
-                break;
+                0x11 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.qps_per_server_core, r, depth)?;
+                }
+                0x19 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.server_system_time, r, depth)?;
+                }
+                0x21 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.server_user_time, r, depth)?;
+                }
+                0x29 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.client_system_time, r, depth)?;
+                }
+                0x31 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.client_user_time, r, depth)?;
+                }
+                0x39 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.latency_50, r, depth)?;
+                }
+                0x41 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.latency_90, r, depth)?;
+                }
+                0x49 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.latency_95, r, depth)?;
+                }
+                0x51 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.latency_99, r, depth)?;
+                }
+                0x59 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.latency_999, r, depth)?;
+                }
+                0x61 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.server_cpu_usage, r, depth)?;
+                }
+                0x69 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.successful_requests_per_second, r, depth)?;
+                }
+                0x71 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.failed_requests_per_second, r, depth)?;
+                }
+                0x79 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.client_polls_per_request, r, depth)?;
+                }
+                0x81 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.server_polls_per_request, r, depth)?;
+                }
+                0x89 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.server_queries_per_cpu_sec, r, depth)?;
+                }
+                0x91 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.client_queries_per_cpu_sec, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.end_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2673,12 +2261,8 @@ impl ::fastrs::Message for ScenarioResultSummary {
         self.server_polls_per_request = ::core::default::Default::default();
         self.server_queries_per_cpu_sec = ::core::default::Default::default();
         self.client_queries_per_cpu_sec = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.end_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_time = ::core::option::Option::None;
+        self.end_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2686,6 +2270,16 @@ impl ::fastrs::Message for ScenarioResultSummary {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Results of a single benchmark scenario.
@@ -2710,8 +2304,6 @@ pub struct ScenarioResult {
     pub request_results: ::fastrs::alloc::vec::Vec<RequestResultCount>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScenarioResult {
@@ -2725,67 +2317,69 @@ impl ::fastrs::Message for ScenarioResult {
             n += 1 + ::fastrs::__private::Msg::<HistogramData>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ClientStats>,
             >(&self.client_stats, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ServerStats>,
             >(&self.server_stats, 1);
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Int32,
             >(&self.server_cores, 1);
         if let ::core::option::Option::Some(v) = &self.summary {
             n += 1 + ::fastrs::__private::Msg::<ScenarioResultSummary>::size(v);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Bool,
             >(&self.client_success, 1);
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Bool,
             >(&self.server_success, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<RequestResultCount>,
             >(&self.request_results, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<RequestResultCount>,
-            >(&self.request_results, &[0x4a], w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Bool,
-            >(&self.server_success, &[0x42], w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Bool,
-            >(&self.client_success, &[0x3a], w);
-            if let ::core::option::Option::Some(v) = &self.summary {
-                ::fastrs::__private::Msg::<
-                    ScenarioResultSummary,
-                >::write_keyed(v, &[0x32], w);
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Int32,
-            >(&self.server_cores, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ServerStats>,
-            >(&self.server_stats, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ClientStats>,
-            >(&self.client_stats, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.latencies {
-                ::fastrs::__private::Msg::<HistogramData>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.scenario {
-                ::fastrs::__private::Msg::<Scenario>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<RequestResultCount>,
+        >(&self.request_results, &[0x4a], w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Bool,
+        >(&self.server_success, &[0x42], w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Bool,
+        >(&self.client_success, &[0x3a], w);
+        if let ::core::option::Option::Some(v) = &self.summary {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScenarioResultSummary>,
+            >(v, &[0x32], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Int32,
+        >(&self.server_cores, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ServerStats>,
+        >(&self.server_stats, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ClientStats>,
+        >(&self.client_stats, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.latencies {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<HistogramData>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.scenario {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Scenario>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2793,205 +2387,82 @@ impl ::fastrs::Message for ScenarioResult {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Scenario,
-                        >::merge(
-                            self
-                                .scenario
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            HistogramData,
-                        >::merge(
-                            self
-                                .latencies
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.client_stats,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ClientStats,
-                        >::merge(&mut v, r, depth)?;
-                        self.client_stats.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.server_stats,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ServerStats,
-                        >::merge(&mut v, r, depth)?;
-                        self.server_stats.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::Int32,
-                        >(r, &mut self.server_cores)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.server_cores,
-                            r,
-                            0x28,
-                        );
-                        self.server_cores
-                            .push(::fastrs::__private::Int32::read(r, depth)?);
-                        if r.read_tag_if(0x28) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ScenarioResultSummary,
-                        >::merge(
-                            self
-                                .summary
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::Bool,
-                        >(r, &mut self.client_success)?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.client_success,
-                            r,
-                            0x38,
-                        );
-                        self.client_success
-                            .push(::fastrs::__private::Bool::read(r, depth)?);
-                        if r.read_tag_if(0x38) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::Bool,
-                        >(r, &mut self.server_success)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.server_success,
-                            r,
-                            0x40,
-                        );
-                        self.server_success
-                            .push(::fastrs::__private::Bool::read(r, depth)?);
-                        if r.read_tag_if(0x40) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.request_results,
-                            r,
-                            0x4a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            RequestResultCount,
-                        >::merge(&mut v, r, depth)?;
-                        self.request_results.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Scenario>,
+                    >(&mut self.scenario, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<HistogramData>,
+                    >(&mut self.latencies, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ClientStats>,
+                    >(&mut self.client_stats, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ServerStats>,
+                    >(&mut self.server_stats, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::Int32,
+                    >(r, &mut self.server_cores)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.server_cores, r, depth, 0x28)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScenarioResultSummary>,
+                    >(&mut self.summary, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::Bool,
+                    >(r, &mut self.client_success)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.client_success, r, depth, 0x38)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::Bool,
+                    >(r, &mut self.server_success)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.server_success, r, depth, 0x40)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<RequestResultCount>,
+                    >(&mut self.request_results, r, depth, 0x4a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.scenario.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.latencies.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.client_stats);
-        self.recycle.keep_messages(&mut self.server_stats);
+        self.scenario = ::core::option::Option::None;
+        self.latencies = ::core::option::Option::None;
+        self.client_stats.clear();
+        self.server_stats.clear();
         self.server_cores.clear();
-        if let ::core::option::Option::Some(v) = self.summary.take() {
-            self.recycle.keep_message(v);
-        }
+        self.summary = ::core::option::Option::None;
         self.client_success.clear();
         self.server_success.clear();
-        self.recycle.keep_messages(&mut self.request_results);
+        self.request_results.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2999,6 +2470,16 @@ impl ::fastrs::Message for ScenarioResult {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// An empty message that you can re-use to avoid defining duplicated empty
@@ -3012,8 +2493,6 @@ impl ::fastrs::Message for ScenarioResult {
 pub struct Empty {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Empty {
@@ -3022,9 +2501,7 @@ impl ::fastrs::Message for Empty {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -3046,6 +2523,16 @@ impl ::fastrs::Message for Empty {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// TODO(dgq): Go back to using well-known types once
 /// https://github.com/grpc/grpc/issues/6980 has been fixed.
@@ -3056,8 +2543,6 @@ pub struct BoolValue {
     pub value: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BoolValue {
@@ -3070,25 +2555,24 @@ impl ::fastrs::Message for BoolValue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.value {
-                ::fastrs::__private::Bool::write_keyed(&self.value, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.value {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.value, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.value, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(&mut self.value, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3105,6 +2589,16 @@ impl ::fastrs::Message for BoolValue {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A block of data, to simply increase gRPC message size.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3115,8 +2609,6 @@ pub struct Payload {
     pub body: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Payload {
@@ -3132,40 +2624,34 @@ impl ::fastrs::Message for Payload {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.body.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.body, &[0x12], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    PayloadType,
-                >::write_keyed(&self.r#type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.body.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.body, &[0x12], w);
+        }
+        if self.r#type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<PayloadType>,
+            >(&self.r#type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                PayloadType,
-            >::merge(&mut self.r#type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.body, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        PayloadType,
-                    >::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<PayloadType>,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.body, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.body, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3183,6 +2669,16 @@ impl ::fastrs::Message for Payload {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A protobuf representation for grpc status. This is used by test
 /// clients to specify a status that the server should attempt to return.
@@ -3192,8 +2688,6 @@ pub struct EchoStatus {
     pub message: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EchoStatus {
@@ -3209,34 +2703,34 @@ impl ::fastrs::Message for EchoStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.message.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.message, &[0x12], w);
-            }
-            if self.code != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.code, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.message.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.message, &[0x12], w);
+        }
+        if self.code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.code, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.code, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.code, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.code, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.message, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3253,6 +2747,16 @@ impl ::fastrs::Message for EchoStatus {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Unary request.
@@ -3286,8 +2790,6 @@ pub struct SimpleRequest {
     pub orca_per_query_report: ::core::option::Option<TestOrcaReport>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleRequest {
@@ -3334,52 +2836,62 @@ impl ::fastrs::Message for SimpleRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.orca_per_query_report {
-                ::fastrs::__private::Msg::<TestOrcaReport>::write_keyed(v, &[0x5a], w);
-            }
-            if self.fill_grpclb_route_type {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.fill_grpclb_route_type,
-                    &[0x50],
-                    w,
-                );
-            }
-            if self.fill_server_id {
-                ::fastrs::__private::Bool::write_keyed(&self.fill_server_id, &[0x48], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.expect_compressed {
-                ::fastrs::__private::Msg::<BoolValue>::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.response_status {
-                ::fastrs::__private::Msg::<EchoStatus>::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.response_compressed {
-                ::fastrs::__private::Msg::<BoolValue>::write_keyed(v, &[0x32], w);
-            }
-            if self.fill_oauth_scope {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.fill_oauth_scope,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.fill_username {
-                ::fastrs::__private::Bool::write_keyed(&self.fill_username, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<Payload>::write_keyed(v, &[0x1a], w);
-            }
-            if self.response_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.response_size, &[0x10], w);
-            }
-            if self.response_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    PayloadType,
-                >::write_keyed(&self.response_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.orca_per_query_report {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TestOrcaReport>,
+            >(v, &[0x5a], w);
+        }
+        if self.fill_grpclb_route_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.fill_grpclb_route_type, &[0x50], w);
+        }
+        if self.fill_server_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.fill_server_id, &[0x48], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.expect_compressed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BoolValue>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.response_status {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<EchoStatus>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.response_compressed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BoolValue>,
+            >(v, &[0x32], w);
+        }
+        if self.fill_oauth_scope {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.fill_oauth_scope, &[0x28], w);
+        }
+        if self.fill_username {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.fill_username, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Payload>,
+            >(v, &[0x1a], w);
+        }
+        if self.response_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.response_size, &[0x10], w);
+        }
+        if self.response_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<PayloadType>,
+            >(&self.response_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3387,147 +2899,63 @@ impl ::fastrs::Message for SimpleRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            PayloadType,
-                        >::merge(&mut self.response_type, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.response_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.fill_username,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.fill_oauth_scope,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            BoolValue,
-                        >::merge(
-                            self
-                                .response_compressed
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            EchoStatus,
-                        >::merge(
-                            self
-                                .response_status
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            BoolValue,
-                        >::merge(
-                            self
-                                .expect_compressed
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.fill_server_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.fill_grpclb_route_type,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            TestOrcaReport,
-                        >::merge(
-                            self
-                                .orca_per_query_report
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<PayloadType>,
+                    >(&mut self.response_type, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.response_size, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payload, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.fill_username, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.fill_oauth_scope, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BoolValue>,
+                    >(&mut self.response_compressed, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<EchoStatus>,
+                    >(&mut self.response_status, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BoolValue>,
+                    >(&mut self.expect_compressed, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.fill_server_id, r, depth)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.fill_grpclb_route_type, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TestOrcaReport>,
+                    >(&mut self.orca_per_query_report, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3535,25 +2963,15 @@ impl ::fastrs::Message for SimpleRequest {
     fn clear(&mut self) {
         self.response_type = ::core::default::Default::default();
         self.response_size = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
+        self.payload = ::core::option::Option::None;
         self.fill_username = ::core::default::Default::default();
         self.fill_oauth_scope = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.response_compressed.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.response_status.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expect_compressed.take() {
-            self.recycle.keep_message(v);
-        }
+        self.response_compressed = ::core::option::Option::None;
+        self.response_status = ::core::option::Option::None;
+        self.expect_compressed = ::core::option::Option::None;
         self.fill_server_id = ::core::default::Default::default();
         self.fill_grpclb_route_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.orca_per_query_report.take() {
-            self.recycle.keep_message(v);
-        }
+        self.orca_per_query_report = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3561,6 +2979,16 @@ impl ::fastrs::Message for SimpleRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Unary response, as configured by the request.
@@ -3582,8 +3010,6 @@ pub struct SimpleResponse {
     pub hostname: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleResponse {
@@ -3615,29 +3041,37 @@ impl ::fastrs::Message for SimpleResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.hostname.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.hostname, &[0x32], w);
-            }
-            if self.grpclb_route_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    GrpclbRouteType,
-                >::write_keyed(&self.grpclb_route_type, &[0x28], w);
-            }
-            if !self.server_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.server_id, &[0x22], w);
-            }
-            if !self.oauth_scope.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.oauth_scope, &[0x1a], w);
-            }
-            if !self.username.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.username, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<Payload>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.hostname.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.hostname, &[0x32], w);
+        }
+        if self.grpclb_route_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<GrpclbRouteType>,
+            >(&self.grpclb_route_type, &[0x28], w);
+        }
+        if !self.server_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.server_id, &[0x22], w);
+        }
+        if !self.oauth_scope.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.oauth_scope, &[0x1a], w);
+        }
+        if !self.username.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.username, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Payload>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3645,72 +3079,44 @@ impl ::fastrs::Message for SimpleResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.username, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.oauth_scope,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.server_id, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            GrpclbRouteType,
-                        >::merge(&mut self.grpclb_route_type, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.hostname, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payload, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.username, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.oauth_scope, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.server_id, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<GrpclbRouteType>,
+                    >(&mut self.grpclb_route_type, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.hostname, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
+        self.payload = ::core::option::Option::None;
         self.username.clear();
         self.oauth_scope.clear();
         self.server_id.clear();
@@ -3723,6 +3129,16 @@ impl ::fastrs::Message for SimpleResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Client-streaming request.
@@ -3737,8 +3153,6 @@ pub struct StreamingInputCallRequest {
     pub expect_compressed: ::core::option::Option<BoolValue>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingInputCallRequest {
@@ -3754,15 +3168,17 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.expect_compressed {
-                ::fastrs::__private::Msg::<BoolValue>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<Payload>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.expect_compressed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BoolValue>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Payload>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3770,49 +3186,25 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            BoolValue,
-                        >::merge(
-                            self
-                                .expect_compressed
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payload, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BoolValue>,
+                    >(&mut self.expect_compressed, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expect_compressed.take() {
-            self.recycle.keep_message(v);
-        }
+        self.payload = ::core::option::Option::None;
+        self.expect_compressed = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3820,6 +3212,16 @@ impl ::fastrs::Message for StreamingInputCallRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Client-streaming response.
@@ -3829,8 +3231,6 @@ pub struct StreamingInputCallResponse {
     pub aggregated_payload_size: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingInputCallResponse {
@@ -3843,37 +3243,24 @@ impl ::fastrs::Message for StreamingInputCallResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.aggregated_payload_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.aggregated_payload_size,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.aggregated_payload_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.aggregated_payload_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.aggregated_payload_size,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.aggregated_payload_size,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.aggregated_payload_size, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3889,6 +3276,16 @@ impl ::fastrs::Message for StreamingInputCallResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Configuration for a particular response.
@@ -3909,8 +3306,6 @@ pub struct ResponseParameters {
     pub fill_peer_socket_address: ::core::option::Option<BoolValue>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResponseParameters {
@@ -3932,21 +3327,27 @@ impl ::fastrs::Message for ResponseParameters {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.fill_peer_socket_address {
-                ::fastrs::__private::Msg::<BoolValue>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.compressed {
-                ::fastrs::__private::Msg::<BoolValue>::write_keyed(v, &[0x1a], w);
-            }
-            if self.interval_us != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.interval_us, &[0x10], w);
-            }
-            if self.size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.size, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.fill_peer_socket_address {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BoolValue>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.compressed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BoolValue>,
+            >(v, &[0x1a], w);
+        }
+        if self.interval_us != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.interval_us, &[0x10], w);
+        }
+        if self.size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3954,56 +3355,28 @@ impl ::fastrs::Message for ResponseParameters {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int32::merge(&mut self.size, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.interval_us,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            BoolValue,
-                        >::merge(
-                            self
-                                .compressed
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            BoolValue,
-                        >::merge(
-                            self
-                                .fill_peer_socket_address
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.size, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.interval_us, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BoolValue>,
+                    >(&mut self.compressed, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BoolValue>,
+                    >(&mut self.fill_peer_socket_address, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -4011,12 +3384,8 @@ impl ::fastrs::Message for ResponseParameters {
     fn clear(&mut self) {
         self.size = ::core::default::Default::default();
         self.interval_us = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.compressed.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.fill_peer_socket_address.take() {
-            self.recycle.keep_message(v);
-        }
+        self.compressed = ::core::option::Option::None;
+        self.fill_peer_socket_address = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4024,6 +3393,16 @@ impl ::fastrs::Message for ResponseParameters {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Server-streaming request.
@@ -4044,8 +3423,6 @@ pub struct StreamingOutputCallRequest {
     pub orca_oob_report: ::core::option::Option<TestOrcaReport>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingOutputCallRequest {
@@ -4060,7 +3437,7 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
                     >::size(&self.response_type);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ResponseParameters>,
             >(&self.response_parameters, 1);
         if let ::core::option::Option::Some(v) = &self.payload {
@@ -4075,26 +3452,30 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.orca_oob_report {
-                ::fastrs::__private::Msg::<TestOrcaReport>::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.response_status {
-                ::fastrs::__private::Msg::<EchoStatus>::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<Payload>::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ResponseParameters>,
-            >(&self.response_parameters, &[0x12], w);
-            if self.response_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    PayloadType,
-                >::write_keyed(&self.response_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.orca_oob_report {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TestOrcaReport>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.response_status {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<EchoStatus>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Payload>,
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ResponseParameters>,
+        >(&self.response_parameters, &[0x12], w);
+        if self.response_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<PayloadType>,
+            >(&self.response_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4102,97 +3483,43 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            PayloadType,
-                        >::merge(&mut self.response_type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.response_parameters,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ResponseParameters,
-                        >::merge(&mut v, r, depth)?;
-                        self.response_parameters.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            EchoStatus,
-                        >::merge(
-                            self
-                                .response_status
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            TestOrcaReport,
-                        >::merge(
-                            self
-                                .orca_oob_report
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<PayloadType>,
+                    >(&mut self.response_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ResponseParameters>,
+                    >(&mut self.response_parameters, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payload, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<EchoStatus>,
+                    >(&mut self.response_status, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TestOrcaReport>,
+                    >(&mut self.orca_oob_report, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.response_type = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.response_parameters);
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.response_status.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.orca_oob_report.take() {
-            self.recycle.keep_message(v);
-        }
+        self.response_parameters.clear();
+        self.payload = ::core::option::Option::None;
+        self.response_status = ::core::option::Option::None;
+        self.orca_oob_report = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4200,6 +3527,16 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Server-streaming response, as configured by the request and parameters.
@@ -4211,8 +3548,6 @@ pub struct StreamingOutputCallResponse {
     pub peer_socket_address: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingOutputCallResponse {
@@ -4228,19 +3563,17 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.peer_socket_address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.peer_socket_address,
-                    &[0x12],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<Payload>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.peer_socket_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.peer_socket_address, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Payload>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4248,42 +3581,24 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.peer_socket_address,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payload, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.peer_socket_address, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
+        self.payload = ::core::option::Option::None;
         self.peer_socket_address.clear();
         self.unknown_fields.clear();
     }
@@ -4293,6 +3608,16 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// For reconnect interop test only.
 /// Client tells server what reconnection parameters it used.
@@ -4301,8 +3626,6 @@ pub struct ReconnectParams {
     pub max_reconnect_backoff_ms: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ReconnectParams {
@@ -4315,37 +3638,24 @@ impl ::fastrs::Message for ReconnectParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_reconnect_backoff_ms != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.max_reconnect_backoff_ms,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_reconnect_backoff_ms != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.max_reconnect_backoff_ms, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.max_reconnect_backoff_ms,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.max_reconnect_backoff_ms,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.max_reconnect_backoff_ms, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4362,6 +3672,16 @@ impl ::fastrs::Message for ReconnectParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// For reconnect interop test only.
 /// Server tells client whether its reconnects are following the spec and the
@@ -4372,8 +3692,6 @@ pub struct ReconnectInfo {
     pub backoff_ms: ::fastrs::alloc::vec::Vec<i32>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ReconnectInfo {
@@ -4384,52 +3702,43 @@ impl ::fastrs::Message for ReconnectInfo {
             n += 1 + ::fastrs::__private::Bool::size(&self.passed);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Int32,
             >(&self.backoff_ms, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Int32,
-            >(&self.backoff_ms, &[0x12], w);
-            if self.passed {
-                ::fastrs::__private::Bool::write_keyed(&self.passed, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Int32,
+        >(&self.backoff_ms, &[0x12], w);
+        if self.passed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.passed, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.passed, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::Int32,
-            >(r, &mut self.backoff_ms)?;
-        }
-        while r.read_tag_if(0x10) {
-            ::fastrs::__private::reserve_run(&mut self.backoff_ms, r, 0x10);
-            self.backoff_ms.push(::fastrs::__private::Int32::read(r, depth)?);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(&mut self.passed, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.passed, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
                     >(r, &mut self.backoff_ms)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::reserve_run(&mut self.backoff_ms, r, 0x10);
-                    self.backoff_ms.push(::fastrs::__private::Int32::read(r, depth)?);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.backoff_ms, r, depth, 0x10)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4447,6 +3756,16 @@ impl ::fastrs::Message for ReconnectInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancerStatsRequest {
@@ -4460,8 +3779,6 @@ pub struct LoadBalancerStatsRequest {
     pub metadata_keys: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerStatsRequest {
@@ -4475,55 +3792,48 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
             n += 1 + ::fastrs::__private::Int32::size(&self.timeout_sec);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.metadata_keys, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.metadata_keys, &[0x1a], w);
-            if self.timeout_sec != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.timeout_sec, &[0x10], w);
-            }
-            if self.num_rpcs != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.num_rpcs, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.metadata_keys, &[0x1a], w);
+        if self.timeout_sec != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.timeout_sec, &[0x10], w);
+        }
+        if self.num_rpcs != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.num_rpcs, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.num_rpcs, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.timeout_sec, r, depth)?;
-        }
-        while r.read_tag_if(0x1a) {
-            ::fastrs::__private::reserve_run(&mut self.metadata_keys, r, 0x1a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.metadata_keys.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.num_rpcs, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.num_rpcs, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.timeout_sec, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.timeout_sec, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::reserve_run(&mut self.metadata_keys, r, 0x1a);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.metadata_keys.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.metadata_keys, r, depth, 0x1a)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4533,7 +3843,7 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
     fn clear(&mut self) {
         self.num_rpcs = ::core::default::Default::default();
         self.timeout_sec = ::core::default::Default::default();
-        self.recycle.keep_all(&mut self.metadata_keys);
+        self.metadata_keys.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4541,6 +3851,16 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4560,8 +3880,6 @@ pub struct LoadBalancerStatsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerStatsResponse {
@@ -4589,24 +3907,24 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<load_balancer_stats_response::MetadataByPeer>,
-            >(self.metadatas_by_peer.iter(), &[0x22], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<load_balancer_stats_response::RpcsByPeer>,
-            >(self.rpcs_by_method.iter(), &[0x1a], w);
-            if self.num_failures != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.num_failures, &[0x10], w);
-            }
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<load_balancer_stats_response::MetadataByPeer>,
+        >(self.metadatas_by_peer.iter(), &[0x22], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<load_balancer_stats_response::RpcsByPeer>,
+        >(self.rpcs_by_method.iter(), &[0x1a], w);
+        if self.num_failures != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Int32,
-            >(self.rpcs_by_peer.iter(), &[0x0a], w);
-        });
+            >(&self.num_failures, &[0x10], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Int32,
+        >(self.rpcs_by_peer.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -4614,126 +3932,78 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.rpcs_by_peer.capacity() == 0 {
-                            self.rpcs_by_peer
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Int32,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Int32,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
-                        self.rpcs_by_peer.insert(k, v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.rpcs_by_peer.capacity() == 0 {
+                        self.rpcs_by_peer
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Int32,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x10 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.num_failures,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        if self.rpcs_by_method.capacity() == 0 {
-                            self.rpcs_by_method
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<
-                                            load_balancer_stats_response::RpcsByPeer,
-                                        >,
-                                    >(r, 0x1a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<
-                                load_balancer_stats_response::RpcsByPeer,
-                            >,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .rpcs_by_method
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        if self.metadatas_by_peer.capacity() == 0 {
-                            self.metadatas_by_peer
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<
-                                            load_balancer_stats_response::MetadataByPeer,
-                                        >,
-                                    >(r, 0x22),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<
-                                load_balancer_stats_response::MetadataByPeer,
-                            >,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .metadatas_by_peer
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Int32,
+                    >(r, depth)?;
+                    self.rpcs_by_peer.insert(k, v);
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.num_failures, r, depth)?;
+                }
+                0x1a => {
+                    if self.rpcs_by_method.capacity() == 0 {
+                        self.rpcs_by_method
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<
+                                        load_balancer_stats_response::RpcsByPeer,
+                                    >,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<
+                            load_balancer_stats_response::RpcsByPeer,
+                        >,
+                    >(r, depth)?;
+                    self.rpcs_by_method.insert(k, v);
+                }
+                0x22 => {
+                    if self.metadatas_by_peer.capacity() == 0 {
+                        self.metadatas_by_peer
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<
+                                        load_balancer_stats_response::MetadataByPeer,
+                                    >,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<
+                            load_balancer_stats_response::MetadataByPeer,
+                        >,
+                    >(r, depth)?;
+                    self.metadatas_by_peer.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_each(self.rpcs_by_peer.drain().map(|(k, _)| k));
+        self.rpcs_by_peer.clear();
         self.num_failures = ::core::default::Default::default();
-        for (k, v) in self.rpcs_by_method.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.metadatas_by_peer.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.rpcs_by_method.clear();
+        self.metadatas_by_peer.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4741,6 +4011,16 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`LoadBalancerStatsResponse`].
@@ -4757,8 +4037,6 @@ pub mod load_balancer_stats_response {
         pub r#type: ::fastrs::EnumValue<MetadataType>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for MetadataEntry {
@@ -4781,49 +4059,44 @@ pub mod load_balancer_stats_response {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.r#type.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
-                        MetadataType,
-                    >::write_keyed(&self.r#type, &[0x18], w);
-                }
-                if !self.value.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.value, &[0x12], w);
-                }
-                if !self.key.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.key, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.r#type.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<MetadataType>,
+                >(&self.r#type, &[0x18], w);
+            }
+            if !self.value.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.value, &[0x12], w);
+            }
+            if !self.key.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.key, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.value, r, depth)?;
-            }
-            if r.read_tag_if(0x18) {
-                ::fastrs::__private::OpenEnum::<
-                    MetadataType,
-                >::merge(&mut self.r#type, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.key, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.value, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.value, r, depth)?;
                     }
                     0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            MetadataType,
-                        >::merge(&mut self.r#type, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<MetadataType>,
+                        >(&mut self.r#type, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -4842,6 +4115,21 @@ pub mod load_balancer_stats_response {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct RpcMetadata {
@@ -4850,8 +4138,6 @@ pub mod load_balancer_stats_response {
         pub metadata: ::fastrs::alloc::vec::Vec<MetadataEntry>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for RpcMetadata {
@@ -4859,18 +4145,16 @@ pub mod load_balancer_stats_response {
         fn size(&self) -> usize {
             let mut n = self.unknown_fields.len();
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<MetadataEntry>,
                 >(&self.metadata, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<MetadataEntry>,
-                >(&self.metadata, &[0x0a], w);
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<MetadataEntry>,
+            >(&self.metadata, &[0x0a], w);
         }
         fn merge_from(
             &mut self,
@@ -4878,33 +4162,19 @@ pub mod load_balancer_stats_response {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::reserve_run(
-                                &mut self.metadata,
-                                r,
-                                0x0a,
-                            );
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                MetadataEntry,
-                            >::merge(&mut v, r, depth)?;
-                            self.metadata.push(v);
-                            if r.read_tag_if(0x0a) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<MetadataEntry>,
+                        >(&mut self.metadata, r, depth, 0x0a)?;
                     }
-                    break;
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            self.recycle.keep_messages(&mut self.metadata);
+            self.metadata.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4912,6 +4182,21 @@ pub mod load_balancer_stats_response {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -4920,8 +4205,6 @@ pub mod load_balancer_stats_response {
         pub rpc_metadata: ::fastrs::alloc::vec::Vec<RpcMetadata>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for MetadataByPeer {
@@ -4929,18 +4212,16 @@ pub mod load_balancer_stats_response {
         fn size(&self) -> usize {
             let mut n = self.unknown_fields.len();
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<RpcMetadata>,
                 >(&self.rpc_metadata, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<RpcMetadata>,
-                >(&self.rpc_metadata, &[0x0a], w);
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<RpcMetadata>,
+            >(&self.rpc_metadata, &[0x0a], w);
         }
         fn merge_from(
             &mut self,
@@ -4948,33 +4229,19 @@ pub mod load_balancer_stats_response {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::reserve_run(
-                                &mut self.rpc_metadata,
-                                r,
-                                0x0a,
-                            );
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                RpcMetadata,
-                            >::merge(&mut v, r, depth)?;
-                            self.rpc_metadata.push(v);
-                            if r.read_tag_if(0x0a) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<RpcMetadata>,
+                        >(&mut self.rpc_metadata, r, depth, 0x0a)?;
                     }
-                    break;
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            self.recycle.keep_messages(&mut self.rpc_metadata);
+            self.rpc_metadata.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4982,6 +4249,21 @@ pub mod load_balancer_stats_response {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -4993,8 +4275,6 @@ pub mod load_balancer_stats_response {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for RpcsByPeer {
@@ -5009,35 +4289,17 @@ pub mod load_balancer_stats_response {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_map::<
-                    ::fastrs::__private::Str,
-                    ::fastrs::__private::Int32,
-                >(self.rpcs_by_peer.iter(), &[0x0a], w);
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::write_map::<
+                ::fastrs::__private::Str,
+                ::fastrs::__private::Int32,
+            >(self.rpcs_by_peer.iter(), &[0x0a], w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while r.read_tag_if(0x0a) {
-                if self.rpcs_by_peer.capacity() == 0 {
-                    self.rpcs_by_peer
-                        .reserve(
-                            ::fastrs::__private::map_run_length::<
-                                ::fastrs::__private::Str,
-                                ::fastrs::__private::Int32,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                    ::fastrs::__private::Str,
-                    ::fastrs::__private::Int32,
-                >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-                self.rpcs_by_peer.insert(k, v);
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
@@ -5050,15 +4312,10 @@ pub mod load_balancer_stats_response {
                                     >(r, 0x0a),
                                 );
                         }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                        let (k, v) = ::fastrs::__private::read_map_entry::<
                             ::fastrs::__private::Str,
                             ::fastrs::__private::Int32,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
+                        >(r, depth)?;
                         self.rpcs_by_peer.insert(k, v);
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
@@ -5067,7 +4324,7 @@ pub mod load_balancer_stats_response {
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            self.recycle.keep_each(self.rpcs_by_peer.drain().map(|(k, _)| k));
+            self.rpcs_by_peer.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5075,6 +4332,21 @@ pub mod load_balancer_stats_response {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -5121,8 +4393,6 @@ pub mod load_balancer_stats_response {
 pub struct LoadBalancerAccumulatedStatsRequest {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
@@ -5131,9 +4401,7 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -5154,6 +4422,16 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Accumulated stats for RPCs sent by a test client.
@@ -5188,8 +4466,6 @@ pub struct LoadBalancerAccumulatedStatsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
@@ -5221,27 +4497,25 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<
-                    load_balancer_accumulated_stats_response::MethodStats,
-                >,
-            >(self.stats_per_method.iter(), &[0x22], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Int32,
-            >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Int32,
-            >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Int32,
-            >(self.num_rpcs_started_by_method.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<
+                load_balancer_accumulated_stats_response::MethodStats,
+            >,
+        >(self.stats_per_method.iter(), &[0x22], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Int32,
+        >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Int32,
+        >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Int32,
+        >(self.num_rpcs_started_by_method.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -5249,137 +4523,85 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.num_rpcs_started_by_method.capacity() == 0 {
-                            self.num_rpcs_started_by_method
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Int32,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Int32,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
-                        self.num_rpcs_started_by_method.insert(k, v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.num_rpcs_started_by_method.capacity() == 0 {
+                        self.num_rpcs_started_by_method
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Int32,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x12 => {
-                        if self.num_rpcs_succeeded_by_method.capacity() == 0 {
-                            self.num_rpcs_succeeded_by_method
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Int32,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Int32,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
-                        self.num_rpcs_succeeded_by_method.insert(k, v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        if self.num_rpcs_failed_by_method.capacity() == 0 {
-                            self.num_rpcs_failed_by_method
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Int32,
-                                    >(r, 0x1a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Int32,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
-                        self.num_rpcs_failed_by_method.insert(k, v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        if self.stats_per_method.capacity() == 0 {
-                            self.stats_per_method
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<
-                                            load_balancer_accumulated_stats_response::MethodStats,
-                                        >,
-                                    >(r, 0x22),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<
-                                load_balancer_accumulated_stats_response::MethodStats,
-                            >,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .stats_per_method
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_started_by_method.insert(k, v);
                 }
-                break;
+                0x12 => {
+                    if self.num_rpcs_succeeded_by_method.capacity() == 0 {
+                        self.num_rpcs_succeeded_by_method
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Int32,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_succeeded_by_method.insert(k, v);
+                }
+                0x1a => {
+                    if self.num_rpcs_failed_by_method.capacity() == 0 {
+                        self.num_rpcs_failed_by_method
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Int32,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_failed_by_method.insert(k, v);
+                }
+                0x22 => {
+                    if self.stats_per_method.capacity() == 0 {
+                        self.stats_per_method
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<
+                                        load_balancer_accumulated_stats_response::MethodStats,
+                                    >,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<
+                            load_balancer_accumulated_stats_response::MethodStats,
+                        >,
+                    >(r, depth)?;
+                    self.stats_per_method.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_each(self.num_rpcs_started_by_method.drain().map(|(k, _)| k));
-        self.recycle
-            .keep_each(self.num_rpcs_succeeded_by_method.drain().map(|(k, _)| k));
-        self.recycle.keep_each(self.num_rpcs_failed_by_method.drain().map(|(k, _)| k));
-        for (k, v) in self.stats_per_method.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.num_rpcs_started_by_method.clear();
+        self.num_rpcs_succeeded_by_method.clear();
+        self.num_rpcs_failed_by_method.clear();
+        self.stats_per_method.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5387,6 +4609,16 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`LoadBalancerAccumulatedStatsResponse`].
@@ -5401,8 +4633,6 @@ pub mod load_balancer_accumulated_stats_response {
         pub result: ::std::collections::HashMap<i32, i32>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for MethodStats {
@@ -5420,53 +4650,28 @@ pub mod load_balancer_accumulated_stats_response {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_map::<
+            self.unknown_fields.write(w);
+            ::fastrs::__private::write_map::<
+                ::fastrs::__private::Int32,
+                ::fastrs::__private::Int32,
+            >(self.result.iter(), &[0x12], w);
+            if self.rpcs_started != 0 {
+                ::fastrs::__private::compact::write::<
                     ::fastrs::__private::Int32,
-                    ::fastrs::__private::Int32,
-                >(self.result.iter(), &[0x12], w);
-                if self.rpcs_started != 0 {
-                    ::fastrs::__private::Int32::write_keyed(
-                        &self.rpcs_started,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+                >(&self.rpcs_started, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int32::merge(&mut self.rpcs_started, r, depth)?;
-            }
-            while r.read_tag_if(0x12) {
-                if self.result.capacity() == 0 {
-                    self.result
-                        .reserve(
-                            ::fastrs::__private::map_run_length::<
-                                ::fastrs::__private::Int32,
-                                ::fastrs::__private::Int32,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = ::fastrs::__private::read_map_entry::<
-                    ::fastrs::__private::Int32,
-                    ::fastrs::__private::Int32,
-                >(r, depth)?;
-                self.result.insert(k, v);
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.rpcs_started,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.rpcs_started, r, depth)?;
                     }
                     0x12 => {
                         if self.result.capacity() == 0 {
@@ -5500,6 +4705,21 @@ pub mod load_balancer_accumulated_stats_response {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Configurations for a test client.
@@ -5516,8 +4736,6 @@ pub struct ClientConfigureRequest {
     pub timeout_sec: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfigureRequest {
@@ -5525,11 +4743,11 @@ impl ::fastrs::Message for ClientConfigureRequest {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
             >(&self.types, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<client_configure_request::Metadata>,
             >(&self.metadata, 1);
         if self.timeout_sec != 0 {
@@ -5538,18 +4756,18 @@ impl ::fastrs::Message for ClientConfigureRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.timeout_sec != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.timeout_sec, &[0x18], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<client_configure_request::Metadata>,
-            >(&self.metadata, &[0x12], w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
-            >(&self.types, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.timeout_sec != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.timeout_sec, &[0x18], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<client_configure_request::Metadata>,
+        >(&self.metadata, &[0x12], w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
+        >(&self.types, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -5557,68 +4775,35 @@ impl ::fastrs::Message for ClientConfigureRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::OpenEnum<
-                                client_configure_request::RpcType,
-                            >,
-                        >(r, &mut self.types)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x08 => {
-                        ::fastrs::__private::reserve_run(&mut self.types, r, 0x08);
-                        self.types
-                            .push(
-                                ::fastrs::__private::OpenEnum::<
-                                    client_configure_request::RpcType,
-                                >::read(r, depth)?,
-                            );
-                        if r.read_tag_if(0x08) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.metadata, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            client_configure_request::Metadata,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.timeout_sec,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
+                    >(r, &mut self.types)?;
                 }
-                break;
+                0x08 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
+                    >(&mut self.types, r, depth, 0x08)?;
+                }
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<client_configure_request::Metadata>,
+                    >(&mut self.metadata, r, depth, 0x12)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.timeout_sec, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.types.clear();
-        self.recycle.keep_messages(&mut self.metadata);
+        self.metadata.clear();
         self.timeout_sec = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -5627,6 +4812,16 @@ impl ::fastrs::Message for ClientConfigureRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ClientConfigureRequest`].
@@ -5640,8 +4835,6 @@ pub mod client_configure_request {
         pub value: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Metadata {
@@ -5660,49 +4853,44 @@ pub mod client_configure_request {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.value.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.value, &[0x1a], w);
-                }
-                if !self.key.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.key, &[0x12], w);
-                }
-                if self.r#type.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
-                        RpcType,
-                    >::write_keyed(&self.r#type, &[0x08], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.value.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.value, &[0x1a], w);
+            }
+            if !self.key.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.key, &[0x12], w);
+            }
+            if self.r#type.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<RpcType>,
+                >(&self.r#type, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::OpenEnum::<
-                    RpcType,
-                >::merge(&mut self.r#type, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Str::merge(&mut self.value, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            RpcType,
-                        >::merge(&mut self.r#type, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<RpcType>,
+                        >(&mut self.r#type, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.key, r, depth)?;
                     }
                     0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.value, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.value, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -5720,6 +4908,21 @@ pub mod client_configure_request {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Type of RPCs to send.
@@ -5763,8 +4966,6 @@ pub mod client_configure_request {
 pub struct ClientConfigureResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfigureResponse {
@@ -5773,9 +4974,7 @@ impl ::fastrs::Message for ClientConfigureResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -5797,14 +4996,22 @@ impl ::fastrs::Message for ClientConfigureResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MemorySize {
     pub rss: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MemorySize {
@@ -5817,25 +5024,24 @@ impl ::fastrs::Message for MemorySize {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.rss != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.rss, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.rss != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.rss, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.rss, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.rss, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.rss, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -5852,6 +5058,16 @@ impl ::fastrs::Message for MemorySize {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Metrics data the server will update and send to the client. It mirrors orca load report
 /// https://github.com/cncf/xds/blob/eded343319d09f30032952beda9840bbd3dcf7ac/xds/data/orca/v3/orca_load_report.proto#L15,
@@ -5864,8 +5080,6 @@ pub struct TestOrcaReport {
     pub utilization: ::std::collections::HashMap<::fastrs::alloc::string::String, f64>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TestOrcaReport {
@@ -5891,90 +5105,42 @@ impl ::fastrs::Message for TestOrcaReport {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Double,
+        >(self.utilization.iter(), &[0x22], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Double,
+        >(self.request_cost.iter(), &[0x1a], w);
+        if self.memory_utilization.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Double,
-            >(self.utilization.iter(), &[0x22], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
+            >(&self.memory_utilization, &[0x11], w);
+        }
+        if self.cpu_utilization.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Double,
-            >(self.request_cost.iter(), &[0x1a], w);
-            if self.memory_utilization.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.memory_utilization,
-                    &[0x11],
-                    w,
-                );
-            }
-            if self.cpu_utilization.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.cpu_utilization,
-                    &[0x09],
-                    w,
-                );
-            }
-        });
+            >(&self.cpu_utilization, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x09) {
-            ::fastrs::__private::Double::merge(&mut self.cpu_utilization, r, depth)?;
-        }
-        if r.read_tag_if(0x11) {
-            ::fastrs::__private::Double::merge(&mut self.memory_utilization, r, depth)?;
-        }
-        while r.read_tag_if(0x1a) {
-            if self.request_cost.capacity() == 0 {
-                self.request_cost
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Double,
-                        >(r, 0x1a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Double,
-            >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-            self.request_cost.insert(k, v);
-        }
-        while r.read_tag_if(0x22) {
-            if self.utilization.capacity() == 0 {
-                self.utilization
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Double,
-                        >(r, 0x22),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Double,
-            >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-            self.utilization.insert(k, v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.cpu_utilization,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.cpu_utilization, r, depth)?;
                 }
                 0x11 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.memory_utilization,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.memory_utilization, r, depth)?;
                 }
                 0x1a => {
                     if self.request_cost.capacity() == 0 {
@@ -5986,15 +5152,10 @@ impl ::fastrs::Message for TestOrcaReport {
                                 >(r, 0x1a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Double,
-                    >(
-                        r,
-                        depth,
-                        self.recycle.spare(),
-                        ::core::default::Default::default(),
-                    )?;
+                    >(r, depth)?;
                     self.request_cost.insert(k, v);
                 }
                 0x22 => {
@@ -6007,15 +5168,10 @@ impl ::fastrs::Message for TestOrcaReport {
                                 >(r, 0x22),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Double,
-                    >(
-                        r,
-                        depth,
-                        self.recycle.spare(),
-                        ::core::default::Default::default(),
-                    )?;
+                    >(r, depth)?;
                     self.utilization.insert(k, v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
@@ -6026,8 +5182,8 @@ impl ::fastrs::Message for TestOrcaReport {
     fn clear(&mut self) {
         self.cpu_utilization = ::core::default::Default::default();
         self.memory_utilization = ::core::default::Default::default();
-        self.recycle.keep_each(self.request_cost.drain().map(|(k, _)| k));
-        self.recycle.keep_each(self.utilization.drain().map(|(k, _)| k));
+        self.request_cost.clear();
+        self.utilization.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6035,6 +5191,16 @@ impl ::fastrs::Message for TestOrcaReport {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Status that will be return to callers of the Hook method
@@ -6044,8 +5210,6 @@ pub struct SetReturnStatusRequest {
     pub grpc_status_description: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SetReturnStatusRequest {
@@ -6061,54 +5225,34 @@ impl ::fastrs::Message for SetReturnStatusRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.grpc_status_description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.grpc_status_description,
-                    &[0x12],
-                    w,
-                );
-            }
-            if self.grpc_code_to_return != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.grpc_code_to_return,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.grpc_status_description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.grpc_status_description, &[0x12], w);
+        }
+        if self.grpc_code_to_return != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.grpc_code_to_return, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.grpc_code_to_return, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(
-                &mut self.grpc_status_description,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.grpc_code_to_return,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.grpc_code_to_return, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.grpc_status_description,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.grpc_status_description, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6126,6 +5270,16 @@ impl ::fastrs::Message for SetReturnStatusRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HookRequest {
@@ -6136,8 +5290,6 @@ pub struct HookRequest {
     pub server_port: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HookRequest {
@@ -6163,78 +5315,54 @@ impl ::fastrs::Message for HookRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.server_port != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.server_port, &[0x20], w);
-            }
-            if !self.grpc_status_description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.grpc_status_description,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.grpc_code_to_return != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.grpc_code_to_return,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.command.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    hook_request::HookRequestCommand,
-                >::write_keyed(&self.command, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.server_port != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.server_port, &[0x20], w);
+        }
+        if !self.grpc_status_description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.grpc_status_description, &[0x1a], w);
+        }
+        if self.grpc_code_to_return != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.grpc_code_to_return, &[0x10], w);
+        }
+        if self.command.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<hook_request::HookRequestCommand>,
+            >(&self.command, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                hook_request::HookRequestCommand,
-            >::merge(&mut self.command, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.grpc_code_to_return, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(
-                &mut self.grpc_status_description,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Int32::merge(&mut self.server_port, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        hook_request::HookRequestCommand,
-                    >::merge(&mut self.command, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<hook_request::HookRequestCommand>,
+                    >(&mut self.command, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.grpc_code_to_return,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.grpc_code_to_return, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.grpc_status_description,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.grpc_status_description, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Int32::merge(&mut self.server_port, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.server_port, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6253,6 +5381,16 @@ impl ::fastrs::Message for HookRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`HookRequest`].
@@ -6308,8 +5446,6 @@ pub mod hook_request {
 pub struct HookResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HookResponse {
@@ -6318,9 +5454,7 @@ impl ::fastrs::Message for HookResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -6342,6 +5476,16 @@ impl ::fastrs::Message for HookResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ByteBufferParams {
@@ -6349,8 +5493,6 @@ pub struct ByteBufferParams {
     pub resp_size: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ByteBufferParams {
@@ -6366,34 +5508,34 @@ impl ::fastrs::Message for ByteBufferParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.resp_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.resp_size, &[0x10], w);
-            }
-            if self.req_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.req_size, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.resp_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.resp_size, &[0x10], w);
+        }
+        if self.req_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.req_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.req_size, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.resp_size, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.req_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.req_size, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.resp_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.resp_size, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6411,6 +5553,16 @@ impl ::fastrs::Message for ByteBufferParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SimpleProtoParams {
@@ -6418,8 +5570,6 @@ pub struct SimpleProtoParams {
     pub resp_size: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleProtoParams {
@@ -6435,34 +5585,34 @@ impl ::fastrs::Message for SimpleProtoParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.resp_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.resp_size, &[0x10], w);
-            }
-            if self.req_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.req_size, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.resp_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.resp_size, &[0x10], w);
+        }
+        if self.req_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.req_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.req_size, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.resp_size, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.req_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.req_size, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.resp_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.resp_size, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6480,6 +5630,16 @@ impl ::fastrs::Message for SimpleProtoParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// TODO (vpai): Fill this in once the details of complex, representative
 /// protos are decided
@@ -6487,8 +5647,6 @@ impl ::fastrs::Message for SimpleProtoParams {
 pub struct ComplexProtoParams {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComplexProtoParams {
@@ -6497,9 +5655,7 @@ impl ::fastrs::Message for ComplexProtoParams {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -6521,14 +5677,22 @@ impl ::fastrs::Message for ComplexProtoParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PayloadConfig {
     pub payload: ::core::option::Option<payload_config::Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PayloadConfig {
@@ -6552,33 +5716,25 @@ impl ::fastrs::Message for PayloadConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.payload {
-                ::core::option::Option::Some(
-                    payload_config::Payload::BytebufParams(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ByteBufferParams,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    payload_config::Payload::SimpleParams(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        SimpleProtoParams,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    payload_config::Payload::ComplexParams(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ComplexProtoParams,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.payload {
+            ::core::option::Option::Some(payload_config::Payload::BytebufParams(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ByteBufferParams>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(payload_config::Payload::SimpleParams(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<SimpleProtoParams>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(payload_config::Payload::ComplexParams(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ComplexProtoParams>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -6592,19 +5748,18 @@ impl ::fastrs::Message for PayloadConfig {
                         ::core::option::Option::Some(
                             payload_config::Payload::BytebufParams(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                ByteBufferParams,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ByteBufferParams>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ByteBufferParams,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .payload
-                                .replace(payload_config::Payload::BytebufParams(v));
-                            payload_config::keep_payload(&mut self.recycle, old);
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::BytebufParams(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ByteBufferParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -6613,19 +5768,18 @@ impl ::fastrs::Message for PayloadConfig {
                         ::core::option::Option::Some(
                             payload_config::Payload::SimpleParams(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                SimpleProtoParams,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<SimpleProtoParams>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                SimpleProtoParams,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .payload
-                                .replace(payload_config::Payload::SimpleParams(v));
-                            payload_config::keep_payload(&mut self.recycle, old);
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::SimpleParams(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<SimpleProtoParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -6634,19 +5788,18 @@ impl ::fastrs::Message for PayloadConfig {
                         ::core::option::Option::Some(
                             payload_config::Payload::ComplexParams(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                ComplexProtoParams,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ComplexProtoParams>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ComplexProtoParams,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .payload
-                                .replace(payload_config::Payload::ComplexParams(v));
-                            payload_config::keep_payload(&mut self.recycle, old);
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::ComplexParams(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ComplexProtoParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -6656,7 +5809,7 @@ impl ::fastrs::Message for PayloadConfig {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        payload_config::keep_payload(&mut self.recycle, self.payload.take());
+        self.payload = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6664,6 +5817,16 @@ impl ::fastrs::Message for PayloadConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`PayloadConfig`].
@@ -6673,24 +5836,6 @@ pub mod payload_config {
         BytebufParams(super::ByteBufferParams),
         SimpleParams(super::SimpleProtoParams),
         ComplexParams(super::ComplexProtoParams),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_payload(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Payload>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Payload::BytebufParams(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Payload::SimpleParams(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Payload::ComplexParams(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6712,8 +5857,6 @@ pub struct ServerStats {
     pub core_stats: ::core::option::Option<super::core::Stats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerStats {
@@ -6744,44 +5887,42 @@ impl ::fastrs::Message for ServerStats {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.core_stats {
-                ::fastrs::__private::Msg::<
-                    super::core::Stats,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.cq_poll_count != 0 {
-                ::fastrs::__private::Uint64::write_keyed(
-                    &self.cq_poll_count,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.idle_cpu_time != 0 {
-                ::fastrs::__private::Uint64::write_keyed(
-                    &self.idle_cpu_time,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.total_cpu_time != 0 {
-                ::fastrs::__private::Uint64::write_keyed(
-                    &self.total_cpu_time,
-                    &[0x20],
-                    w,
-                );
-            }
-            if self.time_system.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_system, &[0x19], w);
-            }
-            if self.time_user.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_user, &[0x11], w);
-            }
-            if self.time_elapsed.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_elapsed, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.core_stats {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::core::Stats>,
+            >(v, &[0x3a], w);
+        }
+        if self.cq_poll_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.cq_poll_count, &[0x30], w);
+        }
+        if self.idle_cpu_time != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.idle_cpu_time, &[0x28], w);
+        }
+        if self.total_cpu_time != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.total_cpu_time, &[0x20], w);
+        }
+        if self.time_system.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_system, &[0x19], w);
+        }
+        if self.time_user.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_user, &[0x11], w);
+        }
+        if self.time_elapsed.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_elapsed, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6789,89 +5930,43 @@ impl ::fastrs::Message for ServerStats {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x09 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_elapsed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x11) {
-                            tag = 0x11;
-                            continue;
-                        }
-                    }
-                    0x11 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_user,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x19) {
-                            tag = 0x19;
-                            continue;
-                        }
-                    }
-                    0x19 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_system,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Uint64::merge(
-                            &mut self.total_cpu_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Uint64::merge(
-                            &mut self.idle_cpu_time,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Uint64::merge(
-                            &mut self.cq_poll_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::core::Stats,
-                        >::merge(
-                            self
-                                .core_stats
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x09 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_elapsed, r, depth)?;
                 }
-                break;
+                0x11 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_user, r, depth)?;
+                }
+                0x19 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_system, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.total_cpu_time, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.idle_cpu_time, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.cq_poll_count, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::core::Stats>,
+                    >(&mut self.core_stats, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -6883,9 +5978,7 @@ impl ::fastrs::Message for ServerStats {
         self.total_cpu_time = ::core::default::Default::default();
         self.idle_cpu_time = ::core::default::Default::default();
         self.cq_poll_count = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.core_stats.take() {
-            self.recycle.keep_message(v);
-        }
+        self.core_stats = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6893,6 +5986,16 @@ impl ::fastrs::Message for ServerStats {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Histogram params based on grpc/support/histogram.c
@@ -6904,8 +6007,6 @@ pub struct HistogramParams {
     pub max_possible: f64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HistogramParams {
@@ -6921,38 +6022,34 @@ impl ::fastrs::Message for HistogramParams {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.max_possible.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.max_possible, &[0x11], w);
-            }
-            if self.resolution.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.resolution, &[0x09], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.max_possible.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.max_possible, &[0x11], w);
+        }
+        if self.resolution.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.resolution, &[0x09], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x09) {
-            ::fastrs::__private::Double::merge(&mut self.resolution, r, depth)?;
-        }
-        if r.read_tag_if(0x11) {
-            ::fastrs::__private::Double::merge(&mut self.max_possible, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
-                    ::fastrs::__private::Double::merge(&mut self.resolution, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.resolution, r, depth)?;
                 }
                 0x11 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.max_possible,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.max_possible, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6970,6 +6067,16 @@ impl ::fastrs::Message for HistogramParams {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Histogram data based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6982,8 +6089,6 @@ pub struct HistogramData {
     pub count: f64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HistogramData {
@@ -6991,7 +6096,7 @@ impl ::fastrs::Message for HistogramData {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Uint32,
             >(&self.bucket, 1);
         if self.min_seen.to_bits() != 0 {
@@ -7012,90 +6117,77 @@ impl ::fastrs::Message for HistogramData {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.count.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.count, &[0x31], w);
-            }
-            if self.sum_of_squares.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.sum_of_squares,
-                    &[0x29],
-                    w,
-                );
-            }
-            if self.sum.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.sum, &[0x21], w);
-            }
-            if self.max_seen.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.max_seen, &[0x19], w);
-            }
-            if self.min_seen.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.min_seen, &[0x11], w);
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Uint32,
-            >(&self.bucket, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.count.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.count, &[0x31], w);
+        }
+        if self.sum_of_squares.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.sum_of_squares, &[0x29], w);
+        }
+        if self.sum.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.sum, &[0x21], w);
+        }
+        if self.max_seen.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.max_seen, &[0x19], w);
+        }
+        if self.min_seen.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.min_seen, &[0x11], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Uint32,
+        >(&self.bucket, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::Uint32,
-            >(r, &mut self.bucket)?;
-        }
-        while r.read_tag_if(0x08) {
-            ::fastrs::__private::reserve_run(&mut self.bucket, r, 0x08);
-            self.bucket.push(::fastrs::__private::Uint32::read(r, depth)?);
-        }
-        if r.read_tag_if(0x11) {
-            ::fastrs::__private::Double::merge(&mut self.min_seen, r, depth)?;
-        }
-        if r.read_tag_if(0x19) {
-            ::fastrs::__private::Double::merge(&mut self.max_seen, r, depth)?;
-        }
-        if r.read_tag_if(0x21) {
-            ::fastrs::__private::Double::merge(&mut self.sum, r, depth)?;
-        }
-        if r.read_tag_if(0x29) {
-            ::fastrs::__private::Double::merge(&mut self.sum_of_squares, r, depth)?;
-        }
-        if r.read_tag_if(0x31) {
-            ::fastrs::__private::Double::merge(&mut self.count, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Uint32,
                     >(r, &mut self.bucket)?;
                 }
                 0x08 => {
-                    ::fastrs::__private::reserve_run(&mut self.bucket, r, 0x08);
-                    self.bucket.push(::fastrs::__private::Uint32::read(r, depth)?);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.bucket, r, depth, 0x08)?;
                 }
                 0x11 => {
-                    ::fastrs::__private::Double::merge(&mut self.min_seen, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.min_seen, r, depth)?;
                 }
                 0x19 => {
-                    ::fastrs::__private::Double::merge(&mut self.max_seen, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.max_seen, r, depth)?;
                 }
                 0x21 => {
-                    ::fastrs::__private::Double::merge(&mut self.sum, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.sum, r, depth)?;
                 }
                 0x29 => {
-                    ::fastrs::__private::Double::merge(
-                        &mut self.sum_of_squares,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.sum_of_squares, r, depth)?;
                 }
                 0x31 => {
-                    ::fastrs::__private::Double::merge(&mut self.count, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.count, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -7117,6 +6209,16 @@ impl ::fastrs::Message for HistogramData {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestResultCount {
@@ -7124,8 +6226,6 @@ pub struct RequestResultCount {
     pub count: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestResultCount {
@@ -7141,34 +6241,34 @@ impl ::fastrs::Message for RequestResultCount {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.count != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.count, &[0x10], w);
-            }
-            if self.status_code != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.status_code, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.count, &[0x10], w);
+        }
+        if self.status_code != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.status_code, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.status_code, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.count, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.status_code, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.status_code, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.count, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.count, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -7185,6 +6285,16 @@ impl ::fastrs::Message for RequestResultCount {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7203,8 +6313,6 @@ pub struct ClientStats {
     pub core_stats: ::core::option::Option<super::core::Stats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
@@ -7224,7 +6332,7 @@ impl ::fastrs::Message for ClientStats {
             n += 1 + ::fastrs::__private::Double::size(&self.time_system);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<RequestResultCount>,
             >(&self.request_results, 1);
         if self.cq_poll_count != 0 {
@@ -7236,36 +6344,40 @@ impl ::fastrs::Message for ClientStats {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.core_stats {
-                ::fastrs::__private::Msg::<
-                    super::core::Stats,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.cq_poll_count != 0 {
-                ::fastrs::__private::Uint64::write_keyed(
-                    &self.cq_poll_count,
-                    &[0x30],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<RequestResultCount>,
-            >(&self.request_results, &[0x2a], w);
-            if self.time_system.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_system, &[0x21], w);
-            }
-            if self.time_user.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_user, &[0x19], w);
-            }
-            if self.time_elapsed.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(&self.time_elapsed, &[0x11], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.latencies {
-                ::fastrs::__private::Msg::<HistogramData>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.core_stats {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::core::Stats>,
+            >(v, &[0x3a], w);
+        }
+        if self.cq_poll_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint64,
+            >(&self.cq_poll_count, &[0x30], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<RequestResultCount>,
+        >(&self.request_results, &[0x2a], w);
+        if self.time_system.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_system, &[0x21], w);
+        }
+        if self.time_user.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_user, &[0x19], w);
+        }
+        if self.time_elapsed.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.time_elapsed, &[0x11], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.latencies {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<HistogramData>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -7273,117 +6385,55 @@ impl ::fastrs::Message for ClientStats {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            HistogramData,
-                        >::merge(
-                            self
-                                .latencies
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x11) {
-                            tag = 0x11;
-                            continue;
-                        }
-                    }
-                    0x11 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_elapsed,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x19) {
-                            tag = 0x19;
-                            continue;
-                        }
-                    }
-                    0x19 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_user,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x21) {
-                            tag = 0x21;
-                            continue;
-                        }
-                    }
-                    0x21 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.time_system,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.request_results,
-                            r,
-                            0x2a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            RequestResultCount,
-                        >::merge(&mut v, r, depth)?;
-                        self.request_results.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Uint64::merge(
-                            &mut self.cq_poll_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::core::Stats,
-                        >::merge(
-                            self
-                                .core_stats
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<HistogramData>,
+                    >(&mut self.latencies, r, depth)?;
                 }
-                break;
+                0x11 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_elapsed, r, depth)?;
+                }
+                0x19 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_user, r, depth)?;
+                }
+                0x21 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.time_system, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<RequestResultCount>,
+                    >(&mut self.request_results, r, depth, 0x2a)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.cq_poll_count, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::core::Stats>,
+                    >(&mut self.core_stats, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.latencies.take() {
-            self.recycle.keep_message(v);
-        }
+        self.latencies = ::core::option::Option::None;
         self.time_elapsed = ::core::default::Default::default();
         self.time_user = ::core::default::Default::default();
         self.time_system = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.request_results);
+        self.request_results.clear();
         self.cq_poll_count = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.core_stats.take() {
-            self.recycle.keep_message(v);
-        }
+        self.core_stats = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -7391,6 +6441,16 @@ impl ::fastrs::Message for ClientStats {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]

@@ -21,8 +21,6 @@ pub struct Http {
     pub fully_decode_reserved_expansion: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Http {
@@ -30,7 +28,7 @@ impl ::fastrs::Message for Http {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<HttpRule>,
             >(&self.rules, 1);
         if self.fully_decode_reserved_expansion {
@@ -43,19 +41,15 @@ impl ::fastrs::Message for Http {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.fully_decode_reserved_expansion {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.fully_decode_reserved_expansion,
-                    &[0x10],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<HttpRule>,
-            >(&self.rules, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.fully_decode_reserved_expansion {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.fully_decode_reserved_expansion, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<HttpRule>,
+        >(&self.rules, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -63,38 +57,24 @@ impl ::fastrs::Message for Http {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.rules, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<HttpRule>::merge(&mut v, r, depth)?;
-                        self.rules.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.fully_decode_reserved_expansion,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<HttpRule>,
+                    >(&mut self.rules, r, depth, 0x0a)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.fully_decode_reserved_expansion, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.rules);
+        self.rules.clear();
         self.fully_decode_reserved_expansion = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -103,6 +83,16 @@ impl ::fastrs::Message for Http {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// # gRPC Transcoding
@@ -408,8 +398,6 @@ pub struct HttpRule {
     pub response_body: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpRule {
@@ -423,7 +411,7 @@ impl ::fastrs::Message for HttpRule {
             n += 1 + ::fastrs::__private::Str::size(&self.body);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<HttpRule>,
             >(&self.additional_bindings, 1);
         if !self.response_body.is_empty() {
@@ -447,46 +435,60 @@ impl ::fastrs::Message for HttpRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.response_body.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.response_body, &[0x62], w);
+        self.unknown_fields.write(w);
+        if !self.response_body.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.response_body, &[0x62], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<HttpRule>,
+        >(&self.additional_bindings, &[0x5a], w);
+        if let ::core::option::Option::Some(http_rule::Pattern::Custom(v)) = &self
+            .pattern
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<CustomHttpPattern>,
+            >(v, &[0x42], w);
+        }
+        if !self.body.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.body, &[0x3a], w);
+        }
+        match &self.pattern {
+            ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<HttpRule>,
-            >(&self.additional_bindings, &[0x5a], w);
-            if let ::core::option::Option::Some(http_rule::Pattern::Custom(v)) = &self
-                .pattern
-            {
-                ::fastrs::__private::Msg::<
-                    CustomHttpPattern,
-                >::write_keyed(v, &[0x42], w);
+            ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x1a], w);
             }
-            if !self.body.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.body, &[0x3a], w);
+            ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x22], w);
             }
-            match &self.pattern {
-                ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x32], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x2a], w);
             }
-            if !self.selector.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.selector, &[0x0a], w);
+            ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x32], w);
             }
-        });
+            _ => {}
+        }
+        if !self.selector.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.selector, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -494,162 +496,136 @@ impl ::fastrs::Message for HttpRule {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.selector, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self.pattern.replace(http_rule::Pattern::Get(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self.pattern.replace(http_rule::Pattern::Put(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(
-                                http_rule::Pattern::Post(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self.pattern.replace(http_rule::Pattern::Post(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(
-                                http_rule::Pattern::Delete(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .pattern
-                                    .replace(http_rule::Pattern::Delete(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(
-                                http_rule::Pattern::Patch(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .pattern
-                                    .replace(http_rule::Pattern::Patch(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(&mut self.body, r, depth)?;
-                    }
-                    0x42 => {
-                        match &mut self.pattern {
-                            ::core::option::Option::Some(
-                                http_rule::Pattern::Custom(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CustomHttpPattern,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CustomHttpPattern,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .pattern
-                                    .replace(http_rule::Pattern::Custom(v));
-                                http_rule::keep_pattern(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.additional_bindings,
-                            r,
-                            0x5a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<HttpRule>::merge(&mut v, r, depth)?;
-                        self.additional_bindings.push(v);
-                        if r.read_tag_if(0x5a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.response_body,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.selector, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Get(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1a => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Put(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x22 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Post(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x2a => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Delete(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x32 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Patch(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.body, r, depth)?;
+                }
+                0x42 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CustomHttpPattern>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Custom(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CustomHttpPattern>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<HttpRule>,
+                    >(&mut self.additional_bindings, r, depth, 0x5a)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.response_body, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -657,9 +633,9 @@ impl ::fastrs::Message for HttpRule {
     fn clear(&mut self) {
         self.selector.clear();
         self.body.clear();
-        self.recycle.keep_messages(&mut self.additional_bindings);
+        self.additional_bindings.clear();
         self.response_body.clear();
-        http_rule::keep_pattern(&mut self.recycle, self.pattern.take());
+        self.pattern = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -667,6 +643,16 @@ impl ::fastrs::Message for HttpRule {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`HttpRule`].
@@ -693,21 +679,6 @@ pub mod http_rule {
         /// for services that provide content to Web (HTML) clients.
         Custom(super::CustomHttpPattern),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_pattern(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Pattern>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Pattern::Get(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Pattern::Put(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Pattern::Post(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Pattern::Delete(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Pattern::Patch(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Pattern::Custom(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
 }
 /// A custom pattern is used for defining custom HTTP verb.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -718,8 +689,6 @@ pub struct CustomHttpPattern {
     pub path: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CustomHttpPattern {
@@ -735,34 +704,34 @@ impl ::fastrs::Message for CustomHttpPattern {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.path.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.path, &[0x12], w);
-            }
-            if !self.kind.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.kind, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.path.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.path, &[0x12], w);
+        }
+        if !self.kind.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.kind, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.kind, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.path, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.kind, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.kind, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.path, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.path, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -779,6 +748,16 @@ impl ::fastrs::Message for CustomHttpPattern {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// See `HttpRule`.

@@ -11,8 +11,6 @@ pub struct OperationOptions {
     pub tags: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for OperationOptions {
@@ -23,46 +21,38 @@ impl ::fastrs::Message for OperationOptions {
             n += 1 + ::fastrs::__private::Str::size(&self.name);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.tags, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.tags, &[0x12], w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.tags, &[0x12], w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        while r.read_tag_if(0x12) {
-            ::fastrs::__private::reserve_run(&mut self.tags, r, 0x12);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.tags.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::reserve_run(&mut self.tags, r, 0x12);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.tags.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.tags, r, depth, 0x12)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -71,7 +61,7 @@ impl ::fastrs::Message for OperationOptions {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.recycle.keep_all(&mut self.tags);
+        self.tags.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -79,6 +69,16 @@ impl ::fastrs::Message for OperationOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -89,8 +89,6 @@ pub struct ServiceOptions {
     pub tags: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServiceOptions {
@@ -101,46 +99,38 @@ impl ::fastrs::Message for ServiceOptions {
             n += 1 + ::fastrs::__private::Str::size(&self.name);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.tags, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.tags, &[0x12], w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.tags, &[0x12], w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        while r.read_tag_if(0x12) {
-            ::fastrs::__private::reserve_run(&mut self.tags, r, 0x12);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.tags.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::reserve_run(&mut self.tags, r, 0x12);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.tags.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.tags, r, depth, 0x12)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -149,7 +139,7 @@ impl ::fastrs::Message for ServiceOptions {
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.recycle.keep_all(&mut self.tags);
+        self.tags.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -157,6 +147,16 @@ impl ::fastrs::Message for ServiceOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 pub const SERVICE: ::fastrs::Extension<

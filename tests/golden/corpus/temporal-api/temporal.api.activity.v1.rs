@@ -9,8 +9,6 @@ pub struct ActivityExecutionOutcome {
     pub value: ::core::option::Option<activity_execution_outcome::Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionOutcome {
@@ -37,26 +35,24 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.value {
-                ::core::option::Option::Some(
-                    activity_execution_outcome::Value::Result(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Payloads,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    activity_execution_outcome::Value::Failure(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::failure::v1::Failure,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.value {
+            ::core::option::Option::Some(
+                activity_execution_outcome::Value::Result(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                activity_execution_outcome::Value::Failure(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -70,21 +66,17 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
                         ::core::option::Option::Some(
                             activity_execution_outcome::Value::Result(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::common::v1::Payloads,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::common::v1::Payloads,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .value
-                                .replace(activity_execution_outcome::Value::Result(v));
-                            activity_execution_outcome::keep_value(
-                                &mut self.recycle,
-                                old,
+                            self.value = ::core::option::Option::Some(
+                                activity_execution_outcome::Value::Result(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -94,21 +86,17 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
                         ::core::option::Option::Some(
                             activity_execution_outcome::Value::Failure(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .value
-                                .replace(activity_execution_outcome::Value::Failure(v));
-                            activity_execution_outcome::keep_value(
-                                &mut self.recycle,
-                                old,
+                            self.value = ::core::option::Option::Some(
+                                activity_execution_outcome::Value::Failure(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -119,7 +107,7 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        activity_execution_outcome::keep_value(&mut self.recycle, self.value.take());
+        self.value = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -127,6 +115,16 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ActivityExecutionOutcome`].
@@ -137,17 +135,6 @@ pub mod activity_execution_outcome {
         Result(super::super::super::common::v1::Payloads),
         /// The failure if the activity completed unsuccessfully.
         Failure(super::super::super::failure::v1::Failure),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_value(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Value>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Value::Result(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Value::Failure(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -191,8 +178,6 @@ pub struct ActivityOptions {
     pub start_delay: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityOptions {
@@ -238,49 +223,47 @@ impl ::fastrs::Message for ActivityOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.start_delay {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.start_delay {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -288,157 +271,61 @@ impl ::fastrs::Message for ActivityOptions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .heartbeat_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_delay
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.heartbeat_timeout, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_delay, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_delay.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_queue = ::core::option::Option::None;
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
+        self.heartbeat_timeout = ::core::option::Option::None;
+        self.retry_policy = ::core::option::Option::None;
+        self.priority = ::core::option::Option::None;
+        self.start_delay = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -446,6 +333,16 @@ impl ::fastrs::Message for ActivityOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Information about a standalone activity.
@@ -562,8 +459,6 @@ pub struct ActivityExecutionInfo {
     pub execution_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionInfo {
@@ -739,7 +634,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
             n += 2 + ::fastrs::__private::Str::size(&self.canceled_reason);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Link>,
             >(&self.links, 2);
         if self.total_heartbeat_count != 0 {
@@ -764,199 +659,201 @@ impl ::fastrs::Message for ActivityExecutionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.execution_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0xb2, 0x02], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_delay {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0xaa, 0x02], w);
-            }
-            if !self.sdk_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.sdk_version,
-                    &[0xa2, 0x02],
-                    w,
-                );
-            }
-            if !self.sdk_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_name, &[0x9a, 0x02], w);
-            }
-            if self.total_heartbeat_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.total_heartbeat_count,
-                    &[0x90, 0x02],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Link>,
-            >(&self.links, &[0x8a, 0x02], w);
-            if !self.canceled_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.canceled_reason,
-                    &[0x82, 0x02],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0xfa, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0xf2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0xea, 0x01], w);
-            }
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0xe0, 0x01],
-                    w,
-                );
-            }
-            if self.state_transition_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_transition_count,
-                    &[0xd8, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0xd2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.execution_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0xb2, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_delay {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0xaa, 0x02], w);
+        }
+        if !self.sdk_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_version, &[0xa2, 0x02], w);
+        }
+        if !self.sdk_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_name, &[0x9a, 0x02], w);
+        }
+        if self.total_heartbeat_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.total_heartbeat_count, &[0x90, 0x02], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Link>,
+        >(&self.links, &[0x8a, 0x02], w);
+        if !self.canceled_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.canceled_reason, &[0x82, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0xfa, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0xf2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0xea, 0x01], w);
+        }
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0xe0, 0x01], w);
+        }
+        if self.state_transition_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_transition_count, &[0xd8, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0xd2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0xca, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0xc2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0xba, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0xb2, 0x01], w);
-            }
-            if !self.last_worker_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.last_worker_identity,
-                    &[0xaa, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.last_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0xa2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x78], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_started_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x32], w);
-            }
-            if self.run_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(v, &[0xca, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0xba, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0xb2, 0x01], w);
+        }
+        if !self.last_worker_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.last_worker_identity, &[0xaa, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0xa2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x78], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_started_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x32], w);
+        }
+        if self.run_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::PendingActivityState,
-                >::write_keyed(&self.run_state, &[0x28], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.run_state, &[0x28], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ActivityExecutionStatus,
-                >::write_keyed(&self.status, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -964,506 +861,206 @@ impl ::fastrs::Message for ActivityExecutionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ActivityExecutionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::PendingActivityState,
-                        >::merge(&mut self.run_state, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .heartbeat_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .heartbeat_details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_heartbeat_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_started_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x78) {
-                            tag = 0x78;
-                            continue;
-                        }
-                    }
-                    0x78 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .execution_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.last_worker_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb2) {
-                            tag = 0xb2;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .current_retry_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xca) {
-                            tag = 0xca;
-                            continue;
-                        }
-                    }
-                    0xca => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .last_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xd2) {
-                            tag = 0xd2;
-                            continue;
-                        }
-                    }
-                    0xd2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xd8) {
-                            tag = 0xd8;
-                            continue;
-                        }
-                    }
-                    0xd8 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_transition_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xe0) {
-                            tag = 0xe0;
-                            continue;
-                        }
-                    }
-                    0xe0 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xea) {
-                            tag = 0xea;
-                            continue;
-                        }
-                    }
-                    0xea => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xf2) {
-                            tag = 0xf2;
-                            continue;
-                        }
-                    }
-                    0xf2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xfa) {
-                            tag = 0xfa;
-                            continue;
-                        }
-                    }
-                    0xfa => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x102) {
-                            tag = 0x102;
-                            continue;
-                        }
-                    }
-                    0x102 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.canceled_reason,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10a) {
-                            tag = 0x10a;
-                            continue;
-                        }
-                    }
-                    0x10a => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0x10a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Link,
-                        >::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0x10a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x110) {
-                            tag = 0x110;
-                            continue;
-                        }
-                    }
-                    0x110 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.total_heartbeat_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x11a) {
-                            tag = 0x11a;
-                            continue;
-                        }
-                    }
-                    0x11a => {
-                        ::fastrs::__private::Str::merge(&mut self.sdk_name, r, depth)?;
-                        if r.read_tag_if(0x122) {
-                            tag = 0x122;
-                            continue;
-                        }
-                    }
-                    0x122 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.sdk_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12a) {
-                            tag = 0x12a;
-                            continue;
-                        }
-                    }
-                    0x12a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_delay
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x132) {
-                            tag = 0x132;
-                            continue;
-                        }
-                    }
-                    0x132 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .execution_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ActivityExecutionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::PendingActivityState,
+                        >,
+                    >(&mut self.run_state, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.heartbeat_timeout, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.heartbeat_details, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_heartbeat_time, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_started_time, r, depth)?;
+                }
+                0x78 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.execution_duration, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.schedule_time, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.expiration_time, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_failure, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.last_worker_identity, r, depth)?;
+                }
+                0xb2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.current_retry_interval, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0xca => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.last_deployment_version, r, depth)?;
+                }
+                0xd2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0xd8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_transition_count, r, depth)?;
+                }
+                0xe0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                0xea => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0xf2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0xfa => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                0x102 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.canceled_reason, r, depth)?;
+                }
+                0x10a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Link>,
+                    >(&mut self.links, r, depth, 0x10a)?;
+                }
+                0x110 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.total_heartbeat_count, r, depth)?;
+                }
+                0x11a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_name, r, depth)?;
+                }
+                0x122 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_version, r, depth)?;
+                }
+                0x12a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_delay, r, depth)?;
+                }
+                0x132 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.execution_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1471,90 +1068,42 @@ impl ::fastrs::Message for ActivityExecutionInfo {
     fn clear(&mut self) {
         self.activity_id.clear();
         self.run_id.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
         self.status = ::core::default::Default::default();
         self.run_state = ::core::default::Default::default();
         self.task_queue.clear();
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_details.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_heartbeat_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_started_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
+        self.heartbeat_timeout = ::core::option::Option::None;
+        self.retry_policy = ::core::option::Option::None;
+        self.heartbeat_details = ::core::option::Option::None;
+        self.last_heartbeat_time = ::core::option::Option::None;
+        self.last_started_time = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.execution_duration.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution_duration = ::core::option::Option::None;
+        self.schedule_time = ::core::option::Option::None;
+        self.expiration_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
+        self.last_failure = ::core::option::Option::None;
         self.last_worker_identity.clear();
-        if let ::core::option::Option::Some(v) = self.current_retry_interval.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
+        self.current_retry_interval = ::core::option::Option::None;
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
+        self.last_deployment_version = ::core::option::Option::None;
+        self.priority = ::core::option::Option::None;
         self.state_transition_count = ::core::default::Default::default();
         self.state_size_bytes = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.search_attributes = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
+        self.user_metadata = ::core::option::Option::None;
         self.canceled_reason.clear();
-        self.recycle.keep_messages(&mut self.links);
+        self.links.clear();
         self.total_heartbeat_count = ::core::default::Default::default();
         self.sdk_name.clear();
         self.sdk_version.clear();
-        if let ::core::option::Option::Some(v) = self.start_delay.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.execution_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_delay = ::core::option::Option::None;
+        self.execution_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1562,6 +1111,16 @@ impl ::fastrs::Message for ActivityExecutionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Limited activity information returned in the list response.
@@ -1600,8 +1159,6 @@ pub struct ActivityExecutionListInfo {
     pub execution_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionListInfo {
@@ -1671,67 +1228,69 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.execution_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0x50],
-                    w,
-                );
-            }
-            if self.state_transition_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_transition_count,
-                    &[0x48],
-                    w,
-                );
-            }
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.execution_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x5a], w);
+        }
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0x50], w);
+        }
+        if self.state_transition_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_transition_count, &[0x48], w);
+        }
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x3a], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ActivityExecutionStatus,
-                >::write_keyed(&self.status, &[0x30], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x30], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1739,154 +1298,72 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ActivityExecutionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_transition_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .execution_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .execution_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.schedule_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ActivityExecutionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_transition_count, r, depth)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.execution_duration, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.execution_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1894,28 +1371,16 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
     fn clear(&mut self) {
         self.activity_id.clear();
         self.run_id.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
+        self.schedule_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.search_attributes = ::core::option::Option::None;
         self.task_queue.clear();
         self.state_transition_count = ::core::default::Default::default();
         self.state_size_bytes = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.execution_duration.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.execution_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution_duration = ::core::option::Option::None;
+        self.execution_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1923,6 +1388,16 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// CallbackInfo contains the state of an attached activity callback.
@@ -1934,8 +1409,6 @@ pub struct CallbackInfo {
     pub info: ::core::option::Option<super::super::callback::v1::CallbackInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CallbackInfo {
@@ -1955,19 +1428,17 @@ impl ::fastrs::Message for CallbackInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.info {
-                ::fastrs::__private::Msg::<
-                    super::super::callback::v1::CallbackInfo,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.trigger {
-                ::fastrs::__private::Msg::<
-                    callback_info::Trigger,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::callback::v1::CallbackInfo>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.trigger {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<callback_info::Trigger>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1975,49 +1446,27 @@ impl ::fastrs::Message for CallbackInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            callback_info::Trigger,
-                        >::merge(
-                            self
-                                .trigger
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::callback::v1::CallbackInfo,
-                        >::merge(
-                            self
-                                .info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<callback_info::Trigger>,
+                    >(&mut self.trigger, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::callback::v1::CallbackInfo,
+                        >,
+                    >(&mut self.info, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.trigger.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.trigger = ::core::option::Option::None;
+        self.info = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2025,6 +1474,16 @@ impl ::fastrs::Message for CallbackInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`CallbackInfo`].
@@ -2035,8 +1494,6 @@ pub mod callback_info {
     pub struct ActivityClosed {
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ActivityClosed {
@@ -2045,9 +1502,7 @@ pub mod callback_info {
             self.unknown_fields.len()
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-            });
+            self.unknown_fields.write(w);
         }
         fn merge_from(
             &mut self,
@@ -2069,14 +1524,27 @@ pub mod callback_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
         pub variant: ::core::option::Option<trigger::Variant>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Trigger {
@@ -2094,17 +1562,14 @@ pub mod callback_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(
-                    trigger::Variant::ActivityClosed(v),
-                ) = &self.variant
-                {
-                    ::fastrs::__private::Msg::<
-                        ActivityClosed,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(trigger::Variant::ActivityClosed(v)) = &self
+                .variant
+            {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityClosed>,
+                >(v, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -2118,19 +1583,18 @@ pub mod callback_info {
                             ::core::option::Option::Some(
                                 trigger::Variant::ActivityClosed(v),
                             ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityClosed,
-                                >::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<ActivityClosed>,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityClosed,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(trigger::Variant::ActivityClosed(v));
-                                trigger::keep_variant(&mut self.recycle, old);
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::ActivityClosed(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<ActivityClosed>,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -2140,7 +1604,7 @@ pub mod callback_info {
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            trigger::keep_variant(&mut self.recycle, self.variant.take());
+            self.variant = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2149,21 +1613,27 @@ pub mod callback_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// Types nested in [`Trigger`].
     pub mod trigger {
         #[derive(Clone, PartialEq, Debug)]
         pub enum Variant {
             ActivityClosed(super::ActivityClosed),
-        }
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        pub(super) fn keep_variant(
-            recycle: &mut ::fastrs::__private::Recycler,
-            old: ::core::option::Option<Variant>,
-        ) {
-            if let ::core::option::Option::Some(Variant::ActivityClosed(v)) = old {
-                recycle.keep_message(v);
-            }
         }
     }
 }

@@ -17,8 +17,6 @@ pub struct BatchOperationInfo {
     pub operation_type: ::fastrs::EnumValue<super::super::enums::v1::BatchOperationType>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationInfo {
@@ -59,32 +57,36 @@ impl ::fastrs::Message for BatchOperationInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.operation_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.operation_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::BatchOperationType,
-                >::write_keyed(&self.operation_type, &[0x28], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.operation_type, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::BatchOperationState,
-                >::write_keyed(&self.state, &[0x10], w);
-            }
-            if !self.job_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.job_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x10], w);
+        }
+        if !self.job_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.job_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -92,63 +94,37 @@ impl ::fastrs::Message for BatchOperationInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.job_id, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::BatchOperationState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::BatchOperationType,
-                        >::merge(&mut self.operation_type, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.job_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::BatchOperationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::BatchOperationType,
+                        >,
+                    >(&mut self.operation_type, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -156,12 +132,8 @@ impl ::fastrs::Message for BatchOperationInfo {
     fn clear(&mut self) {
         self.job_id.clear();
         self.state = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
         self.operation_type = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -170,6 +142,16 @@ impl ::fastrs::Message for BatchOperationInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationTermination sends terminate requests to batch workflows.
@@ -183,8 +165,6 @@ pub struct BatchOperationTermination {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTermination {
@@ -204,17 +184,17 @@ impl ::fastrs::Message for BatchOperationTermination {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -222,38 +202,24 @@ impl ::fastrs::Message for BatchOperationTermination {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.identity.clear();
         self.unknown_fields.clear();
     }
@@ -262,6 +228,16 @@ impl ::fastrs::Message for BatchOperationTermination {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationTerminateActivities sends terminate requests to a batch of activities.
@@ -275,8 +251,6 @@ pub struct BatchOperationTerminateActivities {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTerminateActivities {
@@ -292,34 +266,34 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -337,6 +311,16 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// BatchOperationSignal sends signals to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.SignalWorkflowExecutionRequest.
@@ -353,8 +337,6 @@ pub struct BatchOperationSignal {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationSignal {
@@ -384,25 +366,27 @@ impl ::fastrs::Message for BatchOperationSignal {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.signal.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.signal, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x12], w);
+        }
+        if !self.signal.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.signal, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -410,64 +394,36 @@ impl ::fastrs::Message for BatchOperationSignal {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.signal, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.signal, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.signal.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.input = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
         self.identity.clear();
         self.unknown_fields.clear();
     }
@@ -476,6 +432,16 @@ impl ::fastrs::Message for BatchOperationSignal {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationCancellation sends cancel requests to batch workflows.
@@ -487,8 +453,6 @@ pub struct BatchOperationCancellation {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationCancellation {
@@ -501,25 +465,24 @@ impl ::fastrs::Message for BatchOperationCancellation {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -536,6 +499,16 @@ impl ::fastrs::Message for BatchOperationCancellation {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// BatchOperationCancelActivities sends cancel requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.RequestCancelActivityExecutionRequest.
@@ -548,8 +521,6 @@ pub struct BatchOperationCancelActivities {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationCancelActivities {
@@ -565,34 +536,34 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -610,6 +581,16 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// BatchOperationDeletion sends deletion requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteWorkflowExecutionRequest.
@@ -619,8 +600,6 @@ pub struct BatchOperationDeletion {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationDeletion {
@@ -633,25 +612,24 @@ impl ::fastrs::Message for BatchOperationDeletion {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -668,6 +646,16 @@ impl ::fastrs::Message for BatchOperationDeletion {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// BatchOperationDeleteActivities sends deletion requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteActivityExecutionRequest.
@@ -675,8 +663,6 @@ impl ::fastrs::Message for BatchOperationDeletion {
 pub struct BatchOperationDeleteActivities {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationDeleteActivities {
@@ -685,9 +671,7 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -708,6 +692,16 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationReset sends reset requests to batch workflows.
@@ -734,8 +728,6 @@ pub struct BatchOperationReset {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationReset {
@@ -767,36 +759,36 @@ impl ::fastrs::Message for BatchOperationReset {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::workflow::v1::PostResetOperation>,
             >(&self.post_reset_operations, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::workflow::v1::PostResetOperation>,
-            >(&self.post_reset_operations, &[0x2a], w);
-            if let ::core::option::Option::Some(v) = &self.options {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ResetOptions,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x1a], w);
-            }
-            if self.reset_reapply_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ResetReapplyType,
-                >::write_keyed(&self.reset_reapply_type, &[0x10], w);
-            }
-            if self.reset_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ResetType,
-                >::write_keyed(&self.reset_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::workflow::v1::PostResetOperation>,
+        >(&self.post_reset_operations, &[0x2a], w);
+        if let ::core::option::Option::Some(v) = &self.options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ResetOptions>,
+            >(v, &[0x22], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x1a], w);
+        }
+        if self.reset_reapply_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ResetReapplyType>,
+            >(&self.reset_reapply_type, &[0x10], w);
+        }
+        if self.reset_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ResetType>,
+            >(&self.reset_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -804,67 +796,37 @@ impl ::fastrs::Message for BatchOperationReset {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ResetType,
-                        >::merge(&mut self.reset_type, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ResetReapplyType,
-                        >::merge(&mut self.reset_reapply_type, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ResetOptions,
-                        >::merge(
-                            self
-                                .options
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.post_reset_operations,
-                            r,
-                            0x2a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::PostResetOperation,
-                        >::merge(&mut v, r, depth)?;
-                        self.post_reset_operations.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<super::super::enums::v1::ResetType>,
+                    >(&mut self.reset_type, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResetReapplyType,
+                        >,
+                    >(&mut self.reset_reapply_type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ResetOptions>,
+                    >(&mut self.options, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
+                            super::super::workflow::v1::PostResetOperation,
+                        >,
+                    >(&mut self.post_reset_operations, r, depth, 0x2a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -873,10 +835,8 @@ impl ::fastrs::Message for BatchOperationReset {
         self.reset_type = ::core::default::Default::default();
         self.reset_reapply_type = ::core::default::Default::default();
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.options.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.post_reset_operations);
+        self.options = ::core::option::Option::None;
+        self.post_reset_operations.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -884,6 +844,16 @@ impl ::fastrs::Message for BatchOperationReset {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationUpdateWorkflowExecutionOptions sends UpdateWorkflowExecutionOptions requests to batch workflows.
@@ -901,8 +871,6 @@ pub struct BatchOperationUpdateWorkflowExecutionOptions {
     pub update_mask: ::core::option::Option<::fastrs::well_known::FieldMask>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
@@ -929,22 +897,24 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.update_mask {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::FieldMask,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.update_mask {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::workflow::v1::WorkflowExecutionOptions,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -952,57 +922,33 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::WorkflowExecutionOptions,
-                        >::merge(
-                            self
-                                .workflow_execution_options
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::FieldMask,
-                        >::merge(
-                            self
-                                .update_mask
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::workflow::v1::WorkflowExecutionOptions,
+                        >,
+                    >(&mut self.workflow_execution_options, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+                    >(&mut self.update_mask, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution_options.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.update_mask.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution_options = ::core::option::Option::None;
+        self.update_mask = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1010,6 +956,16 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// BatchOperationUnpauseActivities sends unpause requests to batch workflows.
@@ -1028,8 +984,6 @@ pub struct BatchOperationUnpauseActivities {
     pub jitter: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUnpauseActivities {
@@ -1062,40 +1016,44 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.jitter {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.jitter {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if self.reset_heartbeat {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.reset_heartbeat, &[0x28], w);
+        }
+        if self.reset_attempts {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.reset_attempts, &[0x20], w);
+        }
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_unpause_activities::Activity::Type(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            if self.reset_heartbeat {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.reset_heartbeat,
-                    &[0x28],
-                    w,
-                );
+            ::core::option::Option::Some(
+                batch_operation_unpause_activities::Activity::MatchAll(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(v, &[0x18], w);
             }
-            if self.reset_attempts {
-                ::fastrs::__private::Bool::write_keyed(&self.reset_attempts, &[0x20], w);
-            }
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::Type(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::MatchAll(v),
-                ) => {
-                    ::fastrs::__private::Bool::write_keyed(v, &[0x18], w);
-                }
-                _ => {}
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1103,91 +1061,57 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.activity {
-                            ::core::option::Option::Some(
-                                batch_operation_unpause_activities::Activity::Type(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .activity
-                                    .replace(
-                                        batch_operation_unpause_activities::Activity::Type(v),
-                                    );
-                                batch_operation_unpause_activities::keep_activity(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_unpause_activities::Activity::Type(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        let old = self
-                            .activity
-                            .replace(
-                                batch_operation_unpause_activities::Activity::MatchAll(
-                                    ::fastrs::__private::Bool::read(r, depth)?,
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_unpause_activities::Activity::Type(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
                                 ),
                             );
-                        batch_operation_unpause_activities::keep_activity(
-                            &mut self.recycle,
-                            old,
-                        );
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
                         }
                     }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.reset_attempts,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.reset_heartbeat,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .jitter
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::MatchAll(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Bool,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.reset_attempts, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.jitter, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1196,13 +1120,8 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         self.identity.clear();
         self.reset_attempts = ::core::default::Default::default();
         self.reset_heartbeat = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.jitter.take() {
-            self.recycle.keep_message(v);
-        }
-        batch_operation_unpause_activities::keep_activity(
-            &mut self.recycle,
-            self.activity.take(),
-        );
+        self.jitter = ::core::option::Option::None;
+        self.activity = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1210,6 +1129,16 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`BatchOperationUnpauseActivities`].
@@ -1220,15 +1149,6 @@ pub mod batch_operation_unpause_activities {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_activity(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Activity>,
-    ) {
-        if let ::core::option::Option::Some(Activity::Type(v)) = old {
-            recycle.keep(v);
-        }
-    }
 }
 /// BatchOperationTriggerWorkflowRule sends TriggerWorkflowRule requests to batch workflows.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1238,8 +1158,6 @@ pub struct BatchOperationTriggerWorkflowRule {
     pub rule: ::core::option::Option<batch_operation_trigger_workflow_rule::Rule>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
@@ -1266,27 +1184,29 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.rule {
-                ::core::option::Option::Some(
-                    batch_operation_trigger_workflow_rule::Rule::Id(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::rules::v1::WorkflowRuleSpec,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.rule {
+            ::core::option::Option::Some(
+                batch_operation_trigger_workflow_rule::Rule::Id(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
+            ::core::option::Option::Some(
+                batch_operation_trigger_workflow_rule::Rule::Spec(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                >(v, &[0x1a], w);
             }
-        });
+            _ => {}
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1296,26 +1216,26 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 0x12 => {
                     match &mut self.rule {
                         ::core::option::Option::Some(
                             batch_operation_trigger_workflow_rule::Rule::Id(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .rule
-                                .replace(
-                                    batch_operation_trigger_workflow_rule::Rule::Id(v),
-                                );
-                            batch_operation_trigger_workflow_rule::keep_rule(
-                                &mut self.recycle,
-                                old,
+                            self.rule = ::core::option::Option::Some(
+                                batch_operation_trigger_workflow_rule::Rule::Id(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1325,23 +1245,21 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
                         ::core::option::Option::Some(
                             batch_operation_trigger_workflow_rule::Rule::Spec(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::rules::v1::WorkflowRuleSpec,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    super::super::rules::v1::WorkflowRuleSpec,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::rules::v1::WorkflowRuleSpec,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .rule
-                                .replace(
-                                    batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                                );
-                            batch_operation_trigger_workflow_rule::keep_rule(
-                                &mut self.recycle,
-                                old,
+                            self.rule = ::core::option::Option::Some(
+                                batch_operation_trigger_workflow_rule::Rule::Spec(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            super::super::rules::v1::WorkflowRuleSpec,
+                                        >,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1353,10 +1271,7 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     }
     fn clear(&mut self) {
         self.identity.clear();
-        batch_operation_trigger_workflow_rule::keep_rule(
-            &mut self.recycle,
-            self.rule.take(),
-        );
+        self.rule = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1364,6 +1279,16 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`BatchOperationTriggerWorkflowRule`].
@@ -1374,17 +1299,6 @@ pub mod batch_operation_trigger_workflow_rule {
         Id(::fastrs::alloc::string::String),
         /// Rule specification to be applied to the workflow without creating a new rule.
         Spec(super::super::super::rules::v1::WorkflowRuleSpec),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_rule(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Rule>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Rule::Id(v)) => recycle.keep(v),
-            ::core::option::Option::Some(Rule::Spec(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 /// BatchOperationResetActivities sends activity reset requests in a batch.
@@ -1410,8 +1324,6 @@ pub struct BatchOperationResetActivities {
     pub restore_original_options: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationResetActivities {
@@ -1450,50 +1362,54 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.restore_original_options {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.restore_original_options,
-                    &[0x40],
-                    w,
-                );
+        self.unknown_fields.write(w);
+        if self.restore_original_options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.restore_original_options, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.jitter {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if self.keep_paused {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.keep_paused, &[0x30], w);
+        }
+        if self.reset_heartbeat {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.reset_heartbeat, &[0x28], w);
+        }
+        if self.reset_attempts {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.reset_attempts, &[0x20], w);
+        }
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_reset_activities::Activity::Type(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            if let ::core::option::Option::Some(v) = &self.jitter {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
+            ::core::option::Option::Some(
+                batch_operation_reset_activities::Activity::MatchAll(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(v, &[0x18], w);
             }
-            if self.keep_paused {
-                ::fastrs::__private::Bool::write_keyed(&self.keep_paused, &[0x30], w);
-            }
-            if self.reset_heartbeat {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.reset_heartbeat,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.reset_attempts {
-                ::fastrs::__private::Bool::write_keyed(&self.reset_attempts, &[0x20], w);
-            }
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::Type(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::MatchAll(v),
-                ) => {
-                    ::fastrs::__private::Bool::write_keyed(v, &[0x18], w);
-                }
-                _ => {}
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1501,113 +1417,67 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.activity {
-                            ::core::option::Option::Some(
-                                batch_operation_reset_activities::Activity::Type(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .activity
-                                    .replace(
-                                        batch_operation_reset_activities::Activity::Type(v),
-                                    );
-                                batch_operation_reset_activities::keep_activity(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_reset_activities::Activity::Type(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        let old = self
-                            .activity
-                            .replace(
-                                batch_operation_reset_activities::Activity::MatchAll(
-                                    ::fastrs::__private::Bool::read(r, depth)?,
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_reset_activities::Activity::Type(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
                                 ),
                             );
-                        batch_operation_reset_activities::keep_activity(
-                            &mut self.recycle,
-                            old,
-                        );
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
                         }
                     }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.reset_attempts,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.reset_heartbeat,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.keep_paused,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .jitter
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.restore_original_options,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::MatchAll(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Bool,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.reset_attempts, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.keep_paused, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.jitter, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.restore_original_options, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1617,14 +1487,9 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         self.reset_attempts = ::core::default::Default::default();
         self.reset_heartbeat = ::core::default::Default::default();
         self.keep_paused = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.jitter.take() {
-            self.recycle.keep_message(v);
-        }
+        self.jitter = ::core::option::Option::None;
         self.restore_original_options = ::core::default::Default::default();
-        batch_operation_reset_activities::keep_activity(
-            &mut self.recycle,
-            self.activity.take(),
-        );
+        self.activity = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1632,6 +1497,16 @@ impl ::fastrs::Message for BatchOperationResetActivities {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`BatchOperationResetActivities`].
@@ -1641,15 +1516,6 @@ pub mod batch_operation_reset_activities {
     pub enum Activity {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_activity(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Activity>,
-    ) {
-        if let ::core::option::Option::Some(Activity::Type(v)) = old {
-            recycle.keep(v);
-        }
     }
 }
 /// BatchOperationUpdateActivityOptions sends an update-activity-options requests in a batch.
@@ -1676,8 +1542,6 @@ pub struct BatchOperationUpdateActivityOptions {
     pub restore_original: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
@@ -1718,42 +1582,44 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.restore_original {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.restore_original,
-                    &[0x30],
-                    w,
-                );
+        self.unknown_fields.write(w);
+        if self.restore_original {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.restore_original, &[0x30], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.update_mask {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::activity::v1::ActivityOptions>,
+            >(v, &[0x22], w);
+        }
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_update_activity_options::Activity::Type(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x12], w);
             }
-            if let ::core::option::Option::Some(v) = &self.update_mask {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::FieldMask,
-                >::write_keyed(v, &[0x2a], w);
+            ::core::option::Option::Some(
+                batch_operation_update_activity_options::Activity::MatchAll(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(v, &[0x18], w);
             }
-            if let ::core::option::Option::Some(v) = &self.activity_options {
-                ::fastrs::__private::Msg::<
-                    super::super::activity::v1::ActivityOptions,
-                >::write_keyed(v, &[0x22], w);
-            }
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::Type(v),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::MatchAll(v),
-                ) => {
-                    ::fastrs::__private::Bool::write_keyed(v, &[0x18], w);
-                }
-                _ => {}
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1761,112 +1627,69 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.activity {
-                            ::core::option::Option::Some(
-                                batch_operation_update_activity_options::Activity::Type(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .activity
-                                    .replace(
-                                        batch_operation_update_activity_options::Activity::Type(v),
-                                    );
-                                batch_operation_update_activity_options::keep_activity(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_update_activity_options::Activity::Type(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        let old = self
-                            .activity
-                            .replace(
-                                batch_operation_update_activity_options::Activity::MatchAll(
-                                    ::fastrs::__private::Bool::read(r, depth)?,
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_update_activity_options::Activity::Type(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
                                 ),
                             );
-                        batch_operation_update_activity_options::keep_activity(
-                            &mut self.recycle,
-                            old,
-                        );
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
                         }
                     }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::activity::v1::ActivityOptions,
-                        >::merge(
-                            self
-                                .activity_options
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::FieldMask,
-                        >::merge(
-                            self
-                                .update_mask
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.restore_original,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::MatchAll(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Bool,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::activity::v1::ActivityOptions,
+                        >,
+                    >(&mut self.activity_options, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+                    >(&mut self.update_mask, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.restore_original, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.activity_options.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.update_mask.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_options = ::core::option::Option::None;
+        self.update_mask = ::core::option::Option::None;
         self.restore_original = ::core::default::Default::default();
-        batch_operation_update_activity_options::keep_activity(
-            &mut self.recycle,
-            self.activity.take(),
-        );
+        self.activity = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1874,6 +1697,16 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`BatchOperationUpdateActivityOptions`].
@@ -1883,14 +1716,5 @@ pub mod batch_operation_update_activity_options {
     pub enum Activity {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_activity(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Activity>,
-    ) {
-        if let ::core::option::Option::Some(Activity::Type(v)) = old {
-            recycle.keep(v);
-        }
     }
 }

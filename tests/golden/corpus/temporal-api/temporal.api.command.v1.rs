@@ -56,8 +56,6 @@ pub struct ScheduleActivityTaskCommandAttributes {
     pub priority: ::core::option::Option<super::super::common::v1::Priority>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
@@ -130,76 +128,72 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if self.use_workflow_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.use_workflow_build_id,
-                    &[0x68],
-                    w,
-                );
-            }
-            if self.request_eager_execution {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.request_eager_execution,
-                    &[0x60],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x72], w);
+        }
+        if self.use_workflow_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_workflow_build_id, &[0x68], w);
+        }
+        if self.request_eager_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.request_eager_execution, &[0x60], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x12], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -207,229 +201,91 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .heartbeat_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.request_eager_execution,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x68) {
-                            tag = 0x68;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.use_workflow_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.heartbeat_timeout, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.request_eager_execution, r, depth)?;
+                }
+                0x68 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_workflow_build_id, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
+        self.heartbeat_timeout = ::core::option::Option::None;
+        self.retry_policy = ::core::option::Option::None;
         self.request_eager_execution = ::core::default::Default::default();
         self.use_workflow_build_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -438,6 +294,16 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelActivityTaskCommandAttributes {
@@ -445,8 +311,6 @@ pub struct RequestCancelActivityTaskCommandAttributes {
     pub scheduled_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
@@ -459,33 +323,24 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -502,6 +357,16 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartTimerCommandAttributes {
@@ -515,8 +380,6 @@ pub struct StartTimerCommandAttributes {
     pub start_to_fire_timeout: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartTimerCommandAttributes {
@@ -532,17 +395,17 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.timer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timer_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if !self.timer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.timer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -550,39 +413,25 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_fire_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timer_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_fire_timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
-        if let ::core::option::Option::Some(v) = self.start_to_fire_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_to_fire_timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -591,14 +440,22 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CompleteWorkflowExecutionCommandAttributes {
     pub result: ::core::option::Option<super::super::common::v1::Payloads>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
@@ -615,14 +472,12 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -632,13 +487,9 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Payloads,
-                    >::merge(
-                        self.result.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.result, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -646,9 +497,7 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -657,14 +506,22 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FailWorkflowExecutionCommandAttributes {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
@@ -681,14 +538,12 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -698,13 +553,9 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::failure::v1::Failure,
-                    >::merge(
-                        self.failure.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -712,9 +563,7 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -723,6 +572,16 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelTimerCommandAttributes {
@@ -730,8 +589,6 @@ pub struct CancelTimerCommandAttributes {
     pub timer_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelTimerCommandAttributes {
@@ -744,25 +601,24 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.timer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timer_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.timer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.timer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timer_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -779,14 +635,22 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelWorkflowExecutionCommandAttributes {
     pub details: ::core::option::Option<super::super::common::v1::Payloads>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
@@ -803,14 +667,12 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -820,13 +682,9 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Payloads,
-                    >::merge(
-                        self.details.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -834,9 +692,7 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -844,6 +700,16 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -864,8 +730,6 @@ pub struct RequestCancelExternalWorkflowExecutionCommandAttributes {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttributes {
@@ -893,78 +757,74 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x32], w);
-            }
-            if self.child_workflow_only {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.child_workflow_only,
-                    &[0x28],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x22], w);
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x32], w);
+        }
+        if self.child_workflow_only {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.child_workflow_only, &[0x28], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x22], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x1a], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Bool::merge(&mut self.child_workflow_only, r, depth)?;
-        }
-        if r.read_tag_if(0x32) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.child_workflow_only,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.child_workflow_only, r, depth)?;
                 }
                 0x32 => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -985,6 +845,16 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1009,8 +879,6 @@ pub struct SignalExternalWorkflowExecutionCommandAttributes {
     pub header: ::core::option::Option<super::super::common::v1::Header>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
@@ -1053,40 +921,42 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if self.child_workflow_only {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.child_workflow_only,
-                    &[0x30],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.signal_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.signal_name, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x3a], w);
+        }
+        if self.child_workflow_only {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.child_workflow_only, &[0x30], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x22], w);
+        }
+        if !self.signal_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.signal_name, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1094,107 +964,57 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.signal_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.child_workflow_only,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.execution, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.signal_name, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.child_workflow_only, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution = ::core::option::Option::None;
         self.signal_name.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
+        self.input = ::core::option::Option::None;
         self.control.clear();
         self.child_workflow_only = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1202,6 +1022,16 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1211,8 +1041,6 @@ pub struct UpsertWorkflowSearchAttributesCommandAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
@@ -1229,14 +1057,12 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1246,15 +1072,11 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::merge(
-                        self
-                            .search_attributes
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1262,9 +1084,7 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.search_attributes = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1272,6 +1092,16 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1282,8 +1112,6 @@ pub struct ModifyWorkflowPropertiesCommandAttributes {
     pub upserted_memo: ::core::option::Option<super::super::common::v1::Memo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
@@ -1296,14 +1124,12 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.upserted_memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.upserted_memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1313,15 +1139,9 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Memo,
-                    >::merge(
-                        self
-                            .upserted_memo
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.upserted_memo, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1329,9 +1149,7 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.upserted_memo.take() {
-            self.recycle.keep_message(v);
-        }
+        self.upserted_memo = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1339,6 +1157,16 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1352,8 +1180,6 @@ pub struct RecordMarkerCommandAttributes {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RecordMarkerCommandAttributes {
@@ -1385,26 +1211,26 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+        >(self.details.iter(), &[0x12], w);
+        if !self.marker_name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-            >(self.details.iter(), &[0x12], w);
-            if !self.marker_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.marker_name, &[0x0a], w);
-            }
-        });
+            >(&self.marker_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1412,93 +1238,48 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.marker_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        if self.details.capacity() == 0 {
-                            self.details
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .details
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.marker_name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    if self.details.capacity() == 0 {
+                        self.details
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(r, depth)?;
+                    self.details.insert(k, v);
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.marker_name.clear();
-        for (k, v) in self.details.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details.clear();
+        self.header = ::core::option::Option::None;
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1506,6 +1287,16 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1548,8 +1339,6 @@ pub struct ContinueAsNewWorkflowExecutionCommandAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
@@ -1647,89 +1436,91 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.initial_versioning_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.initial_versioning_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >::write_keyed(&self.initial_versioning_behavior, &[0x80, 0x01], w);
-            }
-            if self.inherit_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.inherit_build_id,
-                    &[0x78],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if !self.cron_schedule.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cron_schedule, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_completion_result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.initiator.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.initial_versioning_behavior, &[0x80, 0x01], w);
+        }
+        if self.inherit_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.inherit_build_id, &[0x78], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x62], w);
+        }
+        if !self.cron_schedule.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cron_schedule, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_completion_result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x4a], w);
+        }
+        if self.initiator.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewInitiator,
-                >::write_keyed(&self.initiator, &[0x40], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.initiator, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1737,271 +1528,113 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .backoff_start_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >::merge(&mut self.initiator, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .last_completion_result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.cron_schedule,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x78) {
-                            tag = 0x78;
-                            continue;
-                        }
-                    }
-                    0x78 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.inherit_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x80) {
-                            tag = 0x80;
-                            continue;
-                        }
-                    }
-                    0x80 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >::merge(&mut self.initial_versioning_behavior, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.backoff_start_interval, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewInitiator,
+                        >,
+                    >(&mut self.initiator, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.last_completion_result, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_schedule, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x78 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.inherit_build_id, r, depth)?;
+                }
+                0x80 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
+                        >,
+                    >(&mut self.initial_versioning_behavior, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.backoff_start_interval.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
+        self.backoff_start_interval = ::core::option::Option::None;
+        self.retry_policy = ::core::option::Option::None;
         self.initiator = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_completion_result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
+        self.last_completion_result = ::core::option::Option::None;
         self.cron_schedule.clear();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
         self.inherit_build_id = ::core::default::Default::default();
         self.initial_versioning_behavior = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -2011,6 +1644,16 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2062,8 +1705,6 @@ pub struct StartChildWorkflowExecutionCommandAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
@@ -2170,98 +1811,104 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    super::super::workflow::v1::VersioningOverride,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if self.inherit_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.inherit_build_id,
-                    &[0x88, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if !self.cron_schedule.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cron_schedule, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if self.workflow_id_reuse_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::workflow::v1::VersioningOverride>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if self.inherit_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.inherit_build_id, &[0x88, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x7a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x72], w);
+        }
+        if !self.cron_schedule.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cron_schedule, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x62], w);
+        }
+        if self.workflow_id_reuse_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowIdReusePolicy,
-                >::write_keyed(&self.workflow_id_reuse_policy, &[0x58], w);
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x52], w);
-            }
-            if self.parent_close_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ParentClosePolicy,
-                >::write_keyed(&self.parent_close_policy, &[0x48], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.workflow_id_reuse_policy, &[0x58], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x52], w);
+        }
+        if self.parent_close_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
+            >(&self.parent_close_policy, &[0x48], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2269,253 +1916,111 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ParentClosePolicy,
-                        >::merge(&mut self.parent_close_policy, r, depth)?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >::merge(&mut self.workflow_id_reuse_policy, r, depth)?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.cron_schedule,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x88) {
-                            tag = 0x88;
-                            continue;
-                        }
-                    }
-                    0x88 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.inherit_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ParentClosePolicy,
+                        >,
+                    >(&mut self.parent_close_policy, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowIdReusePolicy,
+                        >,
+                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_schedule, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x88 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.inherit_build_id, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
+                    >(&mut self.versioning_override, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2523,47 +2028,23 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
     fn clear(&mut self) {
         self.namespace.clear();
         self.workflow_id.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_execution_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_execution_timeout = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
         self.parent_close_policy = ::core::default::Default::default();
         self.control.clear();
         self.workflow_id_reuse_policy = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.retry_policy = ::core::option::Option::None;
         self.cron_schedule.clear();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
         self.inherit_build_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
+        self.versioning_override = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2572,6 +2053,16 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ProtocolMessageCommandAttributes {
@@ -2579,8 +2070,6 @@ pub struct ProtocolMessageCommandAttributes {
     pub message_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ProtocolMessageCommandAttributes {
@@ -2593,25 +2082,24 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.message_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.message_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.message_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.message_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.message_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.message_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.message_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2627,6 +2115,16 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2682,8 +2180,6 @@ pub struct ScheduleNexusOperationCommandAttributes {
     pub start_to_close_timeout: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
@@ -2723,42 +2219,46 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.nexus_header.iter(), &[0x32], w);
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x22], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.operation, &[0x1a], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.nexus_header.iter(), &[0x32], w);
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x1a], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x12], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x0a], w);
-            }
-        });
+            >(&self.service, &[0x12], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2766,117 +2266,59 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        if self.nexus_header.capacity() == 0 {
-                            self.nexus_header
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x32),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .nexus_header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x32 => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2885,22 +2327,11 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         self.endpoint.clear();
         self.service.clear();
         self.operation.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.nexus_header.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.input = ::core::option::Option::None;
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.nexus_header.clear();
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2908,6 +2339,16 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2917,8 +2358,6 @@ pub struct RequestCancelNexusOperationCommandAttributes {
     pub scheduled_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
@@ -2931,33 +2370,24 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2973,6 +2403,16 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2997,8 +2437,6 @@ pub struct Command {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Command {
@@ -3020,7 +2458,7 @@ impl ::fastrs::Message for Command {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
             >(&self.event_group_markers, 2);
         if let ::core::option::Option::Some(oneof) = &self.attributes {
@@ -3149,152 +2587,156 @@ impl ::fastrs::Message for Command {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
-            >(&self.event_group_markers, &[0xf2, 0x12], w);
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0xea, 0x12], w);
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
+        >(&self.event_group_markers, &[0xf2, 0x12], w);
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0xea, 0x12], w);
+        }
+        match &self.attributes {
+            ::core::option::Option::Some(
+                command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ScheduleActivityTaskCommandAttributes>,
+                >(v, &[0x12], w);
             }
-            match &self.attributes {
-                ::core::option::Option::Some(
-                    command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ScheduleActivityTaskCommandAttributes,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::StartTimerCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        StartTimerCommandAttributes,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CompleteWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        CompleteWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        FailWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelActivityTaskCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        RequestCancelActivityTaskCommandAttributes,
-                    >::write_keyed(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CancelTimerCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        CancelTimerCommandAttributes,
-                    >::write_keyed(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        CancelWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+            ::core::option::Option::Some(
+                command::Attributes::StartTimerCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<StartTimerCommandAttributes>,
+                >(v, &[0x1a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::CompleteWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CompleteWorkflowExecutionCommandAttributes>,
+                >(v, &[0x22], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::FailWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<FailWorkflowExecutionCommandAttributes>,
+                >(v, &[0x2a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelActivityTaskCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<RequestCancelActivityTaskCommandAttributes>,
+                >(v, &[0x32], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::CancelTimerCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CancelTimerCommandAttributes>,
+                >(v, &[0x3a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CancelWorkflowExecutionCommandAttributes>,
+                >(v, &[0x42], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         RequestCancelExternalWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RecordMarkerCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        RecordMarkerCommandAttributes,
-                    >::write_keyed(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x4a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::RecordMarkerCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<RecordMarkerCommandAttributes>,
+                >(v, &[0x52], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ContinueAsNewWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::StartChildWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x5a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::StartChildWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         StartChildWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x62], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         SignalExternalWorkflowExecutionCommandAttributes,
-                    >::write_keyed(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x6a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         UpsertWorkflowSearchAttributesCommandAttributes,
-                    >::write_keyed(v, &[0x72], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ProtocolMessageCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ProtocolMessageCommandAttributes,
-                    >::write_keyed(v, &[0x7a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ModifyWorkflowPropertiesCommandAttributes,
-                    >::write_keyed(v, &[0x8a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ScheduleNexusOperationCommandAttributes,
-                    >::write_keyed(v, &[0x92, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelNexusOperationCommandAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x72], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::ProtocolMessageCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ProtocolMessageCommandAttributes>,
+                >(v, &[0x7a], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ModifyWorkflowPropertiesCommandAttributes>,
+                >(v, &[0x8a, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::ScheduleNexusOperationCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ScheduleNexusOperationCommandAttributes>,
+                >(v, &[0x92, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelNexusOperationCommandAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         RequestCancelNexusOperationCommandAttributes,
-                    >::write_keyed(v, &[0x9a, 0x01], w);
-                }
-                _ => {}
+                    >,
+                >(v, &[0x9a, 0x01], w);
             }
-            if self.command_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::CommandType,
-                >::write_keyed(&self.command_type, &[0x08], w);
-            }
-        });
+            _ => {}
+        }
+        if self.command_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::CommandType>,
+            >(&self.command_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3302,569 +2744,450 @@ impl ::fastrs::Message for Command {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::CommandType,
-                        >::merge(&mut self.command_type, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::ScheduleActivityTaskCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ScheduleActivityTaskCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ScheduleActivityTaskCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::ScheduleActivityTaskCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::StartTimerCommandAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    StartTimerCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    StartTimerCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::StartTimerCommandAttributes(v),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CompleteWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CompleteWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::FailWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    FailWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    FailWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::FailWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelActivityTaskCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelActivityTaskCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::CancelTimerCommandAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CancelTimerCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CancelTimerCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::CancelTimerCommandAttributes(v),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::CancelWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CancelWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CancelWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::CancelWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::RecordMarkerCommandAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RecordMarkerCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RecordMarkerCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::RecordMarkerCommandAttributes(v),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ContinueAsNewWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ContinueAsNewWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    UpsertWorkflowSearchAttributesCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    UpsertWorkflowSearchAttributesCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::ProtocolMessageCommandAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ProtocolMessageCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ProtocolMessageCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::ProtocolMessageCommandAttributes(v),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ModifyWorkflowPropertiesCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ModifyWorkflowPropertiesCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::ScheduleNexusOperationCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ScheduleNexusOperationCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ScheduleNexusOperationCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::ScheduleNexusOperationCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelNexusOperationCommandAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelNexusOperationCommandAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                                            v,
-                                        ),
-                                    );
-                                command::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x96a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x972) {
-                            tag = 0x972;
-                            continue;
-                        }
-                    }
-                    0x972 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.event_group_markers,
-                            r,
-                            0x972,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::EventGroupMarker,
-                        >::merge(&mut v, r, depth)?;
-                        self.event_group_markers.push(v);
-                        if r.read_tag_if(0x972) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.command_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ScheduleActivityTaskCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ScheduleActivityTaskCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ScheduleActivityTaskCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::StartTimerCommandAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<StartTimerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::StartTimerCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<StartTimerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x22 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    CompleteWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            CompleteWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x2a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::FailWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    FailWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::FailWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            FailWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x32 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    RequestCancelActivityTaskCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            RequestCancelActivityTaskCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CancelTimerCommandAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CancelTimerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CancelTimerCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CancelTimerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x42 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CancelWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    CancelWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CancelWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            CancelWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x4a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    RequestCancelExternalWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            RequestCancelExternalWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x52 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RecordMarkerCommandAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<RecordMarkerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RecordMarkerCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<RecordMarkerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x5a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ContinueAsNewWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ContinueAsNewWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x62 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    StartChildWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            StartChildWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x6a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    SignalExternalWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            SignalExternalWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x72 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    UpsertWorkflowSearchAttributesCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            UpsertWorkflowSearchAttributesCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x7a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ProtocolMessageCommandAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ProtocolMessageCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ProtocolMessageCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ProtocolMessageCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x8a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ModifyWorkflowPropertiesCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ModifyWorkflowPropertiesCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x92 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ScheduleNexusOperationCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ScheduleNexusOperationCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ScheduleNexusOperationCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ScheduleNexusOperationCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x9a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    RequestCancelNexusOperationCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            RequestCancelNexusOperationCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x96a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                0x972 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
+                    >(&mut self.event_group_markers, r, depth, 0x972)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.command_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.event_group_markers);
-        command::keep_attributes(&mut self.recycle, self.attributes.take());
+        self.user_metadata = ::core::option::Option::None;
+        self.event_group_markers.clear();
+        self.attributes = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3872,6 +3195,16 @@ impl ::fastrs::Message for Command {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Command`].
@@ -3923,65 +3256,5 @@ pub mod command {
         RequestCancelNexusOperationCommandAttributes(
             super::RequestCancelNexusOperationCommandAttributes,
         ),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_attributes(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Attributes>,
-    ) {
-        match old {
-            ::core::option::Option::Some(
-                Attributes::ScheduleActivityTaskCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(Attributes::StartTimerCommandAttributes(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                Attributes::CompleteWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::FailWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RequestCancelActivityTaskCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(Attributes::CancelTimerCommandAttributes(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                Attributes::CancelWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RecordMarkerCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::StartChildWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::SignalExternalWorkflowExecutionCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::UpsertWorkflowSearchAttributesCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ProtocolMessageCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ScheduleNexusOperationCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RequestCancelNexusOperationCommandAttributes(v),
-            ) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }

@@ -9,8 +9,6 @@ pub struct DataBlob {
     pub data: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DataBlob {
@@ -30,40 +28,36 @@ impl ::fastrs::Message for DataBlob {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.data, &[0x12], w);
-            }
-            if self.encoding_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::EncodingType,
-                >::write_keyed(&self.encoding_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.data.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.data, &[0x12], w);
+        }
+        if self.encoding_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::EncodingType>,
+            >(&self.encoding_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::EncodingType,
-            >::merge(&mut self.encoding_type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::EncodingType,
-                    >::merge(&mut self.encoding_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::EncodingType,
+                        >,
+                    >(&mut self.encoding_type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.data, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -81,6 +75,16 @@ impl ::fastrs::Message for DataBlob {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// See `Payload`
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -88,8 +92,6 @@ pub struct Payloads {
     pub payloads: ::fastrs::alloc::vec::Vec<Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Payloads {
@@ -97,18 +99,16 @@ impl ::fastrs::Message for Payloads {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Payload>,
             >(&self.payloads, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Payload>,
-            >(&self.payloads, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Payload>,
+        >(&self.payloads, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -116,27 +116,19 @@ impl ::fastrs::Message for Payloads {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.payloads, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Payload>::merge(&mut v, r, depth)?;
-                        self.payloads.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Payload>,
+                    >(&mut self.payloads, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.payloads);
+        self.payloads.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -144,6 +136,16 @@ impl ::fastrs::Message for Payloads {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Represents some binary (byte array) data (ex: activity input parameters or workflow result) with
@@ -160,8 +162,6 @@ pub struct Payload {
     pub external_payloads: ::fastrs::alloc::vec::Vec<payload::ExternalPayloadDetails>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Payload {
@@ -177,25 +177,25 @@ impl ::fastrs::Message for Payload {
             n += 1 + ::fastrs::__private::Bytes::size(&self.data);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<payload::ExternalPayloadDetails>,
             >(&self.external_payloads, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<payload::ExternalPayloadDetails>,
-            >(&self.external_payloads, &[0x1a], w);
-            if !self.data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.data, &[0x12], w);
-            }
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<payload::ExternalPayloadDetails>,
+        >(&self.external_payloads, &[0x1a], w);
+        if !self.data.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Bytes,
-            >(self.metadata.iter(), &[0x0a], w);
-        });
+            >(&self.data, &[0x12], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Bytes,
+        >(self.metadata.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -203,73 +203,42 @@ impl ::fastrs::Message for Payload {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.metadata.capacity() == 0 {
-                            self.metadata
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Bytes,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Bytes,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .metadata
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Bytes,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x12 => {
-                        ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.external_payloads,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            payload::ExternalPayloadDetails,
-                        >::merge(&mut v, r, depth)?;
-                        self.external_payloads.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Bytes,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.data, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<payload::ExternalPayloadDetails>,
+                    >(&mut self.external_payloads, r, depth, 0x1a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.metadata.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.metadata.clear();
         self.data.clear();
-        self.recycle.keep_messages(&mut self.external_payloads);
+        self.external_payloads.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -277,6 +246,16 @@ impl ::fastrs::Message for Payload {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Payload`].
@@ -289,8 +268,6 @@ pub mod payload {
         pub size_bytes: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ExternalPayloadDetails {
@@ -303,33 +280,24 @@ pub mod payload {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.size_bytes != 0 {
-                    ::fastrs::__private::Int64::write_keyed(
-                        &self.size_bytes,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.size_bytes != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(&self.size_bytes, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int64::merge(&mut self.size_bytes, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.size_bytes,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int64,
+                        >(&mut self.size_bytes, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -346,6 +314,21 @@ pub mod payload {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// A user-defined set of *indexed* fields that are used/exposed when listing/searching workflows.
@@ -358,8 +341,6 @@ pub struct SearchAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SearchAttributes {
@@ -374,13 +355,11 @@ impl ::fastrs::Message for SearchAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<Payload>,
-            >(self.indexed_fields.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<Payload>,
+        >(self.indexed_fields.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -388,45 +367,30 @@ impl ::fastrs::Message for SearchAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.indexed_fields.capacity() == 0 {
-                            self.indexed_fields
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<Payload>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .indexed_fields
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.indexed_fields.capacity() == 0 {
+                        self.indexed_fields
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<Payload>,
+                    >(r, depth)?;
+                    self.indexed_fields.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.indexed_fields.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.indexed_fields.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -435,6 +399,16 @@ impl ::fastrs::Message for SearchAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A user-defined set of *unindexed* fields that are exposed when listing/searching workflows
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -442,8 +416,6 @@ pub struct Memo {
     pub fields: ::std::collections::HashMap<::fastrs::alloc::string::String, Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Memo {
@@ -458,13 +430,11 @@ impl ::fastrs::Message for Memo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<Payload>,
-            >(self.fields.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<Payload>,
+        >(self.fields.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -472,45 +442,30 @@ impl ::fastrs::Message for Memo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.fields.capacity() == 0 {
-                            self.fields
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<Payload>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .fields
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.fields.capacity() == 0 {
+                        self.fields
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<Payload>,
+                    >(r, depth)?;
+                    self.fields.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.fields.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.fields.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -518,6 +473,16 @@ impl ::fastrs::Message for Memo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Contains metadata that can be attached to a variety of requests, like starting a workflow, and
@@ -527,8 +492,6 @@ pub struct Header {
     pub fields: ::std::collections::HashMap<::fastrs::alloc::string::String, Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Header {
@@ -543,13 +506,11 @@ impl ::fastrs::Message for Header {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<Payload>,
-            >(self.fields.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<Payload>,
+        >(self.fields.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -557,45 +518,30 @@ impl ::fastrs::Message for Header {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.fields.capacity() == 0 {
-                            self.fields
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<Payload>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .fields
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.fields.capacity() == 0 {
+                        self.fields
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<Payload>,
+                    >(r, depth)?;
+                    self.fields.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.fields.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.fields.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -603,6 +549,16 @@ impl ::fastrs::Message for Header {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Identifies a specific workflow within a namespace. Practically speaking, because run_id is a
@@ -614,8 +570,6 @@ pub struct WorkflowExecution {
     pub run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecution {
@@ -631,34 +585,34 @@ impl ::fastrs::Message for WorkflowExecution {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -676,6 +630,16 @@ impl ::fastrs::Message for WorkflowExecution {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Identifies a specific execution within a namespace. This is used for standalone activities
 /// executions in batch jobs currently.
@@ -686,8 +650,6 @@ pub struct Execution {
     pub run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Execution {
@@ -710,49 +672,46 @@ impl ::fastrs::Message for Execution {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
-            }
-            if !self.business_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.business_id, &[0x12], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ExecutionType,
-                >::write_keyed(&self.r#type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x1a], w);
+        }
+        if !self.business_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.business_id, &[0x12], w);
+        }
+        if self.r#type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ExecutionType>,
+            >(&self.r#type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::ExecutionType,
-            >::merge(&mut self.r#type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.business_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::ExecutionType,
-                    >::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ExecutionType,
+                        >,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.business_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.business_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -771,6 +730,16 @@ impl ::fastrs::Message for Execution {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Represents the identifier used by a workflow author to define the workflow. Typically, the
 /// name of a function. This is sometimes referred to as the workflow's "name"
@@ -779,8 +748,6 @@ pub struct WorkflowType {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowType {
@@ -793,25 +760,24 @@ impl ::fastrs::Message for WorkflowType {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -828,6 +794,16 @@ impl ::fastrs::Message for WorkflowType {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Represents the identifier used by a activity author to define the activity. Typically, the
 /// name of a function. This is sometimes referred to as the activity's "name"
@@ -836,8 +812,6 @@ pub struct ActivityType {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityType {
@@ -850,25 +824,24 @@ impl ::fastrs::Message for ActivityType {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -884,6 +857,16 @@ impl ::fastrs::Message for ActivityType {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// How retries ought to be handled, usable by both workflows and activities
@@ -908,8 +891,6 @@ pub struct RetryPolicy {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RetryPolicy {
@@ -929,42 +910,36 @@ impl ::fastrs::Message for RetryPolicy {
             n += 1 + ::fastrs::__private::Int32::size(&self.maximum_attempts);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.non_retryable_error_types, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.non_retryable_error_types, &[0x2a], w);
-            if self.maximum_attempts != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.maximum_attempts,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.maximum_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.backoff_coefficient.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.backoff_coefficient,
-                    &[0x11],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.initial_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.non_retryable_error_types, &[0x2a], w);
+        if self.maximum_attempts != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.maximum_attempts, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.maximum_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if self.backoff_coefficient.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.backoff_coefficient, &[0x11], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.initial_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -972,91 +947,43 @@ impl ::fastrs::Message for RetryPolicy {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .initial_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x11) {
-                            tag = 0x11;
-                            continue;
-                        }
-                    }
-                    0x11 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.backoff_coefficient,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .maximum_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.maximum_attempts,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.non_retryable_error_types,
-                            r,
-                            0x2a,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.non_retryable_error_types.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.initial_interval, r, depth)?;
                 }
-                break;
+                0x11 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.backoff_coefficient, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.maximum_interval, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.maximum_attempts, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.non_retryable_error_types, r, depth, 0x2a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.initial_interval.take() {
-            self.recycle.keep_message(v);
-        }
+        self.initial_interval = ::core::option::Option::None;
         self.backoff_coefficient = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.maximum_interval.take() {
-            self.recycle.keep_message(v);
-        }
+        self.maximum_interval = ::core::option::Option::None;
         self.maximum_attempts = ::core::default::Default::default();
-        self.recycle.keep_all(&mut self.non_retryable_error_types);
+        self.non_retryable_error_types.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1064,6 +991,16 @@ impl ::fastrs::Message for RetryPolicy {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Metadata relevant for metering purposes
@@ -1078,8 +1015,6 @@ pub struct MeteringMetadata {
     pub nonfirst_local_activity_execution_attempts: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MeteringMetadata {
@@ -1096,37 +1031,24 @@ impl ::fastrs::Message for MeteringMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.nonfirst_local_activity_execution_attempts != 0 {
-                ::fastrs::__private::Uint32::write_keyed(
-                    &self.nonfirst_local_activity_execution_attempts,
-                    &[0x68],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.nonfirst_local_activity_execution_attempts != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.nonfirst_local_activity_execution_attempts, &[0x68], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x68) {
-            ::fastrs::__private::Uint32::merge(
-                &mut self.nonfirst_local_activity_execution_attempts,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x68 => {
-                    ::fastrs::__private::Uint32::merge(
-                        &mut self.nonfirst_local_activity_execution_attempts,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.nonfirst_local_activity_execution_attempts, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1143,6 +1065,16 @@ impl ::fastrs::Message for MeteringMetadata {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Deprecated. This message is replaced with `Deployment` and `VersioningBehavior`.
 /// Identifies the version(s) of a worker that processed a task
@@ -1156,8 +1088,6 @@ pub struct WorkerVersionStamp {
     pub use_versioning: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerVersionStamp {
@@ -1173,38 +1103,34 @@ impl ::fastrs::Message for WorkerVersionStamp {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.use_versioning {
-                ::fastrs::__private::Bool::write_keyed(&self.use_versioning, &[0x18], w);
-            }
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.use_versioning {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_versioning, &[0x18], w);
+        }
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.use_versioning, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.use_versioning,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_versioning, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1222,6 +1148,16 @@ impl ::fastrs::Message for WorkerVersionStamp {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Identifies the version that a worker is compatible with when polling or identifying itself,
 /// and whether or not this worker is opting into the build-id based versioning feature. This is
@@ -1238,8 +1174,6 @@ pub struct WorkerVersionCapabilities {
     pub deployment_series_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerVersionCapabilities {
@@ -1258,55 +1192,44 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.deployment_series_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.deployment_series_name,
-                    &[0x22],
-                    w,
-                );
-            }
-            if self.use_versioning {
-                ::fastrs::__private::Bool::write_keyed(&self.use_versioning, &[0x10], w);
-            }
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.deployment_series_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.deployment_series_name, &[0x22], w);
+        }
+        if self.use_versioning {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_versioning, &[0x10], w);
+        }
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(&mut self.use_versioning, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.deployment_series_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.use_versioning,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_versioning, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.deployment_series_name,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.deployment_series_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1324,6 +1247,16 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Describes where and how to reset a workflow, used for batch reset currently
@@ -1347,8 +1280,6 @@ pub struct ResetOptions {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetOptions {
@@ -1366,7 +1297,7 @@ impl ::fastrs::Message for ResetOptions {
             n += 1 + ::fastrs::__private::Bool::size(&self.current_run_only);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ResetReapplyExcludeType,
                 >,
@@ -1397,51 +1328,47 @@ impl ::fastrs::Message for ResetOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<
-                    super::super::enums::v1::ResetReapplyExcludeType,
-                >,
-            >(&self.reset_reapply_exclude_types, &[0x62], w);
-            if self.current_run_only {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.current_run_only,
-                    &[0x58],
-                    w,
-                );
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<
+                super::super::enums::v1::ResetReapplyExcludeType,
+            >,
+        >(&self.reset_reapply_exclude_types, &[0x62], w);
+        if self.current_run_only {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.current_run_only, &[0x58], w);
+        }
+        if self.reset_reapply_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ResetReapplyType>,
+            >(&self.reset_reapply_type, &[0x50], w);
+        }
+        match &self.target {
+            ::core::option::Option::Some(
+                reset_options::Target::FirstWorkflowTask(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                >(v, &[0x0a], w);
             }
-            if self.reset_reapply_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ResetReapplyType,
-                >::write_keyed(&self.reset_reapply_type, &[0x50], w);
+            ::core::option::Option::Some(reset_options::Target::LastWorkflowTask(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                >(v, &[0x12], w);
             }
-            match &self.target {
-                ::core::option::Option::Some(
-                    reset_options::Target::FirstWorkflowTask(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Empty,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    reset_options::Target::LastWorkflowTask(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Empty,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    reset_options::Target::WorkflowTaskId(v),
-                ) => {
-                    ::fastrs::__private::Int64::write_keyed(v, &[0x18], w);
-                }
-                ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x22], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(reset_options::Target::WorkflowTaskId(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(v, &[0x18], w);
             }
-        });
+            ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x22], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1449,140 +1376,103 @@ impl ::fastrs::Message for ResetOptions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        match &mut self.target {
-                            ::core::option::Option::Some(
-                                reset_options::Target::FirstWorkflowTask(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .target
-                                    .replace(reset_options::Target::FirstWorkflowTask(v));
-                                reset_options::keep_target(&mut self.recycle, old);
-                            }
+            match r.read_tag()? {
+                0x0a => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::FirstWorkflowTask(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        match &mut self.target {
-                            ::core::option::Option::Some(
-                                reset_options::Target::LastWorkflowTask(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .target
-                                    .replace(reset_options::Target::LastWorkflowTask(v));
-                                reset_options::keep_target(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        let old = self
-                            .target
-                            .replace(
-                                reset_options::Target::WorkflowTaskId(
-                                    ::fastrs::__private::Int64::read(r, depth)?,
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::FirstWorkflowTask(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
                                 ),
                             );
-                        reset_options::keep_target(&mut self.recycle, old);
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
                         }
                     }
-                    0x22 => {
-                        match &mut self.target {
-                            ::core::option::Option::Some(
-                                reset_options::Target::BuildId(v),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .target
-                                    .replace(reset_options::Target::BuildId(v));
-                                reset_options::keep_target(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ResetReapplyType,
-                        >::merge(&mut self.reset_reapply_type, r, depth)?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.current_run_only,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::ResetReapplyExcludeType,
-                            >,
-                        >(r, &mut self.reset_reapply_exclude_types)?;
-                    }
-                    0x60 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.reset_reapply_exclude_types,
-                            r,
-                            0x60,
-                        );
-                        self.reset_reapply_exclude_types
-                            .push(
-                                ::fastrs::__private::OpenEnum::<
-                                    super::super::enums::v1::ResetReapplyExcludeType,
-                                >::read(r, depth)?,
-                            );
-                        if r.read_tag_if(0x60) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x12 => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::LastWorkflowTask(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::LastWorkflowTask(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x18 => {
+                    self.target = ::core::option::Option::Some(
+                        reset_options::Target::WorkflowTaskId(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Int64,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x22 => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::BuildId(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::BuildId(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResetReapplyType,
+                        >,
+                    >(&mut self.reset_reapply_type, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.current_run_only, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResetReapplyExcludeType,
+                        >,
+                    >(r, &mut self.reset_reapply_exclude_types)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResetReapplyExcludeType,
+                        >,
+                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x60)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1591,7 +1481,7 @@ impl ::fastrs::Message for ResetOptions {
         self.reset_reapply_type = ::core::default::Default::default();
         self.current_run_only = ::core::default::Default::default();
         self.reset_reapply_exclude_types.clear();
-        reset_options::keep_target(&mut self.recycle, self.target.take());
+        self.target = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1599,6 +1489,16 @@ impl ::fastrs::Message for ResetOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ResetOptions`].
@@ -1621,22 +1521,6 @@ pub mod reset_options {
         /// continue-as-new.
         BuildId(::fastrs::alloc::string::String),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_target(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Target>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Target::FirstWorkflowTask(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Target::LastWorkflowTask(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Target::BuildId(v)) => recycle.keep(v),
-            _ => {}
-        }
-    }
 }
 /// Callback to attach to various events in the system, e.g. workflow run completion.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1647,8 +1531,6 @@ pub struct Callback {
     pub links: ::fastrs::alloc::vec::Vec<Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Callback {
@@ -1656,7 +1538,7 @@ impl ::fastrs::Message for Callback {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Link>,
             >(&self.links, 2);
         if let ::core::option::Option::Some(oneof) = &self.variant {
@@ -1673,25 +1555,23 @@ impl ::fastrs::Message for Callback {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Link>,
-            >(&self.links, &[0xa2, 0x06], w);
-            match &self.variant {
-                ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                    ::fastrs::__private::Msg::<
-                        callback::Nexus,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                    ::fastrs::__private::Msg::<
-                        callback::Internal,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Link>,
+        >(&self.links, &[0xa2, 0x06], w);
+        match &self.variant {
+            ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<callback::Nexus>,
+                >(v, &[0x12], w);
             }
-        });
+            ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<callback::Internal>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1699,76 +1579,56 @@ impl ::fastrs::Message for Callback {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x12 => {
-                        match &mut self.variant {
-                            ::core::option::Option::Some(
-                                callback::Variant::Nexus(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    callback::Nexus,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    callback::Nexus,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self.variant.replace(callback::Variant::Nexus(v));
-                                callback::keep_variant(&mut self.recycle, old);
-                            }
+            match r.read_tag()? {
+                0x12 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<callback::Nexus>,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x322) {
-                            tag = 0x322;
-                            continue;
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                callback::Variant::Nexus(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<callback::Nexus>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
-                    0x1a => {
-                        match &mut self.variant {
-                            ::core::option::Option::Some(
-                                callback::Variant::Internal(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    callback::Internal,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    callback::Internal,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(callback::Variant::Internal(v));
-                                callback::keep_variant(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x322) {
-                            tag = 0x322;
-                            continue;
-                        }
-                    }
-                    0x322 => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0x322);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Link>::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0x322) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x1a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<callback::Internal>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                callback::Variant::Internal(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<callback::Internal>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x322 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Link>,
+                    >(&mut self.links, r, depth, 0x322)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.links);
-        callback::keep_variant(&mut self.recycle, self.variant.take());
+        self.links.clear();
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1776,6 +1636,16 @@ impl ::fastrs::Message for Callback {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Callback`].
@@ -1785,17 +1655,6 @@ pub mod callback {
     pub enum Variant {
         Nexus(Nexus),
         Internal(Internal),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::Nexus(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Variant::Internal(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Nexus {
@@ -1808,8 +1667,6 @@ pub mod callback {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Nexus {
@@ -1827,47 +1684,28 @@ pub mod callback {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_map::<
+            self.unknown_fields.write(w);
+            ::fastrs::__private::write_map::<
+                ::fastrs::__private::Str,
+                ::fastrs::__private::Str,
+            >(self.header.iter(), &[0x12], w);
+            if !self.url.is_empty() {
+                ::fastrs::__private::compact::write::<
                     ::fastrs::__private::Str,
-                    ::fastrs::__private::Str,
-                >(self.header.iter(), &[0x12], w);
-                if !self.url.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.url, &[0x0a], w);
-                }
-            });
+                >(&self.url, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
-            }
-            while r.read_tag_if(0x12) {
-                if self.header.capacity() == 0 {
-                    self.header
-                        .reserve(
-                            ::fastrs::__private::map_run_length::<
-                                ::fastrs::__private::Str,
-                                ::fastrs::__private::Str,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                    ::fastrs::__private::Str,
-                    ::fastrs::__private::Str,
-                >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                if let ::core::option::Option::Some(old) = self.header.insert(k, v) {
-                    self.recycle.keep(old);
-                }
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.url, r, depth)?;
                     }
                     0x12 => {
                         if self.header.capacity() == 0 {
@@ -1879,16 +1717,11 @@ pub mod callback {
                                     >(r, 0x12),
                                 );
                         }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                        let (k, v) = ::fastrs::__private::read_map_entry::<
                             ::fastrs::__private::Str,
                             ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
+                        >(r, depth)?;
+                        self.header.insert(k, v);
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1897,10 +1730,7 @@ pub mod callback {
         }
         fn clear(&mut self) {
             self.url.clear();
-            for (k, v) in self.header.drain() {
-                self.recycle.keep(k);
-                self.recycle.keep(v);
-            }
+            self.header.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1908,6 +1738,21 @@ pub mod callback {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Callbacks to be delivered internally within the system.
@@ -1920,8 +1765,6 @@ pub mod callback {
         pub data: ::fastrs::alloc::vec::Vec<u8>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Internal {
@@ -1934,25 +1777,24 @@ pub mod callback {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.data.is_empty() {
-                    ::fastrs::__private::Bytes::write_keyed(&self.data, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.data.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bytes,
+                >(&self.data, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Bytes::merge(&mut self.data, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bytes,
+                        >(&mut self.data, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1969,6 +1811,21 @@ pub mod callback {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Link can be associated with history events. It might contain information about an external entity
@@ -1980,8 +1837,6 @@ pub struct Link {
     pub variant: ::core::option::Option<link::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Link {
@@ -2011,37 +1866,35 @@ impl ::fastrs::Message for Link {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                    ::fastrs::__private::Msg::<
-                        link::WorkflowEvent,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                    ::fastrs::__private::Msg::<
-                        link::BatchJob,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                    ::fastrs::__private::Msg::<
-                        link::Activity,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                    ::fastrs::__private::Msg::<
-                        link::NexusOperation,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                    ::fastrs::__private::Msg::<
-                        link::Workflow,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<link::WorkflowEvent>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<link::BatchJob>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(link::Variant::Activity(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<link::Activity>,
+                >(v, &[0x1a], w);
+            }
+            ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<link::NexusOperation>,
+                >(v, &[0x22], w);
+            }
+            ::core::option::Option::Some(link::Variant::Workflow(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<link::Workflow>,
+                >(v, &[0x2a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -2055,53 +1908,54 @@ impl ::fastrs::Message for Link {
                         ::core::option::Option::Some(
                             link::Variant::WorkflowEvent(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                link::WorkflowEvent,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<link::WorkflowEvent>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                link::WorkflowEvent,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(link::Variant::WorkflowEvent(v));
-                            link::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::WorkflowEvent(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<link::WorkflowEvent>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.variant {
                         ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                            ::fastrs::__private::Msg::<
-                                link::BatchJob,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<link::BatchJob>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                link::BatchJob,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.variant.replace(link::Variant::BatchJob(v));
-                            link::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::BatchJob(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<link::BatchJob>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x1a => {
                     match &mut self.variant {
                         ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                            ::fastrs::__private::Msg::<
-                                link::Activity,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<link::Activity>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                link::Activity,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.variant.replace(link::Variant::Activity(v));
-                            link::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::Activity(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<link::Activity>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2110,36 +1964,36 @@ impl ::fastrs::Message for Link {
                         ::core::option::Option::Some(
                             link::Variant::NexusOperation(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                link::NexusOperation,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<link::NexusOperation>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                link::NexusOperation,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(link::Variant::NexusOperation(v));
-                            link::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::NexusOperation(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<link::NexusOperation>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x2a => {
                     match &mut self.variant {
                         ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                            ::fastrs::__private::Msg::<
-                                link::Workflow,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<link::Workflow>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                link::Workflow,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.variant.replace(link::Variant::Workflow(v));
-                            link::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::Workflow(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<link::Workflow>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2149,7 +2003,7 @@ impl ::fastrs::Message for Link {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        link::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2157,6 +2011,16 @@ impl ::fastrs::Message for Link {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Link`].
@@ -2170,24 +2034,6 @@ pub mod link {
         NexusOperation(NexusOperation),
         Workflow(Workflow),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::WorkflowEvent(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::BatchJob(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Variant::Activity(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Variant::NexusOperation(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::Workflow(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct WorkflowEvent {
         pub namespace: ::fastrs::alloc::string::String,
@@ -2198,8 +2044,6 @@ pub mod link {
         pub reference: ::core::option::Option<workflow_event::Reference>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowEvent {
@@ -2235,35 +2079,37 @@ pub mod link {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                match &self.reference {
-                    ::core::option::Option::Some(
-                        workflow_event::Reference::EventRef(v),
-                    ) => {
-                        ::fastrs::__private::Msg::<
-                            workflow_event::EventReference,
-                        >::write_keyed(v, &[0xa2, 0x06], w);
-                    }
-                    ::core::option::Option::Some(
-                        workflow_event::Reference::RequestIdRef(v),
-                    ) => {
-                        ::fastrs::__private::Msg::<
-                            workflow_event::RequestIdReference,
-                        >::write_keyed(v, &[0xaa, 0x06], w);
-                    }
-                    _ => {}
+            self.unknown_fields.write(w);
+            match &self.reference {
+                ::core::option::Option::Some(workflow_event::Reference::EventRef(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<workflow_event::EventReference>,
+                    >(v, &[0xa2, 0x06], w);
                 }
-                if !self.run_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
+                ::core::option::Option::Some(
+                    workflow_event::Reference::RequestIdRef(v),
+                ) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<workflow_event::RequestIdReference>,
+                    >(v, &[0xaa, 0x06], w);
                 }
-                if !self.workflow_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-                }
-                if !self.namespace.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-                }
-            });
+                _ => {}
+            }
+            if !self.run_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.run_id, &[0x1a], w);
+            }
+            if !self.workflow_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.workflow_id, &[0x12], w);
+            }
+            if !self.namespace.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.namespace, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -2271,79 +2117,63 @@ pub mod link {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.namespace,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.workflow_id,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        }
-                        0x322 => {
-                            match &mut self.reference {
-                                ::core::option::Option::Some(
-                                    workflow_event::Reference::EventRef(v),
-                                ) => {
-                                    ::fastrs::__private::Msg::<
-                                        workflow_event::EventReference,
-                                    >::merge(v, r, depth)?;
-                                }
-                                _ => {
-                                    let mut v = self.recycle.spare_message();
-                                    ::fastrs::__private::Msg::<
-                                        workflow_event::EventReference,
-                                    >::merge(&mut v, r, depth)?;
-                                    let old = self
-                                        .reference
-                                        .replace(workflow_event::Reference::EventRef(v));
-                                    workflow_event::keep_reference(&mut self.recycle, old);
-                                }
-                            }
-                        }
-                        0x32a => {
-                            match &mut self.reference {
-                                ::core::option::Option::Some(
-                                    workflow_event::Reference::RequestIdRef(v),
-                                ) => {
-                                    ::fastrs::__private::Msg::<
-                                        workflow_event::RequestIdReference,
-                                    >::merge(v, r, depth)?;
-                                }
-                                _ => {
-                                    let mut v = self.recycle.spare_message();
-                                    ::fastrs::__private::Msg::<
-                                        workflow_event::RequestIdReference,
-                                    >::merge(&mut v, r, depth)?;
-                                    let old = self
-                                        .reference
-                                        .replace(workflow_event::Reference::RequestIdRef(v));
-                                    workflow_event::keep_reference(&mut self.recycle, old);
-                                }
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.namespace, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.workflow_id, r, depth)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.run_id, r, depth)?;
+                    }
+                    0x322 => {
+                        match &mut self.reference {
+                            ::core::option::Option::Some(
+                                workflow_event::Reference::EventRef(v),
+                            ) => {
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<workflow_event::EventReference>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.reference = ::core::option::Option::Some(
+                                    workflow_event::Reference::EventRef(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<workflow_event::EventReference>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    0x32a => {
+                        match &mut self.reference {
+                            ::core::option::Option::Some(
+                                workflow_event::Reference::RequestIdRef(v),
+                            ) => {
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<workflow_event::RequestIdReference>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.reference = ::core::option::Option::Some(
+                                    workflow_event::Reference::RequestIdRef(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<workflow_event::RequestIdReference>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
@@ -2352,7 +2182,7 @@ pub mod link {
             self.namespace.clear();
             self.workflow_id.clear();
             self.run_id.clear();
-            workflow_event::keep_reference(&mut self.recycle, self.reference.take());
+            self.reference = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2360,6 +2190,21 @@ pub mod link {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Types nested in [`WorkflowEvent`].
@@ -2372,21 +2217,6 @@ pub mod link {
             EventRef(EventReference),
             RequestIdRef(RequestIdReference),
         }
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        pub(super) fn keep_reference(
-            recycle: &mut ::fastrs::__private::Recycler,
-            old: ::core::option::Option<Reference>,
-        ) {
-            match old {
-                ::core::option::Option::Some(Reference::EventRef(v)) => {
-                    recycle.keep_message(v)
-                }
-                ::core::option::Option::Some(Reference::RequestIdRef(v)) => {
-                    recycle.keep_message(v)
-                }
-                _ => {}
-            }
-        }
         /// EventReference is a direct reference to a history event through the event ID.
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct EventReference {
@@ -2396,8 +2226,6 @@ pub mod link {
             >,
             /// Fields this schema does not know, kept and written back on encode.
             pub unknown_fields: ::fastrs::UnknownFields,
-            #[doc(hidden)]
-            pub recycle: ::fastrs::__private::Recycler,
         }
         #[allow(deprecated)]
         impl ::fastrs::Message for EventReference {
@@ -2417,48 +2245,38 @@ pub mod link {
                 n
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                w.in_registers(|w| {
-                    self.unknown_fields.write(w);
-                    if self.event_type.to_i32() != 0 {
-                        ::fastrs::__private::OpenEnum::<
+                self.unknown_fields.write(w);
+                if self.event_type.to_i32() != 0 {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::super::super::enums::v1::EventType,
-                        >::write_keyed(&self.event_type, &[0x10], w);
-                    }
-                    if self.event_id != 0 {
-                        ::fastrs::__private::Int64::write_keyed(
-                            &self.event_id,
-                            &[0x08],
-                            w,
-                        );
-                    }
-                });
+                        >,
+                    >(&self.event_type, &[0x10], w);
+                }
+                if self.event_id != 0 {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Int64,
+                    >(&self.event_id, &[0x08], w);
+                }
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                if r.read_tag_if(0x08) {
-                    ::fastrs::__private::Int64::merge(&mut self.event_id, r, depth)?;
-                }
-                if r.read_tag_if(0x10) {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::super::super::enums::v1::EventType,
-                    >::merge(&mut self.event_type, r, depth)?;
-                }
                 while !r.is_empty() {
                     match r.read_tag()? {
                         0x08 => {
-                            ::fastrs::__private::Int64::merge(
-                                &mut self.event_id,
-                                r,
-                                depth,
-                            )?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Int64,
+                            >(&mut self.event_id, r, depth)?;
                         }
                         0x10 => {
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::super::super::enums::v1::EventType,
-                            >::merge(&mut self.event_type, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::OpenEnum<
+                                    super::super::super::super::enums::v1::EventType,
+                                >,
+                            >(&mut self.event_type, r, depth)?;
                         }
                         tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                     }
@@ -2476,6 +2294,21 @@ pub mod link {
             fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
                 &mut self.unknown_fields
             }
+            fn fast_read_partial(
+                &mut self,
+                buf: &[u8],
+                options: &::fastrs::DecodeOptions,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                ::fastrs::__private::compact::read_partial(
+                    self,
+                    Self::FULL_NAME,
+                    buf,
+                    options,
+                )
+            }
+            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+                ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+            }
         }
         /// RequestIdReference is a indirect reference to a history event through the request ID.
         #[derive(Clone, PartialEq, Default, Debug)]
@@ -2486,8 +2319,6 @@ pub mod link {
             >,
             /// Fields this schema does not know, kept and written back on encode.
             pub unknown_fields: ::fastrs::UnknownFields,
-            #[doc(hidden)]
-            pub recycle: ::fastrs::__private::Recycler,
         }
         #[allow(deprecated)]
         impl ::fastrs::Message for RequestIdReference {
@@ -2507,48 +2338,38 @@ pub mod link {
                 n
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                w.in_registers(|w| {
-                    self.unknown_fields.write(w);
-                    if self.event_type.to_i32() != 0 {
-                        ::fastrs::__private::OpenEnum::<
+                self.unknown_fields.write(w);
+                if self.event_type.to_i32() != 0 {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::super::super::enums::v1::EventType,
-                        >::write_keyed(&self.event_type, &[0x10], w);
-                    }
-                    if !self.request_id.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(
-                            &self.request_id,
-                            &[0x0a],
-                            w,
-                        );
-                    }
-                });
+                        >,
+                    >(&self.event_type, &[0x10], w);
+                }
+                if !self.request_id.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.request_id, &[0x0a], w);
+                }
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                if r.read_tag_if(0x0a) {
-                    ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                }
-                if r.read_tag_if(0x10) {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::super::super::enums::v1::EventType,
-                    >::merge(&mut self.event_type, r, depth)?;
-                }
                 while !r.is_empty() {
                     match r.read_tag()? {
                         0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.request_id,
-                                r,
-                                depth,
-                            )?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.request_id, r, depth)?;
                         }
                         0x10 => {
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::super::super::enums::v1::EventType,
-                            >::merge(&mut self.event_type, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::OpenEnum<
+                                    super::super::super::super::enums::v1::EventType,
+                                >,
+                            >(&mut self.event_type, r, depth)?;
                         }
                         tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                     }
@@ -2566,6 +2387,21 @@ pub mod link {
             fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
                 &mut self.unknown_fields
             }
+            fn fast_read_partial(
+                &mut self,
+                buf: &[u8],
+                options: &::fastrs::DecodeOptions,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                ::fastrs::__private::compact::read_partial(
+                    self,
+                    Self::FULL_NAME,
+                    buf,
+                    options,
+                )
+            }
+            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+                ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+            }
         }
     }
     /// A link to a built-in batch job.
@@ -2576,8 +2412,6 @@ pub mod link {
         pub job_id: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for BatchJob {
@@ -2590,25 +2424,24 @@ pub mod link {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.job_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.job_id, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.job_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.job_id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.job_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.job_id, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.job_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2625,6 +2458,21 @@ pub mod link {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// A link to an activity.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2634,8 +2482,6 @@ pub mod link {
         pub run_id: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Activity {
@@ -2654,47 +2500,44 @@ pub mod link {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.run_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
-                }
-                if !self.activity_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x12], w);
-                }
-                if !self.namespace.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.run_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.run_id, &[0x1a], w);
+            }
+            if !self.activity_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.activity_id, &[0x12], w);
+            }
+            if !self.namespace.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.namespace, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.activity_id, r, depth)?;
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.namespace, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.activity_id, r, depth)?;
                     }
                     0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.run_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2713,6 +2556,21 @@ pub mod link {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// A link to a standalone Nexus operation.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2722,8 +2580,6 @@ pub mod link {
         pub run_id: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for NexusOperation {
@@ -2742,51 +2598,44 @@ pub mod link {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.run_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
-                }
-                if !self.operation_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.operation_id,
-                        &[0x12],
-                        w,
-                    );
-                }
-                if !self.namespace.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.run_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.run_id, &[0x1a], w);
+            }
+            if !self.operation_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.operation_id, &[0x12], w);
+            }
+            if !self.namespace.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.namespace, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.namespace, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_id,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.operation_id, r, depth)?;
                     }
                     0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.run_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2805,6 +2654,21 @@ pub mod link {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// A link to a workflow execution. This is a more general version of WorkflowEvent that doesn't specify a
     /// particular event within the workflow, useful when you want to link to a workflow but there is no particular event to link to,
@@ -2817,8 +2681,6 @@ pub mod link {
         pub reason: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Workflow {
@@ -2840,56 +2702,54 @@ pub mod link {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.reason.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.reason, &[0x22], w);
-                }
-                if !self.run_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x1a], w);
-                }
-                if !self.workflow_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-                }
-                if !self.namespace.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.reason.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.reason, &[0x22], w);
+            }
+            if !self.run_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.run_id, &[0x1a], w);
+            }
+            if !self.workflow_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.workflow_id, &[0x12], w);
+            }
+            if !self.namespace.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.namespace, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
-            }
-            if r.read_tag_if(0x1a) {
-                ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-            }
-            if r.read_tag_if(0x22) {
-                ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.namespace, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.workflow_id, r, depth)?;
                     }
                     0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.run_id, r, depth)?;
                     }
                     0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.reason, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2909,6 +2769,21 @@ pub mod link {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Principal is an authenticated caller identity computed by the server from trusted
@@ -2921,8 +2796,6 @@ pub struct Principal {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Principal {
@@ -2938,34 +2811,34 @@ impl ::fastrs::Message for Principal {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x12], w);
-            }
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x12], w);
+        }
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2982,6 +2855,16 @@ impl ::fastrs::Message for Principal {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Priority contains metadata that controls relative ordering of task processing
@@ -3066,8 +2949,6 @@ pub struct Priority {
     pub fairness_weight: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Priority {
@@ -3086,51 +2967,44 @@ impl ::fastrs::Message for Priority {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.fairness_weight.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.fairness_weight,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if !self.fairness_key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.fairness_key, &[0x12], w);
-            }
-            if self.priority_key != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.priority_key, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.fairness_weight.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.fairness_weight, &[0x1d], w);
+        }
+        if !self.fairness_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.fairness_key, &[0x12], w);
+        }
+        if self.priority_key != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.priority_key, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.priority_key, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.fairness_key, r, depth)?;
-        }
-        if r.read_tag_if(0x1d) {
-            ::fastrs::__private::Float::merge(&mut self.fairness_weight, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.priority_key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.priority_key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.fairness_key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.fairness_key, r, depth)?;
                 }
                 0x1d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.fairness_weight,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.fairness_weight, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3149,6 +3023,16 @@ impl ::fastrs::Message for Priority {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// This is used to send commands to a specific worker or a group of workers.
 /// Right now, it is used to send commands to a specific worker instance.
@@ -3166,8 +3050,6 @@ pub struct WorkerSelector {
     pub selector: ::core::option::Option<worker_selector::Selector>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerSelector {
@@ -3185,38 +3067,21 @@ impl ::fastrs::Message for WorkerSelector {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                worker_selector::Selector::WorkerInstanceKey(v),
-            ) = &self.selector
-            {
-                ::fastrs::__private::Str::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(
+            worker_selector::Selector::WorkerInstanceKey(v),
+        ) = &self.selector
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            match &mut self.selector {
-                ::core::option::Option::Some(
-                    worker_selector::Selector::WorkerInstanceKey(v),
-                ) => {
-                    ::fastrs::__private::Str::merge(v, r, depth)?;
-                }
-                _ => {
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    let old = self
-                        .selector
-                        .replace(worker_selector::Selector::WorkerInstanceKey(v));
-                    worker_selector::keep_selector(&mut self.recycle, old);
-                }
-            }
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -3224,15 +3089,18 @@ impl ::fastrs::Message for WorkerSelector {
                         ::core::option::Option::Some(
                             worker_selector::Selector::WorkerInstanceKey(v),
                         ) => {
-                            ::fastrs::__private::Str::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare();
-                            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                            let old = self
-                                .selector
-                                .replace(worker_selector::Selector::WorkerInstanceKey(v));
-                            worker_selector::keep_selector(&mut self.recycle, old);
+                            self.selector = ::core::option::Option::Some(
+                                worker_selector::Selector::WorkerInstanceKey(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -3242,7 +3110,7 @@ impl ::fastrs::Message for WorkerSelector {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        worker_selector::keep_selector(&mut self.recycle, self.selector.take());
+        self.selector = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3250,6 +3118,16 @@ impl ::fastrs::Message for WorkerSelector {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkerSelector`].
@@ -3267,15 +3145,6 @@ pub mod worker_selector {
         /// Worker instance key to which the command should be sent.
         WorkerInstanceKey(::fastrs::alloc::string::String),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_selector(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Selector>,
-    ) {
-        if let ::core::option::Option::Some(Selector::WorkerInstanceKey(v)) = old {
-            recycle.keep(v);
-        }
-    }
 }
 /// When starting an execution with a conflict policy that uses an existing execution and there is already an existing
 /// running execution, OnConflictOptions defines actions to be taken on the existing running execution.
@@ -3289,8 +3158,6 @@ pub struct OnConflictOptions {
     pub attach_links: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for OnConflictOptions {
@@ -3309,63 +3176,44 @@ impl ::fastrs::Message for OnConflictOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.attach_links {
-                ::fastrs::__private::Bool::write_keyed(&self.attach_links, &[0x18], w);
-            }
-            if self.attach_completion_callbacks {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.attach_completion_callbacks,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.attach_request_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.attach_request_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.attach_links {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_links, &[0x18], w);
+        }
+        if self.attach_completion_callbacks {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_completion_callbacks, &[0x10], w);
+        }
+        if self.attach_request_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_request_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.attach_request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(
-                &mut self.attach_completion_callbacks,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.attach_links, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.attach_request_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_request_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.attach_completion_callbacks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_completion_callbacks, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(&mut self.attach_links, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_links, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3383,6 +3231,16 @@ impl ::fastrs::Message for OnConflictOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// The configuration for time skipping of a workflow execution (a chain of runs including retries, cron, continue-as-new).
@@ -3421,8 +3279,6 @@ pub struct TimeSkippingConfig {
     pub disable_propagation: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeSkippingConfig {
@@ -3441,24 +3297,22 @@ impl ::fastrs::Message for TimeSkippingConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.disable_propagation {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.disable_propagation,
-                    &[0x18],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.fast_forward {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.enabled {
-                ::fastrs::__private::Bool::write_keyed(&self.enabled, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.disable_propagation {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.disable_propagation, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.fast_forward {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if self.enabled {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.enabled, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3466,50 +3320,30 @@ impl ::fastrs::Message for TimeSkippingConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Bool::merge(&mut self.enabled, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .fast_forward
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.disable_propagation,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.enabled, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.fast_forward, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.disable_propagation, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.enabled = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.fast_forward.take() {
-            self.recycle.keep_message(v);
-        }
+        self.fast_forward = ::core::option::Option::None;
         self.disable_propagation = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -3518,6 +3352,16 @@ impl ::fastrs::Message for TimeSkippingConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// The time-skipping state that needs to be propagated from a parent workflow to a child workflow,
@@ -3534,8 +3378,6 @@ pub struct TimeSkippingStatePropagation {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeSkippingStatePropagation {
@@ -3555,19 +3397,17 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.fast_forward_target_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.initial_skipped_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.fast_forward_target_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.initial_skipped_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3575,49 +3415,25 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .initial_skipped_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .fast_forward_target_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.initial_skipped_duration, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.fast_forward_target_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.initial_skipped_duration.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.fast_forward_target_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.initial_skipped_duration = ::core::option::Option::None;
+        self.fast_forward_target_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3625,5 +3441,15 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -19,8 +19,6 @@ pub struct ComputeConfigScalingGroup {
     pub scaler: ::core::option::Option<ComputeScaler>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroup {
@@ -28,7 +26,7 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
             >(&self.task_queue_types, 1);
         if let ::core::option::Option::Some(v) = &self.provider {
@@ -40,18 +38,20 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.scaler {
-                ::fastrs::__private::Msg::<ComputeScaler>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.provider {
-                ::fastrs::__private::Msg::<ComputeProvider>::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
-            >(&self.task_queue_types, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.scaler {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ComputeScaler>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.provider {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ComputeProvider>,
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
+        >(&self.task_queue_types, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -59,81 +59,40 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::TaskQueueType,
-                            >,
-                        >(r, &mut self.task_queue_types)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x08 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.task_queue_types,
-                            r,
-                            0x08,
-                        );
-                        self.task_queue_types
-                            .push(
-                                ::fastrs::__private::OpenEnum::<
-                                    super::super::enums::v1::TaskQueueType,
-                                >::read(r, depth)?,
-                            );
-                        if r.read_tag_if(0x08) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ComputeProvider,
-                        >::merge(
-                            self
-                                .provider
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ComputeScaler,
-                        >::merge(
-                            self
-                                .scaler
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TaskQueueType,
+                        >,
+                    >(r, &mut self.task_queue_types)?;
                 }
-                break;
+                0x08 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TaskQueueType,
+                        >,
+                    >(&mut self.task_queue_types, r, depth, 0x08)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ComputeProvider>,
+                    >(&mut self.provider, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ComputeScaler>,
+                    >(&mut self.scaler, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue_types.clear();
-        if let ::core::option::Option::Some(v) = self.provider.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.scaler.take() {
-            self.recycle.keep_message(v);
-        }
+        self.provider = ::core::option::Option::None;
+        self.scaler = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -141,6 +100,16 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ComputeConfig stores configuration that helps a worker control plane
@@ -161,8 +130,6 @@ pub struct ComputeConfig {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfig {
@@ -177,13 +144,11 @@ impl ::fastrs::Message for ComputeConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
-            >(self.scaling_groups.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
+        >(self.scaling_groups.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -191,45 +156,30 @@ impl ::fastrs::Message for ComputeConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.scaling_groups.capacity() == 0 {
-                            self.scaling_groups
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .scaling_groups
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.scaling_groups.capacity() == 0 {
+                        self.scaling_groups
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
+                    >(r, depth)?;
+                    self.scaling_groups.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.scaling_groups.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.scaling_groups.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -237,6 +187,16 @@ impl ::fastrs::Message for ComputeConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -252,8 +212,6 @@ pub struct ComputeConfigScalingGroupUpdate {
     pub update_mask: ::core::option::Option<::fastrs::well_known::FieldMask>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
@@ -273,19 +231,17 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.update_mask {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::FieldMask,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.scaling_group {
-                ::fastrs::__private::Msg::<
-                    ComputeConfigScalingGroup,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.update_mask {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.scaling_group {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -293,49 +249,25 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ComputeConfigScalingGroup,
-                        >::merge(
-                            self
-                                .scaling_group
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::FieldMask,
-                        >::merge(
-                            self
-                                .update_mask
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
+                    >(&mut self.scaling_group, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+                    >(&mut self.update_mask, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.scaling_group.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.update_mask.take() {
-            self.recycle.keep_message(v);
-        }
+        self.scaling_group = ::core::option::Option::None;
+        self.update_mask = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -343,6 +275,16 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A subset of information in ComputeConfig optimized for list views.
@@ -354,8 +296,6 @@ pub struct ComputeConfigSummary {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigSummary {
@@ -370,13 +310,11 @@ impl ::fastrs::Message for ComputeConfigSummary {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
-            >(self.scaling_groups.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
+        >(self.scaling_groups.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -384,45 +322,30 @@ impl ::fastrs::Message for ComputeConfigSummary {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.scaling_groups.capacity() == 0 {
-                            self.scaling_groups
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .scaling_groups
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.scaling_groups.capacity() == 0 {
+                        self.scaling_groups
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
+                    >(r, depth)?;
+                    self.scaling_groups.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.scaling_groups.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.scaling_groups.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -430,6 +353,16 @@ impl ::fastrs::Message for ComputeConfigSummary {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -440,8 +373,6 @@ pub struct ComputeConfigScalingGroupSummary {
     pub provider_type: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
@@ -449,7 +380,7 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
             >(&self.task_queue_types, 1);
         if !self.provider_type.is_empty() {
@@ -458,62 +389,41 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.provider_type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.provider_type, &[0x12], w);
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
-            >(&self.task_queue_types, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if !self.provider_type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.provider_type, &[0x12], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
+        >(&self.task_queue_types, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueType>,
-            >(r, &mut self.task_queue_types)?;
-        }
-        while r.read_tag_if(0x08) {
-            ::fastrs::__private::reserve_run(&mut self.task_queue_types, r, 0x08);
-            self.task_queue_types
-                .push(
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::TaskQueueType,
-                    >::read(r, depth)?,
-                );
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.provider_type, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
                     >(r, &mut self.task_queue_types)?;
                 }
                 0x08 => {
-                    ::fastrs::__private::reserve_run(
-                        &mut self.task_queue_types,
-                        r,
-                        0x08,
-                    );
-                    self.task_queue_types
-                        .push(
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::enums::v1::TaskQueueType,
-                            >::read(r, depth)?,
-                        );
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TaskQueueType,
+                        >,
+                    >(&mut self.task_queue_types, r, depth, 0x08)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.provider_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.provider_type, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -530,6 +440,16 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ComputeProvider stores information used by a worker control plane controller
@@ -554,8 +474,6 @@ pub struct ComputeProvider {
     pub nexus_endpoint: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeProvider {
@@ -578,20 +496,22 @@ impl ::fastrs::Message for ComputeProvider {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.nexus_endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.nexus_endpoint, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.nexus_endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.nexus_endpoint, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x12], w);
+        }
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -599,50 +519,30 @@ impl ::fastrs::Message for ComputeProvider {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.nexus_endpoint,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.details, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.nexus_endpoint, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.nexus_endpoint.clear();
         self.unknown_fields.clear();
     }
@@ -651,6 +551,16 @@ impl ::fastrs::Message for ComputeProvider {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ComputeScaler instructs the Temporal Service when to scale up or down the number of
@@ -669,8 +579,6 @@ pub struct ComputeScaler {
     pub details: ::core::option::Option<super::super::common::v1::Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeScaler {
@@ -690,17 +598,17 @@ impl ::fastrs::Message for ComputeScaler {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x12], w);
+        }
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -708,39 +616,25 @@ impl ::fastrs::Message for ComputeScaler {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -748,5 +642,15 @@ impl ::fastrs::Message for ComputeScaler {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

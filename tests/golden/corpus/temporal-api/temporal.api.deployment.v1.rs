@@ -19,8 +19,6 @@ pub struct WorkerDeploymentOptions {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentOptions {
@@ -43,53 +41,48 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.worker_versioning_mode.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.worker_versioning_mode.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkerVersioningMode,
-                >::write_keyed(&self.worker_versioning_mode, &[0x18], w);
-            }
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x12], w);
-            }
-            if !self.deployment_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.deployment_name, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.worker_versioning_mode, &[0x18], w);
+        }
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x12], w);
+        }
+        if !self.deployment_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.deployment_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.deployment_name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::WorkerVersioningMode,
-            >::merge(&mut self.worker_versioning_mode, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.deployment_name,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.deployment_name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::WorkerVersioningMode,
-                    >::merge(&mut self.worker_versioning_mode, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkerVersioningMode,
+                        >,
+                    >(&mut self.worker_versioning_mode, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -107,6 +100,16 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// `Deployment` identifies a deployment of Temporal workers. The combination of deployment series
@@ -126,8 +129,6 @@ pub struct Deployment {
     pub build_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Deployment {
@@ -143,34 +144,34 @@ impl ::fastrs::Message for Deployment {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x12], w);
-            }
-            if !self.series_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.series_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x12], w);
+        }
+        if !self.series_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.series_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.series_name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.series_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.series_name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -187,6 +188,16 @@ impl ::fastrs::Message for Deployment {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// `DeploymentInfo` holds information about a deployment. Deployment information is tracked
@@ -208,8 +219,6 @@ pub struct DeploymentInfo {
     pub is_current: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentInfo {
@@ -227,7 +236,7 @@ impl ::fastrs::Message for DeploymentInfo {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<deployment_info::TaskQueueInfo>,
             >(&self.task_queue_infos, 1);
         n
@@ -241,27 +250,29 @@ impl ::fastrs::Message for DeploymentInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.is_current {
-                ::fastrs::__private::Bool::write_keyed(&self.is_current, &[0x28], w);
-            }
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-            >(self.metadata.iter(), &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<deployment_info::TaskQueueInfo>,
-            >(&self.task_queue_infos, &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<Deployment>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.is_current {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.is_current, &[0x28], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+        >(self.metadata.iter(), &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<deployment_info::TaskQueueInfo>,
+        >(&self.task_queue_infos, &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Deployment>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -269,112 +280,53 @@ impl ::fastrs::Message for DeploymentInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Deployment,
-                        >::merge(
-                            self
-                                .deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.task_queue_infos,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            deployment_info::TaskQueueInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.task_queue_infos.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        if self.metadata.capacity() == 0 {
-                            self.metadata
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                                    >(r, 0x22),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .metadata
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.is_current,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Deployment>,
+                    >(&mut self.deployment, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<deployment_info::TaskQueueInfo>,
+                    >(&mut self.task_queue_infos, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.is_current, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.task_queue_infos);
-        for (k, v) in self.metadata.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.deployment = ::core::option::Option::None;
+        self.create_time = ::core::option::Option::None;
+        self.task_queue_infos.clear();
+        self.metadata.clear();
         self.is_current = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -383,6 +335,16 @@ impl ::fastrs::Message for DeploymentInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`DeploymentInfo`].
@@ -396,8 +358,6 @@ pub mod deployment_info {
         pub first_poller_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for TaskQueueInfo {
@@ -424,22 +384,24 @@ pub mod deployment_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.first_poller_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                if self.r#type.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.first_poller_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x1a], w);
+            }
+            if self.r#type.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<
                         super::super::super::enums::v1::TaskQueueType,
-                    >::write_keyed(&self.r#type, &[0x10], w);
-                }
-                if !self.name.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-                }
-            });
+                    >,
+                >(&self.r#type, &[0x10], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.name, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -447,39 +409,25 @@ pub mod deployment_info {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                            if r.read_tag_if(0x10) {
-                                tag = 0x10;
-                                continue;
-                            }
-                        }
-                        0x10 => {
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::super::enums::v1::TaskQueueType,
-                            >::merge(&mut self.r#type, r, depth)?;
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .first_poller_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.name, r, depth)?;
                     }
-                    break;
+                    0x10 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<
+                                super::super::super::enums::v1::TaskQueueType,
+                            >,
+                        >(&mut self.r#type, r, depth)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.first_poller_time, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
@@ -487,9 +435,7 @@ pub mod deployment_info {
         fn clear(&mut self) {
             self.name.clear();
             self.r#type = ::core::default::Default::default();
-            if let ::core::option::Option::Some(v) = self.first_poller_time.take() {
-                self.recycle.keep_message(v);
-            }
+            self.first_poller_time = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -497,6 +443,21 @@ pub mod deployment_info {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -512,8 +473,6 @@ pub struct UpdateDeploymentMetadata {
     pub remove_entries: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateDeploymentMetadata {
@@ -526,22 +485,20 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
                 ::fastrs::__private::Msg<super::super::common::v1::Payload>,
             >(self.upsert_entries.iter(), 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.remove_entries, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.remove_entries, &[0x12], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-            >(self.upsert_entries.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.remove_entries, &[0x12], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+        >(self.upsert_entries.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -549,63 +506,36 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.upsert_entries.capacity() == 0 {
-                            self.upsert_entries
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .upsert_entries
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.upsert_entries.capacity() == 0 {
+                        self.upsert_entries
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.remove_entries,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.remove_entries.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.upsert_entries.insert(k, v);
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.remove_entries, r, depth, 0x12)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.upsert_entries.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_all(&mut self.remove_entries);
+        self.upsert_entries.clear();
+        self.remove_entries.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -613,6 +543,16 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// DeploymentListInfo is an abbreviated set of fields from DeploymentInfo that's returned in
@@ -626,8 +566,6 @@ pub struct DeploymentListInfo {
     pub is_current: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentListInfo {
@@ -650,20 +588,22 @@ impl ::fastrs::Message for DeploymentListInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.is_current {
-                ::fastrs::__private::Bool::write_keyed(&self.is_current, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<Deployment>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.is_current {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.is_current, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Deployment>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -671,60 +611,30 @@ impl ::fastrs::Message for DeploymentListInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Deployment,
-                        >::merge(
-                            self
-                                .deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.is_current,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Deployment>,
+                    >(&mut self.deployment, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.is_current, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment = ::core::option::Option::None;
+        self.create_time = ::core::option::Option::None;
         self.is_current = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -733,6 +643,16 @@ impl ::fastrs::Message for DeploymentListInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A Worker Deployment Version (Version, for short) represents all workers of the same
@@ -808,8 +728,6 @@ pub struct WorkerDeploymentVersionInfo {
     pub last_modifier_identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentVersionInfo {
@@ -854,7 +772,7 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
             n += 1 + ::fastrs::__private::Float::size(&self.ramp_percentage);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<
                     worker_deployment_version_info::VersionTaskQueueInfo,
                 >,
@@ -909,92 +827,94 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.last_modifier_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.last_modifier_identity,
-                    &[0x8a, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.compute_config {
-                ::fastrs::__private::Msg::<
-                    super::super::compute::v1::ComputeConfig,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_current_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.last_modifier_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.last_modifier_identity, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.compute_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::compute::v1::ComputeConfig>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_current_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x7a], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkerDeploymentVersionStatus,
-                >::write_keyed(&self.status, &[0x70], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.first_activation_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
-                    WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.metadata {
-                ::fastrs::__private::Msg::<VersionMetadata>::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.drainage_info {
-                ::fastrs::__private::Msg::<
-                    VersionDrainageInfo,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<
-                    worker_deployment_version_info::VersionTaskQueueInfo,
                 >,
-            >(&self.task_queue_infos, &[0x42], w);
-            if self.ramp_percentage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.ramp_percentage,
-                    &[0x3d],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_since_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.routing_changed_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.deployment_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.deployment_name, &[0x12], w);
-            }
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x0a], w);
-            }
-        });
+            >(&self.status, &[0x70], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.first_activation_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<VersionMetadata>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.drainage_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<VersionDrainageInfo>,
+            >(v, &[0x4a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<
+                worker_deployment_version_info::VersionTaskQueueInfo,
+            >,
+        >(&self.task_queue_infos, &[0x42], w);
+        if self.ramp_percentage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.ramp_percentage, &[0x3d], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.ramping_since_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_since_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.routing_changed_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if !self.deployment_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.deployment_name, &[0x12], w);
+        }
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1002,241 +922,99 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.deployment_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .routing_changed_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .current_since_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .ramping_since_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3d) {
-                            tag = 0x3d;
-                            continue;
-                        }
-                    }
-                    0x3d => {
-                        ::fastrs::__private::Float::merge(
-                            &mut self.ramp_percentage,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.task_queue_infos,
-                            r,
-                            0x42,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            worker_deployment_version_info::VersionTaskQueueInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.task_queue_infos.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            VersionDrainageInfo,
-                        >::merge(
-                            self
-                                .drainage_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            VersionMetadata,
-                        >::merge(
-                            self
-                                .metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .first_activation_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_deactivation_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x70) {
-                            tag = 0x70;
-                            continue;
-                        }
-                    }
-                    0x70 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkerDeploymentVersionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_current_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::compute::v1::ComputeConfig,
-                        >::merge(
-                            self
-                                .compute_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.last_modifier_identity,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.deployment_name, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.routing_changed_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.current_since_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.ramping_since_time, r, depth)?;
+                }
+                0x3d => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.ramp_percentage, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
+                            worker_deployment_version_info::VersionTaskQueueInfo,
+                        >,
+                    >(&mut self.task_queue_infos, r, depth, 0x42)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<VersionDrainageInfo>,
+                    >(&mut self.drainage_info, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<VersionMetadata>,
+                    >(&mut self.metadata, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.first_activation_time, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_deactivation_time, r, depth)?;
+                }
+                0x70 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkerDeploymentVersionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_current_time, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::compute::v1::ComputeConfig,
+                        >,
+                    >(&mut self.compute_config, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.last_modifier_identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1244,42 +1022,20 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
     fn clear(&mut self) {
         self.version.clear();
         self.deployment_name.clear();
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.routing_changed_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.current_since_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.ramping_since_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.create_time = ::core::option::Option::None;
+        self.routing_changed_time = ::core::option::Option::None;
+        self.current_since_time = ::core::option::Option::None;
+        self.ramping_since_time = ::core::option::Option::None;
         self.ramp_percentage = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.task_queue_infos);
-        if let ::core::option::Option::Some(v) = self.drainage_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.first_activation_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_deactivation_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_queue_infos.clear();
+        self.drainage_info = ::core::option::Option::None;
+        self.metadata = ::core::option::Option::None;
+        self.deployment_version = ::core::option::Option::None;
+        self.first_activation_time = ::core::option::Option::None;
+        self.last_deactivation_time = ::core::option::Option::None;
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_current_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.compute_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_current_time = ::core::option::Option::None;
+        self.compute_config = ::core::option::Option::None;
         self.last_modifier_identity.clear();
         self.unknown_fields.clear();
     }
@@ -1288,6 +1044,16 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkerDeploymentVersionInfo`].
@@ -1299,8 +1065,6 @@ pub mod worker_deployment_version_info {
         pub r#type: ::fastrs::EnumValue<super::super::super::enums::v1::TaskQueueType>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for VersionTaskQueueInfo {
@@ -1320,40 +1084,38 @@ pub mod worker_deployment_version_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.r#type.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
+            self.unknown_fields.write(w);
+            if self.r#type.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<
                         super::super::super::enums::v1::TaskQueueType,
-                    >::write_keyed(&self.r#type, &[0x10], w);
-                }
-                if !self.name.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-                }
-            });
+                    >,
+                >(&self.r#type, &[0x10], w);
+            }
+            if !self.name.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.name, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::super::enums::v1::TaskQueueType,
-                >::merge(&mut self.r#type, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.name, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::super::enums::v1::TaskQueueType,
-                        >::merge(&mut self.r#type, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<
+                                super::super::super::enums::v1::TaskQueueType,
+                            >,
+                        >(&mut self.r#type, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1371,6 +1133,21 @@ pub mod worker_deployment_version_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Information about workflow drainage to help the user determine when it is safe
@@ -1386,8 +1163,6 @@ pub struct VersionDrainageInfo {
     pub last_checked_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionDrainageInfo {
@@ -1418,24 +1193,24 @@ impl ::fastrs::Message for VersionDrainageInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_checked_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_changed_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_checked_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_changed_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::VersionDrainageStatus,
-                >::write_keyed(&self.status, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1443,59 +1218,33 @@ impl ::fastrs::Message for VersionDrainageInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersionDrainageStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_changed_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_checked_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.status, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_changed_time, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_checked_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_changed_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_checked_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_changed_time = ::core::option::Option::None;
+        self.last_checked_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1503,6 +1252,16 @@ impl ::fastrs::Message for VersionDrainageInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ComputeStatus represents compute-related configuration and health for a Worker Deployment Version.
@@ -1514,8 +1273,6 @@ pub struct ComputeStatus {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeStatus {
@@ -1532,14 +1289,12 @@ impl ::fastrs::Message for ComputeStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.provider_validation {
-                ::fastrs::__private::Msg::<
-                    compute_status::ProviderValidationStatus,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.provider_validation {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<compute_status::ProviderValidationStatus>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1549,15 +1304,11 @@ impl ::fastrs::Message for ComputeStatus {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        compute_status::ProviderValidationStatus,
-                    >::merge(
-                        self
-                            .provider_validation
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            compute_status::ProviderValidationStatus,
+                        >,
+                    >(&mut self.provider_validation, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1565,9 +1316,7 @@ impl ::fastrs::Message for ComputeStatus {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.provider_validation.take() {
-            self.recycle.keep_message(v);
-        }
+        self.provider_validation = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1575,6 +1324,16 @@ impl ::fastrs::Message for ComputeStatus {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ComputeStatus`].
@@ -1591,8 +1350,6 @@ pub mod compute_status {
         pub last_check_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ProviderValidationStatus {
@@ -1612,21 +1369,17 @@ pub mod compute_status {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.last_check_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.error_message.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.error_message,
-                        &[0x0a],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.last_check_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x12], w);
+            }
+            if !self.error_message.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.error_message, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -1634,43 +1387,25 @@ pub mod compute_status {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.error_message,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .last_check_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.error_message, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.last_check_time, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.error_message.clear();
-            if let ::core::option::Option::Some(v) = self.last_check_time.take() {
-                self.recycle.keep_message(v);
-            }
+            self.last_check_time = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1678,6 +1413,21 @@ pub mod compute_status {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -1718,8 +1468,6 @@ pub struct WorkerDeploymentInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentInfo {
@@ -1730,7 +1478,7 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
             n += 1 + ::fastrs::__private::Str::size(&self.name);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<
                     worker_deployment_info::WorkerDeploymentVersionSummary,
                 >,
@@ -1761,44 +1509,44 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.routing_config_update_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.routing_config_update_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::RoutingConfigUpdateState,
-                >::write_keyed(&self.routing_config_update_state, &[0x38], w);
-            }
-            if !self.manager_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.manager_identity,
-                    &[0x32],
-                    w,
-                );
-            }
-            if !self.last_modifier_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.last_modifier_identity,
-                    &[0x2a],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.routing_config {
-                ::fastrs::__private::Msg::<RoutingConfig>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<
-                    worker_deployment_info::WorkerDeploymentVersionSummary,
                 >,
-            >(&self.version_summaries, &[0x12], w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+            >(&self.routing_config_update_state, &[0x38], w);
+        }
+        if !self.manager_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.manager_identity, &[0x32], w);
+        }
+        if !self.last_modifier_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.last_modifier_identity, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.routing_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RoutingConfig>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<
+                worker_deployment_info::WorkerDeploymentVersionSummary,
+            >,
+        >(&self.version_summaries, &[0x12], w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1806,108 +1554,56 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.version_summaries,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            worker_deployment_info::WorkerDeploymentVersionSummary,
-                        >::merge(&mut v, r, depth)?;
-                        self.version_summaries.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            RoutingConfig,
-                        >::merge(
-                            self
-                                .routing_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.last_modifier_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.manager_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RoutingConfigUpdateState,
-                        >::merge(&mut self.routing_config_update_state, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
+                            worker_deployment_info::WorkerDeploymentVersionSummary,
+                        >,
+                    >(&mut self.version_summaries, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RoutingConfig>,
+                    >(&mut self.routing_config, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.last_modifier_identity, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.manager_identity, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RoutingConfigUpdateState,
+                        >,
+                    >(&mut self.routing_config_update_state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
-        self.recycle.keep_messages(&mut self.version_summaries);
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.routing_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.version_summaries.clear();
+        self.create_time = ::core::option::Option::None;
+        self.routing_config = ::core::option::Option::None;
         self.last_modifier_identity.clear();
         self.manager_identity.clear();
         self.routing_config_update_state = ::core::default::Default::default();
@@ -1918,6 +1614,16 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkerDeploymentInfo`].
@@ -1971,8 +1677,6 @@ pub mod worker_deployment_info {
         pub compute_status: ::core::option::Option<super::ComputeStatus>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkerDeploymentVersionSummary {
@@ -2068,77 +1772,83 @@ pub mod worker_deployment_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.compute_status {
-                    ::fastrs::__private::Msg::<
-                        super::ComputeStatus,
-                    >::write_keyed(v, &[0x72], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.compute_config {
-                    ::fastrs::__private::Msg::<
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.compute_status {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::ComputeStatus>,
+                >(v, &[0x72], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.compute_config {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         super::super::super::compute::v1::ComputeConfigSummary,
-                    >::write_keyed(v, &[0x6a], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.last_current_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x62], w);
-                }
-                if self.status.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
+                    >,
+                >(v, &[0x6a], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.last_current_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x62], w);
+            }
+            if self.status.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<
                         super::super::super::enums::v1::WorkerDeploymentVersionStatus,
-                    >::write_keyed(&self.status, &[0x58], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x52], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.first_activation_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x4a], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.routing_update_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x42], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x3a], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.current_since_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x32], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.drainage_info {
-                    ::fastrs::__private::Msg::<
-                        super::VersionDrainageInfo,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.deployment_version {
-                    ::fastrs::__private::Msg::<
-                        super::WorkerDeploymentVersion,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                if self.drainage_status.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
+                    >,
+                >(&self.status, &[0x58], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x52], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.first_activation_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x4a], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.routing_update_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x42], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.ramping_since_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x3a], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.current_since_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x32], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.drainage_info {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::VersionDrainageInfo>,
+                >(v, &[0x2a], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.deployment_version {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::WorkerDeploymentVersion>,
+                >(v, &[0x22], w);
+            }
+            if self.drainage_status.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<
                         super::super::super::enums::v1::VersionDrainageStatus,
-                    >::write_keyed(&self.drainage_status, &[0x18], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.create_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.version.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.version, &[0x0a], w);
-                }
-            });
+                    >,
+                >(&self.drainage_status, &[0x18], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.create_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x12], w);
+            }
+            if !self.version.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.version, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -2146,243 +1856,103 @@ pub mod worker_deployment_info {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.version,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .create_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x18) {
-                                tag = 0x18;
-                                continue;
-                            }
-                        }
-                        0x18 => {
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::super::enums::v1::VersionDrainageStatus,
-                            >::merge(&mut self.drainage_status, r, depth)?;
-                            if r.read_tag_if(0x22) {
-                                tag = 0x22;
-                                continue;
-                            }
-                        }
-                        0x22 => {
-                            ::fastrs::__private::Msg::<
-                                super::WorkerDeploymentVersion,
-                            >::merge(
-                                self
-                                    .deployment_version
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x2a) {
-                                tag = 0x2a;
-                                continue;
-                            }
-                        }
-                        0x2a => {
-                            ::fastrs::__private::Msg::<
-                                super::VersionDrainageInfo,
-                            >::merge(
-                                self
-                                    .drainage_info
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x32) {
-                                tag = 0x32;
-                                continue;
-                            }
-                        }
-                        0x32 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .current_since_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x3a) {
-                                tag = 0x3a;
-                                continue;
-                            }
-                        }
-                        0x3a => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .ramping_since_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x42) {
-                                tag = 0x42;
-                                continue;
-                            }
-                        }
-                        0x42 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .routing_update_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x4a) {
-                                tag = 0x4a;
-                                continue;
-                            }
-                        }
-                        0x4a => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .first_activation_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x52) {
-                                tag = 0x52;
-                                continue;
-                            }
-                        }
-                        0x52 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .last_deactivation_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x58) {
-                                tag = 0x58;
-                                continue;
-                            }
-                        }
-                        0x58 => {
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::super::enums::v1::WorkerDeploymentVersionStatus,
-                            >::merge(&mut self.status, r, depth)?;
-                            if r.read_tag_if(0x62) {
-                                tag = 0x62;
-                                continue;
-                            }
-                        }
-                        0x62 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Timestamp,
-                            >::merge(
-                                self
-                                    .last_current_time
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x6a) {
-                                tag = 0x6a;
-                                continue;
-                            }
-                        }
-                        0x6a => {
-                            ::fastrs::__private::Msg::<
-                                super::super::super::compute::v1::ComputeConfigSummary,
-                            >::merge(
-                                self
-                                    .compute_config
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x72) {
-                                tag = 0x72;
-                                continue;
-                            }
-                        }
-                        0x72 => {
-                            ::fastrs::__private::Msg::<
-                                super::ComputeStatus,
-                            >::merge(
-                                self
-                                    .compute_status
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.version, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.create_time, r, depth)?;
+                    }
+                    0x18 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<
+                                super::super::super::enums::v1::VersionDrainageStatus,
+                            >,
+                        >(&mut self.drainage_status, r, depth)?;
+                    }
+                    0x22 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<super::WorkerDeploymentVersion>,
+                        >(&mut self.deployment_version, r, depth)?;
+                    }
+                    0x2a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<super::VersionDrainageInfo>,
+                        >(&mut self.drainage_info, r, depth)?;
+                    }
+                    0x32 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.current_since_time, r, depth)?;
+                    }
+                    0x3a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.ramping_since_time, r, depth)?;
+                    }
+                    0x42 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.routing_update_time, r, depth)?;
+                    }
+                    0x4a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.first_activation_time, r, depth)?;
+                    }
+                    0x52 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.last_deactivation_time, r, depth)?;
+                    }
+                    0x58 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<
+                                super::super::super::enums::v1::WorkerDeploymentVersionStatus,
+                            >,
+                        >(&mut self.status, r, depth)?;
+                    }
+                    0x62 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.last_current_time, r, depth)?;
+                    }
+                    0x6a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::compute::v1::ComputeConfigSummary,
+                            >,
+                        >(&mut self.compute_config, r, depth)?;
+                    }
+                    0x72 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<super::ComputeStatus>,
+                        >(&mut self.compute_status, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.version.clear();
-            if let ::core::option::Option::Some(v) = self.create_time.take() {
-                self.recycle.keep_message(v);
-            }
+            self.create_time = ::core::option::Option::None;
             self.drainage_status = ::core::default::Default::default();
-            if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.drainage_info.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.current_since_time.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.ramping_since_time.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.routing_update_time.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.first_activation_time.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.last_deactivation_time.take() {
-                self.recycle.keep_message(v);
-            }
+            self.deployment_version = ::core::option::Option::None;
+            self.drainage_info = ::core::option::Option::None;
+            self.current_since_time = ::core::option::Option::None;
+            self.ramping_since_time = ::core::option::Option::None;
+            self.routing_update_time = ::core::option::Option::None;
+            self.first_activation_time = ::core::option::Option::None;
+            self.last_deactivation_time = ::core::option::Option::None;
             self.status = ::core::default::Default::default();
-            if let ::core::option::Option::Some(v) = self.last_current_time.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.compute_config.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.compute_status.take() {
-                self.recycle.keep_message(v);
-            }
+            self.last_current_time = ::core::option::Option::None;
+            self.compute_config = ::core::option::Option::None;
+            self.compute_status = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2390,6 +1960,21 @@ pub mod worker_deployment_info {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -2409,8 +1994,6 @@ pub struct WorkerDeploymentVersion {
     pub deployment_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentVersion {
@@ -2426,38 +2009,34 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.deployment_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.deployment_name, &[0x12], w);
-            }
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.deployment_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.deployment_name, &[0x12], w);
+        }
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.deployment_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.deployment_name,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.deployment_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2475,6 +2054,16 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct VersionMetadata {
@@ -2485,8 +2074,6 @@ pub struct VersionMetadata {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionMetadata {
@@ -2501,13 +2088,11 @@ impl ::fastrs::Message for VersionMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-            >(self.entries.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+        >(self.entries.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -2515,45 +2100,30 @@ impl ::fastrs::Message for VersionMetadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.entries.capacity() == 0 {
-                            self.entries
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .entries
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.entries.capacity() == 0 {
+                        self.entries
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.entries.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.entries.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.entries.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2561,6 +2131,16 @@ impl ::fastrs::Message for VersionMetadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2606,8 +2186,6 @@ pub struct RoutingConfig {
     pub revision_number: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RoutingConfig {
@@ -2658,56 +2236,54 @@ impl ::fastrs::Message for RoutingConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.revision_number != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.revision_number,
-                    &[0x50],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-                ::fastrs::__private::Msg::<
-                    WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-                ::fastrs::__private::Msg::<
-                    WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .ramping_version_percentage_changed_time
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.ramping_version_changed_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_version_changed_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.ramping_version_percentage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.ramping_version_percentage,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if !self.ramping_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.ramping_version, &[0x12], w);
-            }
-            if !self.current_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.current_version, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.revision_number != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.revision_number, &[0x50], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self
+            .ramping_version_percentage_changed_time
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.ramping_version_changed_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_version_changed_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.ramping_version_percentage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.ramping_version_percentage, &[0x1d], w);
+        }
+        if !self.ramping_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.ramping_version, &[0x12], w);
+        }
+        if !self.current_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.current_version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2715,127 +2291,53 @@ impl ::fastrs::Message for RoutingConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.current_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.ramping_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1d) {
-                            tag = 0x1d;
-                            continue;
-                        }
-                    }
-                    0x1d => {
-                        ::fastrs::__private::Float::merge(
-                            &mut self.ramping_version_percentage,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .current_version_changed_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .ramping_version_changed_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .ramping_version_percentage_changed_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .current_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .ramping_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.revision_number,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.current_version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.ramping_version, r, depth)?;
+                }
+                0x1d => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.ramping_version_percentage, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.current_version_changed_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.ramping_version_changed_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.ramping_version_percentage_changed_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.current_deployment_version, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.ramping_deployment_version, r, depth)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.revision_number, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2844,26 +2346,11 @@ impl ::fastrs::Message for RoutingConfig {
         self.current_version.clear();
         self.ramping_version.clear();
         self.ramping_version_percentage = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.current_version_changed_time.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.ramping_version_changed_time.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .ramping_version_percentage_changed_time
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.current_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.ramping_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.current_version_changed_time = ::core::option::Option::None;
+        self.ramping_version_changed_time = ::core::option::Option::None;
+        self.ramping_version_percentage_changed_time = ::core::option::Option::None;
+        self.current_deployment_version = ::core::option::Option::None;
+        self.ramping_deployment_version = ::core::option::Option::None;
         self.revision_number = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -2872,6 +2359,16 @@ impl ::fastrs::Message for RoutingConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Used as part of WorkflowExecutionStartedEventAttributes to pass down the AutoUpgrade behavior and source deployment version
@@ -2898,8 +2395,6 @@ pub struct InheritedAutoUpgradeInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for InheritedAutoUpgradeInfo {
@@ -2926,30 +2421,24 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >::write_keyed(
-                    &self.continue_as_new_initial_versioning_behavior,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.source_deployment_revision_number != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.source_deployment_revision_number,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.source_deployment_version {
-                ::fastrs::__private::Msg::<
-                    WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.continue_as_new_initial_versioning_behavior, &[0x18], w);
+        }
+        if self.source_deployment_revision_number != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.source_deployment_revision_number, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.source_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2957,55 +2446,31 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .source_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.source_deployment_revision_number,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >::merge(
-                            &mut self.continue_as_new_initial_versioning_behavior,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.source_deployment_version, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.source_deployment_revision_number, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
+                        >,
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.source_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.source_deployment_version = ::core::option::Option::None;
         self.source_deployment_revision_number = ::core::default::Default::default();
         self.continue_as_new_initial_versioning_behavior = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -3015,5 +2480,15 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -9,8 +9,6 @@ pub struct NotFoundFailure {
     pub active_cluster: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NotFoundFailure {
@@ -26,38 +24,34 @@ impl ::fastrs::Message for NotFoundFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.active_cluster.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.active_cluster, &[0x12], w);
-            }
-            if !self.current_cluster.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.current_cluster, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.active_cluster.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.active_cluster, &[0x12], w);
+        }
+        if !self.current_cluster.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.current_cluster, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.current_cluster, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.active_cluster, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.current_cluster,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.current_cluster, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.active_cluster, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.active_cluster, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -75,6 +69,16 @@ impl ::fastrs::Message for NotFoundFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionAlreadyStartedFailure {
@@ -83,8 +87,6 @@ pub struct WorkflowExecutionAlreadyStartedFailure {
     pub first_execution_run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
@@ -103,59 +105,44 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.first_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.first_execution_run_id,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.start_request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.start_request_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.first_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.first_execution_run_id, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.start_request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.start_request_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.start_request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.first_execution_run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.start_request_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.start_request_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.first_execution_run_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.first_execution_run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -174,6 +161,16 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceNotActiveFailure {
@@ -182,8 +179,6 @@ pub struct NamespaceNotActiveFailure {
     pub active_cluster: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceNotActiveFailure {
@@ -202,47 +197,44 @@ impl ::fastrs::Message for NamespaceNotActiveFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.active_cluster.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.active_cluster, &[0x1a], w);
-            }
-            if !self.current_cluster.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.current_cluster, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.active_cluster.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.active_cluster, &[0x1a], w);
+        }
+        if !self.current_cluster.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.current_cluster, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.current_cluster, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.active_cluster, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.current_cluster,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.current_cluster, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.active_cluster, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.active_cluster, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -261,6 +253,16 @@ impl ::fastrs::Message for NamespaceNotActiveFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// NamespaceUnavailableFailure is returned by the service when a request addresses a namespace that is unavailable. For
 /// example, when a namespace is in the process of failing over between clusters.
@@ -270,8 +272,6 @@ pub struct NamespaceUnavailableFailure {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceUnavailableFailure {
@@ -284,25 +284,24 @@ impl ::fastrs::Message for NamespaceUnavailableFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -319,6 +318,16 @@ impl ::fastrs::Message for NamespaceUnavailableFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceInvalidStateFailure {
@@ -332,8 +341,6 @@ pub struct NamespaceInvalidStateFailure {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceInvalidStateFailure {
@@ -351,79 +358,59 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
                     >::size(&self.state);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
             >(&self.allowed_states, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_packed::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
+        >(&self.allowed_states, &[0x1a], w);
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(&self.allowed_states, &[0x1a], w);
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::NamespaceState,
-                >::write_keyed(&self.state, &[0x10], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+            >(&self.state, &[0x10], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::NamespaceState,
-            >::merge(&mut self.state, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(r, &mut self.allowed_states)?;
-        }
-        while r.read_tag_if(0x18) {
-            ::fastrs::__private::reserve_run(&mut self.allowed_states, r, 0x18);
-            self.allowed_states
-                .push(
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::read(r, depth)?,
-                );
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::merge(&mut self.state, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NamespaceState,
+                        >,
+                    >(&mut self.state, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NamespaceState,
                         >,
                     >(r, &mut self.allowed_states)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::reserve_run(&mut self.allowed_states, r, 0x18);
-                    self.allowed_states
-                        .push(
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::enums::v1::NamespaceState,
-                            >::read(r, depth)?,
-                        );
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NamespaceState,
+                        >,
+                    >(&mut self.allowed_states, r, depth, 0x18)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -442,14 +429,22 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceNotFoundFailure {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceNotFoundFailure {
@@ -462,25 +457,24 @@ impl ::fastrs::Message for NamespaceNotFoundFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -497,13 +491,21 @@ impl ::fastrs::Message for NamespaceNotFoundFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceAlreadyExistsFailure {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
@@ -512,9 +514,7 @@ impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -536,6 +536,16 @@ impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientVersionNotSupportedFailure {
@@ -544,8 +554,6 @@ pub struct ClientVersionNotSupportedFailure {
     pub supported_versions: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientVersionNotSupportedFailure {
@@ -564,51 +572,44 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.supported_versions.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.supported_versions,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if !self.client_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.client_name, &[0x12], w);
-            }
-            if !self.client_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.client_version, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.supported_versions.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.supported_versions, &[0x1a], w);
+        }
+        if !self.client_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.client_name, &[0x12], w);
+        }
+        if !self.client_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.client_version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.client_version, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.client_name, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.supported_versions, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.client_version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.client_version, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.client_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.client_name, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.supported_versions,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.supported_versions, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -627,6 +628,16 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerVersionNotSupportedFailure {
@@ -634,8 +645,6 @@ pub struct ServerVersionNotSupportedFailure {
     pub client_supported_server_versions: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerVersionNotSupportedFailure {
@@ -655,46 +664,34 @@ impl ::fastrs::Message for ServerVersionNotSupportedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.client_supported_server_versions.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.client_supported_server_versions,
-                    &[0x12],
-                    w,
-                );
-            }
-            if !self.server_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.server_version, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.client_supported_server_versions.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.client_supported_server_versions, &[0x12], w);
+        }
+        if !self.server_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.server_version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.server_version, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(
-                &mut self.client_supported_server_versions,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.server_version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.server_version, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.client_supported_server_versions,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.client_supported_server_versions, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -712,13 +709,21 @@ impl ::fastrs::Message for ServerVersionNotSupportedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancellationAlreadyRequestedFailure {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
@@ -727,9 +732,7 @@ impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -751,6 +754,16 @@ impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct QueryFailedFailure {
@@ -760,8 +773,6 @@ pub struct QueryFailedFailure {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for QueryFailedFailure {
@@ -778,14 +789,12 @@ impl ::fastrs::Message for QueryFailedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -795,13 +804,9 @@ impl ::fastrs::Message for QueryFailedFailure {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::failure::v1::Failure,
-                    >::merge(
-                        self.failure.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -809,9 +814,7 @@ impl ::fastrs::Message for QueryFailedFailure {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -820,14 +823,22 @@ impl ::fastrs::Message for QueryFailedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PermissionDeniedFailure {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PermissionDeniedFailure {
@@ -840,25 +851,24 @@ impl ::fastrs::Message for PermissionDeniedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -875,6 +885,16 @@ impl ::fastrs::Message for PermissionDeniedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResourceExhaustedFailure {
@@ -882,8 +902,6 @@ pub struct ResourceExhaustedFailure {
     pub scope: ::fastrs::EnumValue<super::super::enums::v1::ResourceExhaustedScope>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResourceExhaustedFailure {
@@ -907,46 +925,42 @@ impl ::fastrs::Message for ResourceExhaustedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.scope.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.scope.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ResourceExhaustedScope,
-                >::write_keyed(&self.scope, &[0x10], w);
-            }
-            if self.cause.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.scope, &[0x10], w);
+        }
+        if self.cause.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ResourceExhaustedCause,
-                >::write_keyed(&self.cause, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.cause, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::ResourceExhaustedCause,
-            >::merge(&mut self.cause, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::ResourceExhaustedScope,
-            >::merge(&mut self.scope, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::ResourceExhaustedCause,
-                    >::merge(&mut self.cause, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResourceExhaustedCause,
+                        >,
+                    >(&mut self.cause, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::ResourceExhaustedScope,
-                    >::merge(&mut self.scope, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ResourceExhaustedScope,
+                        >,
+                    >(&mut self.scope, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -964,6 +978,16 @@ impl ::fastrs::Message for ResourceExhaustedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SystemWorkflowFailure {
@@ -976,8 +1000,6 @@ pub struct SystemWorkflowFailure {
     pub workflow_error: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SystemWorkflowFailure {
@@ -997,17 +1019,17 @@ impl ::fastrs::Message for SystemWorkflowFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.workflow_error.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_error, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.workflow_error.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_error, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1015,42 +1037,26 @@ impl ::fastrs::Message for SystemWorkflowFailure {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_error,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_error, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.workflow_error.clear();
         self.unknown_fields.clear();
     }
@@ -1060,13 +1066,21 @@ impl ::fastrs::Message for SystemWorkflowFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowNotReadyFailure {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowNotReadyFailure {
@@ -1075,9 +1089,7 @@ impl ::fastrs::Message for WorkflowNotReadyFailure {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1099,6 +1111,16 @@ impl ::fastrs::Message for WorkflowNotReadyFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NewerBuildExistsFailure {
@@ -1106,8 +1128,6 @@ pub struct NewerBuildExistsFailure {
     pub default_build_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NewerBuildExistsFailure {
@@ -1120,33 +1140,24 @@ impl ::fastrs::Message for NewerBuildExistsFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.default_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.default_build_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.default_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.default_build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.default_build_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.default_build_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.default_build_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1163,6 +1174,16 @@ impl ::fastrs::Message for NewerBuildExistsFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MultiOperationExecutionFailure {
@@ -1174,8 +1195,6 @@ pub struct MultiOperationExecutionFailure {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MultiOperationExecutionFailure {
@@ -1183,7 +1202,7 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<
                     multi_operation_execution_failure::OperationStatus,
                 >,
@@ -1191,14 +1210,10 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<
-                    multi_operation_execution_failure::OperationStatus,
-                >,
-            >(&self.statuses, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<multi_operation_execution_failure::OperationStatus>,
+        >(&self.statuses, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -1206,29 +1221,21 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.statuses, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
                             multi_operation_execution_failure::OperationStatus,
-                        >::merge(&mut v, r, depth)?;
-                        self.statuses.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.statuses, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.statuses);
+        self.statuses.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1236,6 +1243,16 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`MultiOperationExecutionFailure`].
@@ -1253,8 +1270,6 @@ pub mod multi_operation_execution_failure {
         pub details: ::fastrs::alloc::vec::Vec<::fastrs::well_known::Any>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for OperationStatus {
@@ -1268,24 +1283,26 @@ pub mod multi_operation_execution_failure {
                 n += 1 + ::fastrs::__private::Str::size(&self.message);
             }
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<::fastrs::well_known::Any>,
                 >(&self.details, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                >(&self.details, &[0x1a], w);
-                if !self.message.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.message, &[0x12], w);
-                }
-                if self.code != 0 {
-                    ::fastrs::__private::Int32::write_keyed(&self.code, &[0x08], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+            >(&self.details, &[0x1a], w);
+            if !self.message.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.message, &[0x12], w);
+            }
+            if self.code != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.code, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -1293,41 +1310,23 @@ pub mod multi_operation_execution_failure {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x08 => {
-                            ::fastrs::__private::Int32::merge(&mut self.code, r, depth)?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.message,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::reserve_run(&mut self.details, r, 0x1a);
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::Any,
-                            >::merge(&mut v, r, depth)?;
-                            self.details.push(v);
-                            if r.read_tag_if(0x1a) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.code, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.message, r, depth)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                        >(&mut self.details, r, depth, 0x1a)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
@@ -1335,7 +1334,7 @@ pub mod multi_operation_execution_failure {
         fn clear(&mut self) {
             self.code = ::core::default::Default::default();
             self.message.clear();
-            self.recycle.keep_messages(&mut self.details);
+            self.details.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1343,6 +1342,21 @@ pub mod multi_operation_execution_failure {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -1355,8 +1369,6 @@ pub struct ActivityExecutionAlreadyStartedFailure {
     pub run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
@@ -1372,42 +1384,34 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.start_request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.start_request_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.start_request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.start_request_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.start_request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.start_request_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.start_request_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1425,6 +1429,16 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// An error indicating that a Nexus operation failed to start. Returned when there is an existing operation with the
 /// given operation ID, and the given ID reuse and conflict policies do not permit starting a new one or attaching to an
@@ -1435,8 +1449,6 @@ pub struct NexusOperationExecutionAlreadyStartedFailure {
     pub run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
@@ -1452,42 +1464,34 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.start_request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.start_request_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.start_request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.start_request_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.start_request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.start_request_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.start_request_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1505,6 +1509,16 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// An error indicating that the server lost the buffered pages of a paginated workflow task
 /// completion. This is a transient error: the workflow task is still valid, and the client
@@ -1513,8 +1527,6 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
 pub struct WorkflowTaskCompletionBufferLostFailure {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
@@ -1523,9 +1535,7 @@ impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1546,5 +1556,15 @@ impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

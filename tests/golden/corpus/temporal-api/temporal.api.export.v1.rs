@@ -8,8 +8,6 @@ pub struct WorkflowExecution {
     pub history: ::core::option::Option<super::super::history::v1::History>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecution {
@@ -26,14 +24,12 @@ impl ::fastrs::Message for WorkflowExecution {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.history {
-                ::fastrs::__private::Msg::<
-                    super::super::history::v1::History,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.history {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::history::v1::History>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -43,13 +39,9 @@ impl ::fastrs::Message for WorkflowExecution {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::history::v1::History,
-                    >::merge(
-                        self.history.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::history::v1::History>,
+                    >(&mut self.history, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -57,9 +49,7 @@ impl ::fastrs::Message for WorkflowExecution {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.history.take() {
-            self.recycle.keep_message(v);
-        }
+        self.history = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -67,6 +57,16 @@ impl ::fastrs::Message for WorkflowExecution {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// WorkflowExecutions is used by the Cloud Export feature to deserialize
@@ -76,8 +76,6 @@ pub struct WorkflowExecutions {
     pub items: ::fastrs::alloc::vec::Vec<WorkflowExecution>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutions {
@@ -85,18 +83,16 @@ impl ::fastrs::Message for WorkflowExecutions {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<WorkflowExecution>,
             >(&self.items, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<WorkflowExecution>,
-            >(&self.items, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<WorkflowExecution>,
+        >(&self.items, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -104,29 +100,19 @@ impl ::fastrs::Message for WorkflowExecutions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.items, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            WorkflowExecution,
-                        >::merge(&mut v, r, depth)?;
-                        self.items.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<WorkflowExecution>,
+                    >(&mut self.items, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.items);
+        self.items.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -134,5 +120,15 @@ impl ::fastrs::Message for WorkflowExecutions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -16,8 +16,6 @@ pub struct ApplicationFailureInfo {
     pub category: ::fastrs::EnumValue<super::super::enums::v1::ApplicationErrorCategory>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ApplicationFailureInfo {
@@ -50,30 +48,34 @@ impl ::fastrs::Message for ApplicationFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.category.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.category.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ApplicationErrorCategory,
-                >::write_keyed(&self.category, &[0x28], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_retry_delay {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.non_retryable {
-                ::fastrs::__private::Bool::write_keyed(&self.non_retryable, &[0x10], w);
-            }
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.category, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_retry_delay {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x1a], w);
+        }
+        if self.non_retryable {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.non_retryable, &[0x10], w);
+        }
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -81,65 +83,35 @@ impl ::fastrs::Message for ApplicationFailureInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.non_retryable,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .next_retry_delay
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ApplicationErrorCategory,
-                        >::merge(&mut self.category, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.non_retryable, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.next_retry_delay, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ApplicationErrorCategory,
+                        >,
+                    >(&mut self.category, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -147,12 +119,8 @@ impl ::fastrs::Message for ApplicationFailureInfo {
     fn clear(&mut self) {
         self.r#type.clear();
         self.non_retryable = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_retry_delay.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
+        self.next_retry_delay = ::core::option::Option::None;
         self.category = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -161,6 +129,16 @@ impl ::fastrs::Message for ApplicationFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -171,8 +149,6 @@ pub struct TimeoutFailureInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeoutFailureInfo {
@@ -196,19 +172,17 @@ impl ::fastrs::Message for TimeoutFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.timeout_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::TimeoutType,
-                >::write_keyed(&self.timeout_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x12], w);
+        }
+        if self.timeout_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::TimeoutType>,
+            >(&self.timeout_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -216,41 +190,27 @@ impl ::fastrs::Message for TimeoutFailureInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TimeoutType,
-                        >::merge(&mut self.timeout_type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .last_heartbeat_details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.timeout_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.last_heartbeat_details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timeout_type = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_heartbeat_details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_heartbeat_details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -258,6 +218,16 @@ impl ::fastrs::Message for TimeoutFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -267,8 +237,6 @@ pub struct CanceledFailureInfo {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CanceledFailureInfo {
@@ -288,17 +256,17 @@ impl ::fastrs::Message for CanceledFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -306,38 +274,24 @@ impl ::fastrs::Message for CanceledFailureInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.identity.clear();
         self.unknown_fields.clear();
     }
@@ -347,6 +301,16 @@ impl ::fastrs::Message for CanceledFailureInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TerminatedFailureInfo {
@@ -354,8 +318,6 @@ pub struct TerminatedFailureInfo {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TerminatedFailureInfo {
@@ -368,25 +330,24 @@ impl ::fastrs::Message for TerminatedFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -403,14 +364,22 @@ impl ::fastrs::Message for TerminatedFailureInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerFailureInfo {
     pub non_retryable: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerFailureInfo {
@@ -423,25 +392,24 @@ impl ::fastrs::Message for ServerFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.non_retryable {
-                ::fastrs::__private::Bool::write_keyed(&self.non_retryable, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.non_retryable {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.non_retryable, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.non_retryable, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(&mut self.non_retryable, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.non_retryable, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -458,6 +426,16 @@ impl ::fastrs::Message for ServerFailureInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetWorkflowFailureInfo {
@@ -466,8 +444,6 @@ pub struct ResetWorkflowFailureInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetWorkflowFailureInfo {
@@ -484,14 +460,12 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -501,15 +475,9 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Payloads,
-                    >::merge(
-                        self
-                            .last_heartbeat_details
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.last_heartbeat_details, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -517,9 +485,7 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.last_heartbeat_details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_heartbeat_details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -527,6 +493,16 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -539,8 +515,6 @@ pub struct ActivityFailureInfo {
     pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityFailureInfo {
@@ -576,39 +550,37 @@ impl ::fastrs::Message for ActivityFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x30], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x1a], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x30], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x22], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x1a], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -616,72 +588,40 @@ impl ::fastrs::Message for ActivityFailureInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -690,9 +630,7 @@ impl ::fastrs::Message for ActivityFailureInfo {
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
         self.activity_id.clear();
         self.retry_state = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -702,6 +640,16 @@ impl ::fastrs::Message for ActivityFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -716,8 +664,6 @@ pub struct ChildWorkflowExecutionFailureInfo {
     pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
@@ -757,41 +703,37 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x30], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x30], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x28], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -799,88 +741,50 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.retry_state = ::core::default::Default::default();
@@ -891,6 +795,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Representation of the Temporal SDK NexusOperationError object that is returned to workflow callers.
@@ -913,8 +827,6 @@ pub struct NexusOperationFailureInfo {
     pub operation_token: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationFailureInfo {
@@ -942,82 +854,74 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.operation_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_token, &[0x32], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x2a], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x22], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x1a], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.operation_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_token, &[0x32], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x2a], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x22], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x1a], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-        }
-        if r.read_tag_if(0x2a) {
-            ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
-        }
-        if r.read_tag_if(0x32) {
-            ::fastrs::__private::Str::merge(&mut self.operation_token, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
                 }
                 0x2a => {
-                    ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
                 }
                 0x32 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.operation_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_token, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1039,6 +943,16 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusHandlerFailureInfo {
@@ -1051,8 +965,6 @@ pub struct NexusHandlerFailureInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusHandlerFailureInfo {
@@ -1072,40 +984,38 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.retry_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.retry_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                >::write_keyed(&self.retry_behavior, &[0x10], w);
-            }
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.retry_behavior, &[0x10], w);
+        }
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-            >::merge(&mut self.retry_behavior, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                    >::merge(&mut self.retry_behavior, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
+                        >,
+                    >(&mut self.retry_behavior, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1122,6 +1032,16 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1151,8 +1071,6 @@ pub struct Failure {
     pub encoded_attributes: ::core::option::Option<super::super::common::v1::Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Failure {
@@ -1169,313 +1087,233 @@ impl ::fastrs::Message for Failure {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.source, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.stack_trace,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::alloc::boxed::Box<Failure>,
-                        >::merge(
-                            self
-                                .cause
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x2a => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::ApplicationFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ApplicationFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ApplicationFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::ApplicationFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::TimeoutFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    TimeoutFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    TimeoutFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::TimeoutFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::CanceledFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CanceledFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CanceledFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::CanceledFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::TerminatedFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    TerminatedFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    TerminatedFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::TerminatedFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::ServerFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ServerFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ServerFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::ServerFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ResetWorkflowFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ResetWorkflowFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::ResetWorkflowFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::ActivityFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::ActivityFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(
-                                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                                    );
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(
-                                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                                    );
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        match &mut self.failure_info {
-                            ::core::option::Option::Some(
-                                failure::FailureInfo::NexusHandlerFailureInfo(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusHandlerFailureInfo,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusHandlerFailureInfo,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .failure_info
-                                    .replace(failure::FailureInfo::NexusHandlerFailureInfo(v));
-                                failure::keep_failure_info(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .encoded_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.message, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.source, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.stack_trace, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::alloc::boxed::Box<Failure>>,
+                    >(&mut self.cause, r, depth)?;
+                }
+                0x2a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ApplicationFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ApplicationFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ApplicationFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ApplicationFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x32 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::TimeoutFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<TimeoutFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::TimeoutFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<TimeoutFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::CanceledFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CanceledFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::CanceledFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CanceledFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x42 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::TerminatedFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<TerminatedFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::TerminatedFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<TerminatedFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x4a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ServerFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ServerFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ServerFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ServerFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x52 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ResetWorkflowFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ResetWorkflowFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ResetWorkflowFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ResetWorkflowFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x5a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ActivityFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ActivityFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ActivityFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ActivityFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x62 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ChildWorkflowExecutionFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ChildWorkflowExecutionFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ChildWorkflowExecutionFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x6a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<NexusOperationFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::NexusOperationExecutionFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<NexusOperationFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x72 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::NexusHandlerFailureInfo(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<NexusHandlerFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::NexusHandlerFailureInfo(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<NexusHandlerFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.encoded_attributes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1484,13 +1322,9 @@ impl ::fastrs::Message for Failure {
         self.message.clear();
         self.source.clear();
         self.stack_trace.clear();
-        if let ::core::option::Option::Some(v) = self.cause.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.encoded_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        failure::keep_failure_info(&mut self.recycle, self.failure_info.take());
+        self.cause = ::core::option::Option::None;
+        self.encoded_attributes = ::core::option::Option::None;
+        self.failure_info = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1498,6 +1332,16 @@ impl ::fastrs::Message for Failure {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[allow(deprecated)]
@@ -1573,78 +1417,78 @@ impl ::fastrs::__private::chain::Chain for Failure {
     fn write_after_link(&self, w: &mut ::fastrs::Writer<'_>) {
         self.unknown_fields.write(w);
         if let ::core::option::Option::Some(v) = &self.encoded_attributes {
-            ::fastrs::__private::Msg::<
-                super::super::common::v1::Payload,
-            >::write_keyed(v, &[0xa2, 0x01], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0xa2, 0x01], w);
         }
         match &self.failure_info {
             ::core::option::Option::Some(
                 failure::FailureInfo::ApplicationFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    ApplicationFailureInfo,
-                >::write_keyed(v, &[0x2a], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ApplicationFailureInfo>,
+                >(v, &[0x2a], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::TimeoutFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    TimeoutFailureInfo,
-                >::write_keyed(v, &[0x32], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<TimeoutFailureInfo>,
+                >(v, &[0x32], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::CanceledFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    CanceledFailureInfo,
-                >::write_keyed(v, &[0x3a], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CanceledFailureInfo>,
+                >(v, &[0x3a], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::TerminatedFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    TerminatedFailureInfo,
-                >::write_keyed(v, &[0x42], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<TerminatedFailureInfo>,
+                >(v, &[0x42], w);
             }
             ::core::option::Option::Some(failure::FailureInfo::ServerFailureInfo(v)) => {
-                ::fastrs::__private::Msg::<
-                    ServerFailureInfo,
-                >::write_keyed(v, &[0x4a], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ServerFailureInfo>,
+                >(v, &[0x4a], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::ResetWorkflowFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    ResetWorkflowFailureInfo,
-                >::write_keyed(v, &[0x52], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ResetWorkflowFailureInfo>,
+                >(v, &[0x52], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::ActivityFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    ActivityFailureInfo,
-                >::write_keyed(v, &[0x5a], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityFailureInfo>,
+                >(v, &[0x5a], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    ChildWorkflowExecutionFailureInfo,
-                >::write_keyed(v, &[0x62], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ChildWorkflowExecutionFailureInfo>,
+                >(v, &[0x62], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    NexusOperationFailureInfo,
-                >::write_keyed(v, &[0x6a], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationFailureInfo>,
+                >(v, &[0x6a], w);
             }
             ::core::option::Option::Some(
                 failure::FailureInfo::NexusHandlerFailureInfo(v),
             ) => {
-                ::fastrs::__private::Msg::<
-                    NexusHandlerFailureInfo,
-                >::write_keyed(v, &[0x72], w);
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusHandlerFailureInfo>,
+                >(v, &[0x72], w);
             }
             _ => {}
         }
@@ -1652,13 +1496,19 @@ impl ::fastrs::__private::chain::Chain for Failure {
     #[inline(always)]
     fn write_before_link(&self, w: &mut ::fastrs::Writer<'_>) {
         if !self.stack_trace.is_empty() {
-            ::fastrs::__private::Str::write_keyed(&self.stack_trace, &[0x1a], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.stack_trace, &[0x1a], w);
         }
         if !self.source.is_empty() {
-            ::fastrs::__private::Str::write_keyed(&self.source, &[0x12], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.source, &[0x12], w);
         }
         if !self.message.is_empty() {
-            ::fastrs::__private::Str::write_keyed(&self.message, &[0x0a], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.message, &[0x0a], w);
         }
     }
 }
@@ -1677,52 +1527,11 @@ pub mod failure {
         NexusOperationExecutionFailureInfo(super::NexusOperationFailureInfo),
         NexusHandlerFailureInfo(super::NexusHandlerFailureInfo),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_failure_info(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<FailureInfo>,
-    ) {
-        match old {
-            ::core::option::Option::Some(FailureInfo::ApplicationFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::TimeoutFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::CanceledFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::TerminatedFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::ServerFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::ResetWorkflowFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(FailureInfo::ActivityFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                FailureInfo::NexusOperationExecutionFailureInfo(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(FailureInfo::NexusHandlerFailureInfo(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MultiOperationExecutionAborted {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MultiOperationExecutionAborted {
@@ -1731,9 +1540,7 @@ impl ::fastrs::Message for MultiOperationExecutionAborted {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1754,5 +1561,15 @@ impl ::fastrs::Message for MultiOperationExecutionAborted {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

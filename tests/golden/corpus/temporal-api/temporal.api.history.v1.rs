@@ -211,8 +211,6 @@ pub struct WorkflowExecutionStartedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
@@ -364,7 +362,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Callback>,
             >(&self.completion_callbacks, 2);
         if let ::core::option::Option::Some(v) = &self.root_workflow_execution {
@@ -435,238 +433,219 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self
-                .time_skipping_state_propagation
-            {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::common::v1::TimeSkippingStatePropagation,
-                >::write_keyed(v, &[0xda, 0x02], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::TimeSkippingConfig,
-                >::write_keyed(v, &[0xca, 0x02], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .declined_target_version_upgrade
-            {
-                ::fastrs::__private::Msg::<
-                    DeclinedTargetVersionUpgrade,
-                >::write_keyed(v, &[0xc2, 0x02], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.inherited_auto_upgrade_info {
-                ::fastrs::__private::Msg::<
+                >,
+            >(v, &[0xda, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::TimeSkippingConfig>,
+            >(v, &[0xca, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.declined_target_version_upgrade {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<DeclinedTargetVersionUpgrade>,
+            >(v, &[0xc2, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.inherited_auto_upgrade_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::InheritedAutoUpgradeInfo,
-                >::write_keyed(v, &[0xba, 0x02], w);
-            }
-            if self.eager_execution_accepted {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.eager_execution_accepted,
-                    &[0xb0, 0x02],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.inherited_pinned_version {
-                ::fastrs::__private::Msg::<
+                >,
+            >(v, &[0xba, 0x02], w);
+        }
+        if self.eager_execution_accepted {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.eager_execution_accepted, &[0xb0, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.inherited_pinned_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0xaa, 0x02], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x9a, 0x02], w);
-            }
-            if !self.parent_pinned_worker_deployment_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.parent_pinned_worker_deployment_version,
-                    &[0x92, 0x02],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    super::super::workflow::v1::VersioningOverride,
-                >::write_keyed(v, &[0x8a, 0x02], w);
-            }
-            if !self.inherited_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.inherited_build_id,
-                    &[0x82, 0x02],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.root_workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0xfa, 0x01], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-            >(&self.completion_callbacks, &[0xf2, 0x01], w);
-            if let ::core::option::Option::Some(v) = &self.source_version_stamp {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0xea, 0x01], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.workflow_id,
-                    &[0xe2, 0x01],
-                    w,
-                );
-            }
-            if !self.parent_workflow_namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.parent_workflow_namespace_id,
-                    &[0xda, 0x01],
-                    w,
-                );
-            }
-            if self.parent_initiated_event_version != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.parent_initiated_event_version,
-                    &[0xd0, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0xca, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.prev_auto_reset_points {
-                ::fastrs::__private::Msg::<
-                    super::super::workflow::v1::ResetPoints,
-                >::write_keyed(v, &[0xc2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0xba, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0xb2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.first_workflow_task_backoff {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0xaa, 0x01], w);
-            }
-            if !self.cron_schedule.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.cron_schedule,
-                    &[0xa2, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .workflow_execution_expiration_time
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x90, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if !self.first_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.first_execution_run_id,
-                    &[0x82, 0x01],
-                    w,
-                );
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x7a], w);
-            }
-            if !self.original_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.original_execution_run_id,
-                    &[0x72],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.last_completion_result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.continued_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if self.initiator.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(v, &[0xaa, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x9a, 0x02], w);
+        }
+        if !self.parent_pinned_worker_deployment_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.parent_pinned_worker_deployment_version, &[0x92, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::workflow::v1::VersioningOverride>,
+            >(v, &[0x8a, 0x02], w);
+        }
+        if !self.inherited_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.inherited_build_id, &[0x82, 0x02], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.root_workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0xfa, 0x01], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+        >(&self.completion_callbacks, &[0xf2, 0x01], w);
+        if let ::core::option::Option::Some(v) = &self.source_version_stamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0xea, 0x01], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0xe2, 0x01], w);
+        }
+        if !self.parent_workflow_namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.parent_workflow_namespace_id, &[0xda, 0x01], w);
+        }
+        if self.parent_initiated_event_version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.parent_initiated_event_version, &[0xd0, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0xca, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.prev_auto_reset_points {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::workflow::v1::ResetPoints>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0xba, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0xb2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.first_workflow_task_backoff {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0xaa, 0x01], w);
+        }
+        if !self.cron_schedule.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cron_schedule, &[0xa2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_expiration_time
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x90, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if !self.first_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.first_execution_run_id, &[0x82, 0x01], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x7a], w);
+        }
+        if !self.original_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.original_execution_run_id, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_completion_result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.continued_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x62], w);
+        }
+        if self.initiator.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewInitiator,
-                >::write_keyed(&self.initiator, &[0x58], w);
-            }
-            if !self.continued_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.continued_execution_run_id,
-                    &[0x52],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if self.parent_initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.parent_initiated_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.parent_workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.parent_workflow_namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.parent_workflow_namespace,
-                    &[0x12],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.initiator, &[0x58], w);
+        }
+        if !self.continued_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.continued_execution_run_id, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x2a], w);
+        }
+        if self.parent_initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.parent_initiated_event_id, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.parent_workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.parent_workflow_namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.parent_workflow_namespace, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -674,664 +653,279 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.parent_workflow_namespace,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .parent_workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.parent_initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.continued_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >::merge(&mut self.initiator, r, depth)?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .continued_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .last_completion_result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.original_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.first_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x90) {
-                            tag = 0x90;
-                            continue;
-                        }
-                    }
-                    0x90 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .workflow_execution_expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.cron_schedule,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .first_workflow_task_backoff
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb2) {
-                            tag = 0xb2;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::ResetPoints,
-                        >::merge(
-                            self
-                                .prev_auto_reset_points
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xca) {
-                            tag = 0xca;
-                            continue;
-                        }
-                    }
-                    0xca => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xd0) {
-                            tag = 0xd0;
-                            continue;
-                        }
-                    }
-                    0xd0 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.parent_initiated_event_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xda) {
-                            tag = 0xda;
-                            continue;
-                        }
-                    }
-                    0xda => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.parent_workflow_namespace_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xe2) {
-                            tag = 0xe2;
-                            continue;
-                        }
-                    }
-                    0xe2 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xea) {
-                            tag = 0xea;
-                            continue;
-                        }
-                    }
-                    0xea => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .source_version_stamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xf2) {
-                            tag = 0xf2;
-                            continue;
-                        }
-                    }
-                    0xf2 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.completion_callbacks,
-                            r,
-                            0xf2,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Callback,
-                        >::merge(&mut v, r, depth)?;
-                        self.completion_callbacks.push(v);
-                        if r.read_tag_if(0xf2) {
-                            continue;
-                        }
-                        if r.read_tag_if(0xfa) {
-                            tag = 0xfa;
-                            continue;
-                        }
-                    }
-                    0xfa => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .root_workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x102) {
-                            tag = 0x102;
-                            continue;
-                        }
-                    }
-                    0x102 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.inherited_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10a) {
-                            tag = 0x10a;
-                            continue;
-                        }
-                    }
-                    0x10a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x112) {
-                            tag = 0x112;
-                            continue;
-                        }
-                    }
-                    0x112 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.parent_pinned_worker_deployment_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x11a) {
-                            tag = 0x11a;
-                            continue;
-                        }
-                    }
-                    0x11a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12a) {
-                            tag = 0x12a;
-                            continue;
-                        }
-                    }
-                    0x12a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .inherited_pinned_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x130) {
-                            tag = 0x130;
-                            continue;
-                        }
-                    }
-                    0x130 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.eager_execution_accepted,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x13a) {
-                            tag = 0x13a;
-                            continue;
-                        }
-                    }
-                    0x13a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::InheritedAutoUpgradeInfo,
-                        >::merge(
-                            self
-                                .inherited_auto_upgrade_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x142) {
-                            tag = 0x142;
-                            continue;
-                        }
-                    }
-                    0x142 => {
-                        ::fastrs::__private::Msg::<
-                            DeclinedTargetVersionUpgrade,
-                        >::merge(
-                            self
-                                .declined_target_version_upgrade
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x14a) {
-                            tag = 0x14a;
-                            continue;
-                        }
-                    }
-                    0x14a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >::merge(
-                            self
-                                .time_skipping_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x15a) {
-                            tag = 0x15a;
-                            continue;
-                        }
-                    }
-                    0x15a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingStatePropagation,
-                        >::merge(
-                            self
-                                .time_skipping_state_propagation
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.parent_workflow_namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.parent_workflow_execution, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.parent_initiated_event_id, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.continued_execution_run_id, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewInitiator,
+                        >,
+                    >(&mut self.initiator, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.continued_failure, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.last_completion_result, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.original_execution_run_id, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.first_execution_run_id, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x90 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.workflow_execution_expiration_time, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_schedule, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.first_workflow_task_backoff, r, depth)?;
+                }
+                0xb2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::workflow::v1::ResetPoints>,
+                    >(&mut self.prev_auto_reset_points, r, depth)?;
+                }
+                0xca => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0xd0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.parent_initiated_event_version, r, depth)?;
+                }
+                0xda => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.parent_workflow_namespace_id, r, depth)?;
+                }
+                0xe2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
+                }
+                0xea => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.source_version_stamp, r, depth)?;
+                }
+                0xf2 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+                    >(&mut self.completion_callbacks, r, depth, 0xf2)?;
+                }
+                0xfa => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.root_workflow_execution, r, depth)?;
+                }
+                0x102 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.inherited_build_id, r, depth)?;
+                }
+                0x10a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
+                    >(&mut self.versioning_override, r, depth)?;
+                }
+                0x112 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.parent_pinned_worker_deployment_version, r, depth)?;
+                }
+                0x11a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0x12a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.inherited_pinned_version, r, depth)?;
+                }
+                0x130 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.eager_execution_accepted, r, depth)?;
+                }
+                0x13a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::InheritedAutoUpgradeInfo,
+                        >,
+                    >(&mut self.inherited_auto_upgrade_info, r, depth)?;
+                }
+                0x142 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<DeclinedTargetVersionUpgrade>,
+                    >(&mut self.declined_target_version_upgrade, r, depth)?;
+                }
+                0x14a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
+                    >(&mut self.time_skipping_config, r, depth)?;
+                }
+                0x15a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingStatePropagation,
+                        >,
+                    >(&mut self.time_skipping_state_propagation, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
         self.parent_workflow_namespace.clear();
-        if let ::core::option::Option::Some(v) = self.parent_workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.parent_workflow_execution = ::core::option::Option::None;
         self.parent_initiated_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_execution_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_execution_timeout = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
         self.continued_execution_run_id.clear();
         self.initiator = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.continued_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_completion_result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.continued_failure = ::core::option::Option::None;
+        self.last_completion_result = ::core::option::Option::None;
         self.original_execution_run_id.clear();
         self.identity.clear();
         self.first_execution_run_id.clear();
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.retry_policy = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self
-            .workflow_execution_expiration_time
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution_expiration_time = ::core::option::Option::None;
         self.cron_schedule.clear();
-        if let ::core::option::Option::Some(v) = self.first_workflow_task_backoff.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.prev_auto_reset_points.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.first_workflow_task_backoff = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
+        self.prev_auto_reset_points = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
         self.parent_initiated_event_version = ::core::default::Default::default();
         self.parent_workflow_namespace_id.clear();
         self.workflow_id.clear();
-        if let ::core::option::Option::Some(v) = self.source_version_stamp.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.completion_callbacks);
-        if let ::core::option::Option::Some(v) = self.root_workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.source_version_stamp = ::core::option::Option::None;
+        self.completion_callbacks.clear();
+        self.root_workflow_execution = ::core::option::Option::None;
         self.inherited_build_id.clear();
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
+        self.versioning_override = ::core::option::Option::None;
         self.parent_pinned_worker_deployment_version.clear();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.inherited_pinned_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
+        self.inherited_pinned_version = ::core::option::Option::None;
         self.eager_execution_accepted = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.inherited_auto_upgrade_info.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .declined_target_version_upgrade
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.time_skipping_config.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .time_skipping_state_propagation
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.inherited_auto_upgrade_info = ::core::option::Option::None;
+        self.declined_target_version_upgrade = ::core::option::Option::None;
+        self.time_skipping_config = ::core::option::Option::None;
+        self.time_skipping_state_propagation = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1339,6 +933,16 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Wrapper for a target deployment version that the SDK declined to upgrade to.
@@ -1355,8 +959,6 @@ pub struct DeclinedTargetVersionUpgrade {
     pub revision_number: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
@@ -1376,21 +978,19 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.revision_number != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.revision_number,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if self.revision_number != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.revision_number, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1398,42 +998,26 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.revision_number,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.revision_number, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment_version = ::core::option::Option::None;
         self.revision_number = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -1442,6 +1026,16 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1454,8 +1048,6 @@ pub struct WorkflowExecutionCompletedEventAttributes {
     pub new_execution_run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
@@ -1482,28 +1074,22 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.new_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.new_execution_run_id,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.new_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_execution_run_id, &[0x1a], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1511,53 +1097,29 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.new_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.result, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_execution_run_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.new_execution_run_id.clear();
         self.unknown_fields.clear();
@@ -1567,6 +1129,16 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1580,8 +1152,6 @@ pub struct WorkflowExecutionFailedEventAttributes {
     pub new_execution_run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
@@ -1615,33 +1185,27 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.new_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.new_execution_run_id,
-                    &[0x22],
-                    w,
-                );
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.new_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_execution_run_id, &[0x22], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x18], w);
+        }
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1649,62 +1213,36 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.new_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_execution_run_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.retry_state = ::core::default::Default::default();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.new_execution_run_id.clear();
@@ -1716,6 +1254,16 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionTimedOutEventAttributes {
@@ -1724,8 +1272,6 @@ pub struct WorkflowExecutionTimedOutEventAttributes {
     pub new_execution_run_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
@@ -1745,48 +1291,36 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.new_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.new_execution_run_id,
-                    &[0x12],
-                    w,
-                );
-            }
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.new_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_execution_run_id, &[0x12], w);
+        }
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::RetryState,
-            >::merge(&mut self.retry_state, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.new_execution_run_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::merge(&mut self.retry_state, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.new_execution_run_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_execution_run_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1803,6 +1337,16 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1851,8 +1395,6 @@ pub struct WorkflowExecutionContinuedAsNewEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
@@ -1950,95 +1492,91 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.initial_versioning_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.initial_versioning_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >::write_keyed(&self.initial_versioning_behavior, &[0x80, 0x01], w);
-            }
-            if self.inherit_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.inherit_build_id,
-                    &[0x78],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_completion_result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if self.initiator.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.initial_versioning_behavior, &[0x80, 0x01], w);
+        }
+        if self.inherit_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.inherit_build_id, &[0x78], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_completion_result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x52], w);
+        }
+        if self.initiator.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewInitiator,
-                >::write_keyed(&self.initiator, &[0x48], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x38],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.new_execution_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.new_execution_run_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+                >,
+            >(&self.initiator, &[0x48], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x12], w);
+        }
+        if !self.new_execution_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_execution_run_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2046,265 +1584,113 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.new_execution_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .backoff_start_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >::merge(&mut self.initiator, r, depth)?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .last_completion_result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x78) {
-                            tag = 0x78;
-                            continue;
-                        }
-                    }
-                    0x78 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.inherit_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x80) {
-                            tag = 0x80;
-                            continue;
-                        }
-                    }
-                    0x80 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >::merge(&mut self.initial_versioning_behavior, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_execution_run_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.backoff_start_interval, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewInitiator,
+                        >,
+                    >(&mut self.initiator, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.last_completion_result, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x78 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.inherit_build_id, r, depth)?;
+                }
+                0x80 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
+                        >,
+                    >(&mut self.initial_versioning_behavior, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.new_execution_run_id.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.backoff_start_interval.take() {
-            self.recycle.keep_message(v);
-        }
+        self.backoff_start_interval = ::core::option::Option::None;
         self.initiator = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_completion_result.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
+        self.last_completion_result = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
         self.inherit_build_id = ::core::default::Default::default();
         self.initial_versioning_behavior = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -2314,6 +1700,16 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2329,8 +1725,6 @@ pub struct WorkflowTaskScheduledEventAttributes {
     pub attempt: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
@@ -2353,22 +1747,22 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2376,56 +1770,30 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_queue = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -2434,6 +1802,16 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2477,8 +1855,6 @@ pub struct WorkflowTaskStartedEventAttributes {
     pub target_worker_deployment_version_changed: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
@@ -2511,7 +1887,7 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
             n += 1 + ::fastrs::__private::Int64::size(&self.build_id_redirect_counter);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::SuggestContinueAsNewReason,
                 >,
@@ -2526,60 +1902,52 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.target_worker_deployment_version_changed {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.target_worker_deployment_version_changed,
-                    &[0x48],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<
-                    super::super::enums::v1::SuggestContinueAsNewReason,
-                >,
-            >(&self.suggest_continue_as_new_reasons, &[0x42], w);
-            if self.build_id_redirect_counter != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.build_id_redirect_counter,
-                    &[0x38],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if self.history_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.history_size_bytes,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.suggest_continue_as_new {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.suggest_continue_as_new,
-                    &[0x20],
-                    w,
-                );
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.target_worker_deployment_version_changed {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.target_worker_deployment_version_changed, &[0x48], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<
+                super::super::enums::v1::SuggestContinueAsNewReason,
+            >,
+        >(&self.suggest_continue_as_new_reasons, &[0x42], w);
+        if self.build_id_redirect_counter != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.build_id_redirect_counter, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x32], w);
+        }
+        if self.history_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.history_size_bytes, &[0x28], w);
+        }
+        if self.suggest_continue_as_new {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.suggest_continue_as_new, &[0x20], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2587,123 +1955,64 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.suggest_continue_as_new,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.history_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.build_id_redirect_counter,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::merge_packed::<
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::SuggestContinueAsNewReason,
-                            >,
-                        >(r, &mut self.suggest_continue_as_new_reasons)?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.suggest_continue_as_new_reasons,
-                            r,
-                            0x40,
-                        );
-                        self.suggest_continue_as_new_reasons
-                            .push(
-                                ::fastrs::__private::OpenEnum::<
-                                    super::super::enums::v1::SuggestContinueAsNewReason,
-                                >::read(r, depth)?,
-                            );
-                        if r.read_tag_if(0x40) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.target_worker_deployment_version_changed,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.suggest_continue_as_new, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.history_size_bytes, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.build_id_redirect_counter, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_packed::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::SuggestContinueAsNewReason,
+                        >,
+                    >(r, &mut self.suggest_continue_as_new_reasons)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::SuggestContinueAsNewReason,
+                        >,
+                    >(&mut self.suggest_continue_as_new_reasons, r, depth, 0x40)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.target_worker_deployment_version_changed, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2714,9 +2023,7 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         self.request_id.clear();
         self.suggest_continue_as_new = ::core::default::Default::default();
         self.history_size_bytes = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
         self.build_id_redirect_counter = ::core::default::Default::default();
         self.suggest_continue_as_new_reasons.clear();
         self.target_worker_deployment_version_changed = ::core::default::Default::default();
@@ -2727,6 +2034,16 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2785,8 +2102,6 @@ pub struct WorkflowTaskCompletedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
@@ -2856,73 +2171,73 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.metering_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::MeteringMetadata,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.metering_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::MeteringMetadata>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if !self.worker_deployment_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_deployment_name,
-                    &[0x52],
-                    w,
-                );
-            }
-            if !self.worker_deployment_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_deployment_version,
-                    &[0x4a],
-                    w,
-                );
-            }
-            if self.versioning_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(v, &[0x5a], w);
+        }
+        if !self.worker_deployment_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_deployment_name, &[0x52], w);
+        }
+        if !self.worker_deployment_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_deployment_version, &[0x4a], w);
+        }
+        if self.versioning_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::VersioningBehavior,
-                >::write_keyed(&self.versioning_behavior, &[0x40], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<
-                    super::super::deployment::v1::Deployment,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.sdk_metadata {
-                ::fastrs::__private::Msg::<
+                >,
+            >(&self.versioning_behavior, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::deployment::v1::Deployment>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.sdk_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::sdk::v1::WorkflowTaskCompletedMetadata,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.binary_checksum.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.binary_checksum, &[0x22], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x1a], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+                >,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x2a], w);
+        }
+        if !self.binary_checksum.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.binary_checksum, &[0x22], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x1a], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2930,154 +2245,80 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.binary_checksum,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::WorkflowTaskCompletedMetadata,
-                        >::merge(
-                            self
-                                .sdk_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::Deployment,
-                        >::merge(
-                            self
-                                .deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::VersioningBehavior,
-                        >::merge(&mut self.versioning_behavior, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_deployment_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_deployment_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::MeteringMetadata,
-                        >::merge(
-                            self
-                                .metering_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.binary_checksum, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::sdk::v1::WorkflowTaskCompletedMetadata,
+                        >,
+                    >(&mut self.sdk_metadata, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::Deployment,
+                        >,
+                    >(&mut self.deployment, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::VersioningBehavior,
+                        >,
+                    >(&mut self.versioning_behavior, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_deployment_version, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_deployment_name, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::MeteringMetadata,
+                        >,
+                    >(&mut self.metering_metadata, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3087,24 +2328,14 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         self.started_event_id = ::core::default::Default::default();
         self.identity.clear();
         self.binary_checksum.clear();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.sdk_metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
+        self.sdk_metadata = ::core::option::Option::None;
+        self.deployment = ::core::option::Option::None;
         self.versioning_behavior = ::core::default::Default::default();
         self.worker_deployment_version.clear();
         self.worker_deployment_name.clear();
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.metering_metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment_version = ::core::option::Option::None;
+        self.metering_metadata = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3112,6 +2343,16 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3123,8 +2364,6 @@ pub struct WorkflowTaskTimedOutEventAttributes {
     pub timeout_type: ::fastrs::EnumValue<super::super::enums::v1::TimeoutType>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
@@ -3147,65 +2386,46 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.timeout_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::TimeoutType,
-                >::write_keyed(&self.timeout_type, &[0x18], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.timeout_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::TimeoutType>,
+            >(&self.timeout_type, &[0x18], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.started_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::TimeoutType,
-            >::merge(&mut self.timeout_type, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.started_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::TimeoutType,
-                    >::merge(&mut self.timeout_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TimeoutType,
+                        >,
+                    >(&mut self.timeout_type, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3223,6 +2443,16 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3258,8 +2488,6 @@ pub struct WorkflowTaskFailedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
@@ -3311,57 +2539,59 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if !self.binary_checksum.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.binary_checksum, &[0x4a], w);
-            }
-            if self.fork_event_version != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.fork_event_version,
-                    &[0x40],
-                    w,
-                );
-            }
-            if !self.new_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.new_run_id, &[0x3a], w);
-            }
-            if !self.base_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.base_run_id, &[0x32], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.cause.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x52], w);
+        }
+        if !self.binary_checksum.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.binary_checksum, &[0x4a], w);
+        }
+        if self.fork_event_version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.fork_event_version, &[0x40], w);
+        }
+        if !self.new_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_run_id, &[0x3a], w);
+        }
+        if !self.base_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.base_run_id, &[0x32], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x22], w);
+        }
+        if self.cause.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowTaskFailedCause,
-                >::write_keyed(&self.cause, &[0x18], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+                >,
+            >(&self.cause, &[0x18], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3369,116 +2599,62 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowTaskFailedCause,
-                        >::merge(&mut self.cause, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.base_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(&mut self.new_run_id, r, depth)?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.fork_event_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.binary_checksum,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowTaskFailedCause,
+                        >,
+                    >(&mut self.cause, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.base_run_id, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_run_id, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.fork_event_version, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.binary_checksum, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3487,17 +2663,13 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.cause = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.identity.clear();
         self.base_run_id.clear();
         self.new_run_id.clear();
         self.fork_event_version = ::core::default::Default::default();
         self.binary_checksum.clear();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3505,6 +2677,16 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3558,8 +2740,6 @@ pub struct ActivityTaskScheduledEventAttributes {
     pub priority: ::core::option::Option<super::super::common::v1::Priority>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
@@ -3636,76 +2816,72 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if self.use_workflow_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.use_workflow_build_id,
-                    &[0x68],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x58],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x72], w);
+        }
+        if self.use_workflow_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.use_workflow_build_id, &[0x68], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x62], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x58], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x12], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3713,229 +2889,91 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .heartbeat_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x68) {
-                            tag = 0x68;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.use_workflow_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.heartbeat_timeout, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x68 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.use_workflow_build_id, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
+        self.heartbeat_timeout = ::core::option::Option::None;
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.retry_policy = ::core::option::Option::None;
         self.use_workflow_build_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3943,6 +2981,16 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3976,8 +3024,6 @@ pub struct ActivityTaskStartedEventAttributes {
     pub build_id_redirect_counter: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
@@ -4016,42 +3062,42 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.build_id_redirect_counter != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.build_id_redirect_counter,
-                    &[0x38],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x20], w);
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.build_id_redirect_counter != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.build_id_redirect_counter, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x2a], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x20], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4059,81 +3105,45 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.build_id_redirect_counter,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_failure, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.build_id_redirect_counter, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -4143,12 +3153,8 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         self.identity.clear();
         self.request_id.clear();
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_failure = ::core::option::Option::None;
+        self.worker_version = ::core::option::Option::None;
         self.build_id_redirect_counter = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -4157,6 +3163,16 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4177,8 +3193,6 @@ pub struct ActivityTaskCompletedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
@@ -4211,36 +3225,32 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x22], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x2a], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x22], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x18], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4248,81 +3258,45 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.result, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4330,6 +3304,16 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4351,8 +3335,6 @@ pub struct ActivityTaskFailedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
@@ -4392,41 +3374,37 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x28], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x22], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x32], w);
+        }
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x28], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x22], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x18], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4434,91 +3412,53 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.identity.clear();
         self.retry_state = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4526,6 +3466,16 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4540,8 +3490,6 @@ pub struct ActivityTaskTimedOutEventAttributes {
     pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
@@ -4571,33 +3519,27 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x20], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x20], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x18], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4605,62 +3547,36 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.retry_state = ::core::default::Default::default();
@@ -4672,6 +3588,16 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCancelRequestedEventAttributes {
@@ -4681,8 +3607,6 @@ pub struct ActivityTaskCancelRequestedEventAttributes {
     pub workflow_task_completed_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
@@ -4702,54 +3626,34 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.workflow_task_completed_event_id,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.workflow_task_completed_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -4766,6 +3670,16 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4789,8 +3703,6 @@ pub struct ActivityTaskCanceledEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
@@ -4830,43 +3742,37 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.worker_version {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x2a], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.latest_cancel_requested_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.latest_cancel_requested_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.worker_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x32], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x2a], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x20], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x18], w);
+        }
+        if self.latest_cancel_requested_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.latest_cancel_requested_event_id, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4874,93 +3780,51 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.latest_cancel_requested_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .worker_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.latest_cancel_requested_event_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.worker_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.latest_cancel_requested_event_id = ::core::default::Default::default();
         self.scheduled_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.worker_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4968,6 +3832,16 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4983,8 +3857,6 @@ pub struct TimerStartedEventAttributes {
     pub workflow_task_completed_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerStartedEventAttributes {
@@ -5007,24 +3879,22 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.timer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timer_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if !self.timer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.timer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5032,50 +3902,30 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_fire_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timer_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_fire_timeout, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
-        if let ::core::option::Option::Some(v) = self.start_to_fire_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_to_fire_timeout = ::core::option::Option::None;
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -5084,6 +3934,16 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5094,8 +3954,6 @@ pub struct TimerFiredEventAttributes {
     pub started_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerFiredEventAttributes {
@@ -5111,42 +3969,34 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.timer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timer_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if !self.timer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.timer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.started_event_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timer_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.started_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -5164,6 +4014,16 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerCanceledEventAttributes {
@@ -5177,8 +4037,6 @@ pub struct TimerCanceledEventAttributes {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerCanceledEventAttributes {
@@ -5204,72 +4062,54 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x22], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.timer_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timer_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x22], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x18], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x10], w);
+        }
+        if !self.timer_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.timer_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.started_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.workflow_task_completed_event_id,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.timer_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timer_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.started_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.workflow_task_completed_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -5289,6 +4129,16 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCancelRequestedEventAttributes {
@@ -5304,8 +4154,6 @@ pub struct WorkflowExecutionCancelRequestedEventAttributes {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
@@ -5331,27 +4179,27 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.external_initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.external_initiated_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.cause.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cause, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if self.external_initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.external_initiated_event_id, &[0x10], w);
+        }
+        if !self.cause.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cause, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5359,48 +4207,30 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.cause, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.external_initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .external_workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cause, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.external_initiated_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.external_workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -5408,10 +4238,7 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
     fn clear(&mut self) {
         self.cause.clear();
         self.external_initiated_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.external_workflow_execution.take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.external_workflow_execution = ::core::option::Option::None;
         self.identity.clear();
         self.unknown_fields.clear();
     }
@@ -5421,6 +4248,16 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCanceledEventAttributes {
@@ -5429,8 +4266,6 @@ pub struct WorkflowExecutionCanceledEventAttributes {
     pub details: ::core::option::Option<super::super::common::v1::Payloads>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
@@ -5454,21 +4289,17 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x12], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5476,43 +4307,25 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5520,6 +4333,16 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5538,8 +4361,6 @@ pub struct MarkerRecordedEventAttributes {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MarkerRecordedEventAttributes {
@@ -5578,33 +4399,31 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x22], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x18], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+        >(self.details.iter(), &[0x12], w);
+        if !self.marker_name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-            >(self.details.iter(), &[0x12], w);
-            if !self.marker_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.marker_name, &[0x0a], w);
-            }
-        });
+            >(&self.marker_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5612,105 +4431,54 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.marker_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        if self.details.capacity() == 0 {
-                            self.details
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .details
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.marker_name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    if self.details.capacity() == 0 {
+                        self.details
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(r, depth)?;
+                    self.details.insert(k, v);
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.marker_name.clear();
-        for (k, v) in self.details.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.details.clear();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5718,6 +4486,16 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5743,8 +4521,6 @@ pub struct WorkflowExecutionSignaledEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
@@ -5787,40 +4563,42 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if self.skip_generate_workflow_task {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.skip_generate_workflow_task,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.signal_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.signal_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x32], w);
+        }
+        if self.skip_generate_workflow_task {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.skip_generate_workflow_task, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x22], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x12], w);
+        }
+        if !self.signal_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.signal_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5828,107 +4606,56 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.signal_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.skip_generate_workflow_task,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .external_workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.signal_name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.skip_generate_workflow_task, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.external_workflow_execution, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.signal_name.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
+        self.input = ::core::option::Option::None;
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
         self.skip_generate_workflow_task = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.external_workflow_execution.take()
-        {
-            self.recycle.keep_message(v);
-        }
+        self.external_workflow_execution = ::core::option::Option::None;
         self.request_id.clear();
         self.unknown_fields.clear();
     }
@@ -5937,6 +4664,16 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5948,8 +4685,6 @@ pub struct WorkflowExecutionTerminatedEventAttributes {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
@@ -5972,20 +4707,22 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x12], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5993,46 +4730,30 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reason.clear();
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.identity.clear();
         self.unknown_fields.clear();
     }
@@ -6041,6 +4762,16 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6064,8 +4795,6 @@ pub struct RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message
@@ -6105,40 +4834,42 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x32], w);
-            }
-            if self.child_workflow_only {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.child_workflow_only,
-                    &[0x28],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x32], w);
+        }
+        if self.child_workflow_only {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.child_workflow_only, &[0x28], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6146,77 +4877,45 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.child_workflow_only,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.child_workflow_only, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -6224,9 +4923,7 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.control.clear();
         self.child_workflow_only = ::core::default::Default::default();
         self.reason.clear();
@@ -6238,6 +4935,16 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6262,8 +4969,6 @@ pub struct RequestCancelExternalWorkflowExecutionFailedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
@@ -6306,42 +5011,44 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x32], w);
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x1a], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.cause.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x32], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x22], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x1a], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.cause.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
-                >::write_keyed(&self.cause, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.cause, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6349,79 +5056,47 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
-                        >::merge(&mut self.cause, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.cause, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -6430,9 +5105,7 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
         self.cause = ::core::default::Default::default();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.control.clear();
         self.namespace_id.clear();
@@ -6443,6 +5116,16 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6459,8 +5142,6 @@ pub struct ExternalWorkflowExecutionCancelRequestedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttributes {
@@ -6486,27 +5167,27 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6514,52 +5195,30 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -6567,9 +5226,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
     fn clear(&mut self) {
         self.initiated_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.namespace_id.clear();
         self.unknown_fields.clear();
     }
@@ -6578,6 +5235,16 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6604,8 +5271,6 @@ pub struct SignalExternalWorkflowExecutionInitiatedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttributes {
@@ -6658,50 +5323,52 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if self.child_workflow_only {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.child_workflow_only,
-                    &[0x38],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.signal_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.signal_name, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x42], w);
+        }
+        if self.child_workflow_only {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.child_workflow_only, &[0x38], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x2a], w);
+        }
+        if !self.signal_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.signal_name, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6709,111 +5376,55 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.signal_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.child_workflow_only,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.signal_name, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.child_workflow_only, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -6821,18 +5432,12 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.signal_name.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
+        self.input = ::core::option::Option::None;
         self.control.clear();
         self.child_workflow_only = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
         self.namespace_id.clear();
         self.unknown_fields.clear();
     }
@@ -6841,6 +5446,16 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6863,8 +5478,6 @@ pub struct SignalExternalWorkflowExecutionFailedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes {
@@ -6907,42 +5520,44 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x32], w);
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x1a], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.cause.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x32], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x22], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x1a], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.cause.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
-                >::write_keyed(&self.cause, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.cause, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6950,79 +5565,47 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
-                        >::merge(&mut self.cause, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.cause, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -7031,9 +5614,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
         self.cause = ::core::default::Default::default();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.control.clear();
         self.namespace_id.clear();
@@ -7044,6 +5625,16 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7062,8 +5653,6 @@ pub struct ExternalWorkflowExecutionSignaledEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
@@ -7092,30 +5681,32 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x2a], w);
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x2a], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -7123,59 +5714,35 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -7183,9 +5750,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
     fn clear(&mut self) {
         self.initiated_event_id = ::core::default::Default::default();
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.control.clear();
         self.namespace_id.clear();
         self.unknown_fields.clear();
@@ -7195,6 +5760,16 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7206,8 +5781,6 @@ pub struct UpsertWorkflowSearchAttributesEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
@@ -7231,21 +5804,17 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x12], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -7253,43 +5822,27 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.search_attributes = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -7297,6 +5850,16 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7309,8 +5872,6 @@ pub struct WorkflowPropertiesModifiedEventAttributes {
     pub upserted_memo: ::core::option::Option<super::super::common::v1::Memo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
@@ -7330,21 +5891,17 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.upserted_memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.upserted_memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x12], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -7352,43 +5909,25 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .upserted_memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.upserted_memo, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.upserted_memo.take() {
-            self.recycle.keep_message(v);
-        }
+        self.upserted_memo = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -7396,6 +5935,16 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7460,8 +6009,6 @@ pub struct StartChildWorkflowExecutionInitiatedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
@@ -7592,124 +6139,126 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    super::super::workflow::v1::VersioningOverride,
-                >::write_keyed(v, &[0xc2, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .time_skipping_state_propagation
-            {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::workflow::v1::VersioningOverride>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::common::v1::TimeSkippingStatePropagation,
-                >::write_keyed(v, &[0xba, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::TimeSkippingConfig,
-                >::write_keyed(v, &[0xaa, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0xa2, 0x01], w);
-            }
-            if self.inherit_build_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.inherit_build_id,
-                    &[0x98, 0x01],
-                    w,
-                );
-            }
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.namespace_id,
-                    &[0x92, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            if !self.cron_schedule.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cron_schedule, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if self.workflow_id_reuse_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(v, &[0xba, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::TimeSkippingConfig>,
+            >(v, &[0xaa, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0xa2, 0x01], w);
+        }
+        if self.inherit_build_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.inherit_build_id, &[0x98, 0x01], w);
+        }
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x7a], w);
+        }
+        if !self.cron_schedule.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cron_schedule, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x6a], w);
+        }
+        if self.workflow_id_reuse_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowIdReusePolicy,
-                >::write_keyed(&self.workflow_id_reuse_policy, &[0x60], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x58],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x52], w);
-            }
-            if self.parent_close_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ParentClosePolicy,
-                >::write_keyed(&self.parent_close_policy, &[0x48], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.workflow_id_reuse_policy, &[0x60], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x58], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x52], w);
+        }
+        if self.parent_close_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
+            >(&self.parent_close_policy, &[0x48], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -7717,305 +6266,135 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ParentClosePolicy,
-                        >::merge(&mut self.parent_close_policy, r, depth)?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >::merge(&mut self.workflow_id_reuse_policy, r, depth)?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.cron_schedule,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x98) {
-                            tag = 0x98;
-                            continue;
-                        }
-                    }
-                    0x98 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.inherit_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >::merge(
-                            self
-                                .time_skipping_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingStatePropagation,
-                        >::merge(
-                            self
-                                .time_skipping_state_propagation
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::workflow::v1::VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ParentClosePolicy,
+                        >,
+                    >(&mut self.parent_close_policy, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowIdReusePolicy,
+                        >,
+                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_schedule, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                0x98 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.inherit_build_id, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
+                    >(&mut self.time_skipping_config, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingStatePropagation,
+                        >,
+                    >(&mut self.time_skipping_state_propagation, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
+                    >(&mut self.versioning_override, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -8023,58 +6402,27 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
     fn clear(&mut self) {
         self.namespace.clear();
         self.workflow_id.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_execution_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_execution_timeout = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
         self.parent_close_policy = ::core::default::Default::default();
         self.control.clear();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.workflow_id_reuse_policy = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.retry_policy = ::core::option::Option::None;
         self.cron_schedule.clear();
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
         self.namespace_id.clear();
         self.inherit_build_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.time_skipping_config.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .time_skipping_state_propagation
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
+        self.time_skipping_config = ::core::option::Option::None;
+        self.time_skipping_state_propagation = ::core::option::Option::None;
+        self.versioning_override = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -8082,6 +6430,16 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8104,8 +6462,6 @@ pub struct StartChildWorkflowExecutionFailedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
@@ -8151,45 +6507,49 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x42], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x30],
-                    w,
-                );
-            }
-            if !self.control.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.control, &[0x2a], w);
-            }
-            if self.cause.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x42], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x38], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x30], w);
+        }
+        if !self.control.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.control, &[0x2a], w);
+        }
+        if self.cause.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
-                >::write_keyed(&self.cause, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.cause, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -8197,90 +6557,50 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
-                        >::merge(&mut self.cause, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.control, r, depth)?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
+                        >,
+                    >(&mut self.cause, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.control, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -8288,9 +6608,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
     fn clear(&mut self) {
         self.namespace.clear();
         self.workflow_id.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
         self.cause = ::core::default::Default::default();
         self.control.clear();
         self.initiated_event_id = ::core::default::Default::default();
@@ -8303,6 +6621,16 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8320,8 +6648,6 @@ pub struct ChildWorkflowExecutionStartedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
@@ -8361,37 +6687,37 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x10], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -8399,82 +6725,40 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -8482,15 +6766,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
     fn clear(&mut self) {
         self.namespace.clear();
         self.initiated_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
         self.namespace_id.clear();
         self.unknown_fields.clear();
     }
@@ -8499,6 +6777,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8518,8 +6806,6 @@ pub struct ChildWorkflowExecutionCompletedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
@@ -8562,44 +6848,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x30], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -8607,108 +6891,54 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.result, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.namespace_id.clear();
@@ -8719,6 +6949,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8739,8 +6979,6 @@ pub struct ChildWorkflowExecutionFailedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
@@ -8790,49 +7028,47 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x42], w);
-            }
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x38], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x42], w);
+        }
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x38], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x30], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -8840,117 +7076,61 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.retry_state = ::core::default::Default::default();
@@ -8962,6 +7142,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8981,8 +7171,6 @@ pub struct ChildWorkflowExecutionCanceledEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
@@ -9025,44 +7213,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x30], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -9070,108 +7256,54 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.details, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.details = ::core::option::Option::None;
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.namespace_id.clear();
@@ -9182,6 +7314,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -9201,8 +7343,6 @@ pub struct ChildWorkflowExecutionTimedOutEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
@@ -9245,44 +7385,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x3a], w);
-            }
-            if self.retry_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::RetryState,
-                >::write_keyed(&self.retry_state, &[0x30], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x3a], w);
+        }
+        if self.retry_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::RetryState>,
+            >(&self.retry_state, &[0x30], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x28], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -9290,99 +7428,55 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::RetryState,
-                        >::merge(&mut self.retry_state, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::RetryState,
+                        >,
+                    >(&mut self.retry_state, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.retry_state = ::core::default::Default::default();
@@ -9394,6 +7488,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -9412,8 +7516,6 @@ pub struct ChildWorkflowExecutionTerminatedEventAttributes {
     pub namespace_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
@@ -9449,39 +7551,37 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x32], w);
-            }
-            if self.started_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.started_event_id,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.initiated_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initiated_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x32], w);
+        }
+        if self.started_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.started_event_id, &[0x28], w);
+        }
+        if self.initiated_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_event_id, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -9489,90 +7589,48 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.initiated_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.started_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_event_id, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.started_event_id, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.initiated_event_id = ::core::default::Default::default();
         self.started_event_id = ::core::default::Default::default();
         self.namespace_id.clear();
@@ -9583,6 +7641,16 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -9619,8 +7687,6 @@ pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
     pub time_skipping_config_updated: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
@@ -9641,7 +7707,7 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
             n += 1 + ::fastrs::__private::Str::size(&self.attached_request_id);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Callback>,
             >(&self.attached_completion_callbacks, 1);
         if !self.identity.is_empty() {
@@ -9662,7 +7728,7 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<
                     workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
                 >,
@@ -9673,56 +7739,50 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.time_skipping_config_updated {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.time_skipping_config_updated,
-                    &[0x48],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<
-                    workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
-                >,
-            >(&self.workflow_update_options, &[0x42], w);
-            if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::TimeSkippingConfig,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x2a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-            >(&self.attached_completion_callbacks, &[0x22], w);
-            if !self.attached_request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.attached_request_id,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.unset_versioning_override {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.unset_versioning_override,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    super::super::workflow::v1::VersioningOverride,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.time_skipping_config_updated {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.time_skipping_config_updated, &[0x48], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<
+                workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
+            >,
+        >(&self.workflow_update_options, &[0x42], w);
+        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::TimeSkippingConfig>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x32], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x2a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+        >(&self.attached_completion_callbacks, &[0x22], w);
+        if !self.attached_request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.attached_request_id, &[0x1a], w);
+        }
+        if self.unset_versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.unset_versioning_override, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::workflow::v1::VersioningOverride>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -9730,150 +7790,72 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.unset_versioning_override,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.attached_request_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.attached_completion_callbacks,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Callback,
-                        >::merge(&mut v, r, depth)?;
-                        self.attached_completion_callbacks.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >::merge(
-                            self
-                                .time_skipping_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.workflow_update_options,
-                            r,
-                            0x42,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
-                        >::merge(&mut v, r, depth)?;
-                        self.workflow_update_options.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.time_skipping_config_updated,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.versioning_override, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.unset_versioning_override, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.attached_request_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+                    >(&mut self.attached_completion_callbacks, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
+                    >(&mut self.time_skipping_config, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
+                            workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
+                        >,
+                    >(&mut self.workflow_update_options, r, depth, 0x42)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.time_skipping_config_updated, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
+        self.versioning_override = ::core::option::Option::None;
         self.unset_versioning_override = ::core::default::Default::default();
         self.attached_request_id.clear();
-        self.recycle.keep_messages(&mut self.attached_completion_callbacks);
+        self.attached_completion_callbacks.clear();
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.time_skipping_config.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.workflow_update_options);
+        self.priority = ::core::option::Option::None;
+        self.time_skipping_config = ::core::option::Option::None;
+        self.workflow_update_options.clear();
         self.time_skipping_config_updated = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -9882,6 +7864,16 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkflowExecutionOptionsUpdatedEventAttributes`].
@@ -9900,8 +7892,6 @@ pub mod workflow_execution_options_updated_event_attributes {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowUpdateOptionsUpdate {
@@ -9915,28 +7905,26 @@ pub mod workflow_execution_options_updated_event_attributes {
                 n += 1 + ::fastrs::__private::Str::size(&self.attached_request_id);
             }
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<super::super::super::common::v1::Callback>,
                 >(&self.attached_completion_callbacks, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<super::super::super::common::v1::Callback>,
-                >(&self.attached_completion_callbacks, &[0x1a], w);
-                if !self.attached_request_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.attached_request_id,
-                        &[0x12],
-                        w,
-                    );
-                }
-                if !self.update_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.update_id, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<super::super::super::common::v1::Callback>,
+            >(&self.attached_completion_callbacks, &[0x1a], w);
+            if !self.attached_request_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.attached_request_id, &[0x12], w);
+            }
+            if !self.update_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.update_id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -9944,49 +7932,25 @@ pub mod workflow_execution_options_updated_event_attributes {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.update_id,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.attached_request_id,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::reserve_run(
-                                &mut self.attached_completion_callbacks,
-                                r,
-                                0x1a,
-                            );
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::super::common::v1::Callback,
-                            >::merge(&mut v, r, depth)?;
-                            self.attached_completion_callbacks.push(v);
-                            if r.read_tag_if(0x1a) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.update_id, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.attached_request_id, r, depth)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::common::v1::Callback,
+                            >,
+                        >(&mut self.attached_completion_callbacks, r, depth, 0x1a)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
@@ -9994,7 +7958,7 @@ pub mod workflow_execution_options_updated_event_attributes {
         fn clear(&mut self) {
             self.update_id.clear();
             self.attached_request_id.clear();
-            self.recycle.keep_messages(&mut self.attached_completion_callbacks);
+            self.attached_completion_callbacks.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -10002,6 +7966,21 @@ pub mod workflow_execution_options_updated_event_attributes {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -10024,8 +8003,6 @@ pub struct WorkflowPropertiesModifiedExternallyEventAttributes {
     pub upserted_memo: ::core::option::Option<super::super::common::v1::Memo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
@@ -10050,33 +8027,32 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.upserted_memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.new_workflow_execution_timeout
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.new_workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.new_workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.new_task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.new_task_queue, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.upserted_memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.new_workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.new_workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.new_workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if !self.new_task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.new_task_queue, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10084,100 +8060,43 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.new_task_queue,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .new_workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .new_workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .new_workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .upserted_memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.new_task_queue, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.new_workflow_task_timeout, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.new_workflow_run_timeout, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.new_workflow_execution_timeout, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.upserted_memo, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.new_task_queue.clear();
-        if let ::core::option::Option::Some(v) = self.new_workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.new_workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .new_workflow_execution_timeout
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.upserted_memo.take() {
-            self.recycle.keep_message(v);
-        }
+        self.new_workflow_task_timeout = ::core::option::Option::None;
+        self.new_workflow_run_timeout = ::core::option::Option::None;
+        self.new_workflow_execution_timeout = ::core::option::Option::None;
+        self.upserted_memo = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -10185,6 +8104,16 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10196,8 +8125,6 @@ pub struct ActivityPropertiesModifiedExternallyEventAttributes {
     pub new_retry_policy: ::core::option::Option<super::super::common::v1::RetryPolicy>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
@@ -10217,21 +8144,17 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.new_retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.new_retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10239,43 +8162,25 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .new_retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.new_retry_policy, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.new_retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.new_retry_policy = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -10283,6 +8188,16 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10300,8 +8215,6 @@ pub struct WorkflowExecutionUpdateAcceptedEventAttributes {
     pub accepted_request: ::core::option::Option<super::super::update::v1::Request>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
@@ -10331,35 +8244,27 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.accepted_request {
-                ::fastrs::__private::Msg::<
-                    super::super::update::v1::Request,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.accepted_request_sequencing_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.accepted_request_sequencing_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if !self.accepted_request_message_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.accepted_request_message_id,
-                    &[0x12],
-                    w,
-                );
-            }
-            if !self.protocol_instance_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.protocol_instance_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.accepted_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::update::v1::Request>,
+            >(v, &[0x22], w);
+        }
+        if self.accepted_request_sequencing_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.accepted_request_sequencing_event_id, &[0x18], w);
+        }
+        if !self.accepted_request_message_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.accepted_request_message_id, &[0x12], w);
+        }
+        if !self.protocol_instance_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.protocol_instance_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10367,56 +8272,28 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.protocol_instance_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.accepted_request_message_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.accepted_request_sequencing_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::update::v1::Request,
-                        >::merge(
-                            self
-                                .accepted_request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.protocol_instance_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.accepted_request_message_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.accepted_request_sequencing_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::update::v1::Request>,
+                    >(&mut self.accepted_request, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -10425,9 +8302,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         self.protocol_instance_id.clear();
         self.accepted_request_message_id.clear();
         self.accepted_request_sequencing_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.accepted_request.take() {
-            self.recycle.keep_message(v);
-        }
+        self.accepted_request = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -10435,6 +8310,16 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10447,8 +8332,6 @@ pub struct WorkflowExecutionUpdateCompletedEventAttributes {
     pub accepted_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
@@ -10471,26 +8354,22 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.accepted_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.accepted_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.outcome {
-                ::fastrs::__private::Msg::<
-                    super::super::update::v1::Outcome,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.meta {
-                ::fastrs::__private::Msg::<
-                    super::super::update::v1::Meta,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.accepted_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.accepted_event_id, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.outcome {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::update::v1::Outcome>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.meta {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::update::v1::Meta>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10498,60 +8377,30 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::update::v1::Meta,
-                        >::merge(
-                            self
-                                .meta
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::update::v1::Outcome,
-                        >::merge(
-                            self
-                                .outcome
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.accepted_event_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::update::v1::Meta>,
+                    >(&mut self.meta, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::update::v1::Outcome>,
+                    >(&mut self.outcome, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.accepted_event_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.meta.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.outcome.take() {
-            self.recycle.keep_message(v);
-        }
+        self.meta = ::core::option::Option::None;
+        self.outcome = ::core::option::Option::None;
         self.accepted_event_id = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -10560,6 +8409,16 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10579,8 +8438,6 @@ pub struct WorkflowExecutionUpdateRejectedEventAttributes {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
@@ -10617,40 +8474,32 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.rejected_request {
-                ::fastrs::__private::Msg::<
-                    super::super::update::v1::Request,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.rejected_request_sequencing_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.rejected_request_sequencing_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if !self.rejected_request_message_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.rejected_request_message_id,
-                    &[0x12],
-                    w,
-                );
-            }
-            if !self.protocol_instance_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.protocol_instance_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rejected_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::update::v1::Request>,
+            >(v, &[0x22], w);
+        }
+        if self.rejected_request_sequencing_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.rejected_request_sequencing_event_id, &[0x18], w);
+        }
+        if !self.rejected_request_message_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.rejected_request_message_id, &[0x12], w);
+        }
+        if !self.protocol_instance_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.protocol_instance_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10658,71 +8507,33 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.protocol_instance_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.rejected_request_message_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.rejected_request_sequencing_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::update::v1::Request,
-                        >::merge(
-                            self
-                                .rejected_request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.protocol_instance_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.rejected_request_message_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.rejected_request_sequencing_event_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::update::v1::Request>,
+                    >(&mut self.rejected_request, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -10731,12 +8542,8 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         self.protocol_instance_id.clear();
         self.rejected_request_message_id.clear();
         self.rejected_request_sequencing_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.rejected_request.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rejected_request = ::core::option::Option::None;
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -10744,6 +8551,16 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10754,8 +8571,6 @@ pub struct WorkflowExecutionUpdateAdmittedEventAttributes {
     pub origin: ::fastrs::EnumValue<super::super::enums::v1::UpdateAdmittedEventOrigin>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
@@ -10779,19 +8594,19 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.origin.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.origin.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::UpdateAdmittedEventOrigin,
-                >::write_keyed(&self.origin, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.request {
-                ::fastrs::__private::Msg::<
-                    super::super::update::v1::Request,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.origin, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::update::v1::Request>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -10799,40 +8614,26 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::update::v1::Request,
-                        >::merge(
-                            self
-                                .request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::UpdateAdmittedEventOrigin,
-                        >::merge(&mut self.origin, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::update::v1::Request>,
+                    >(&mut self.request, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::UpdateAdmittedEventOrigin,
+                        >,
+                    >(&mut self.origin, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.request.take() {
-            self.recycle.keep_message(v);
-        }
+        self.request = ::core::option::Option::None;
         self.origin = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -10841,6 +8642,16 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Attributes for an event marking that a workflow execution was paused.
@@ -10854,8 +8665,6 @@ pub struct WorkflowExecutionPausedEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
@@ -10874,43 +8683,44 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -10929,6 +8739,16 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Attributes for an event marking that a workflow execution was unpaused.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10941,8 +8761,6 @@ pub struct WorkflowExecutionUnpausedEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
@@ -10961,43 +8779,44 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -11016,6 +8835,16 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Attributes for an event indicating that time skipping state changed for a workflow execution,
 /// either time was advanced or time skipping was disabled automatically due to the fast_forward completing.
@@ -11032,8 +8861,6 @@ pub struct WorkflowExecutionTimeSkippingTransitionedEventAttributes {
     pub wall_clock_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
@@ -11060,26 +8887,22 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.wall_clock_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.disabled_after_fast_forward {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.disabled_after_fast_forward,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.target_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.wall_clock_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if self.disabled_after_fast_forward {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.disabled_after_fast_forward, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.target_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -11087,61 +8910,31 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .target_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.disabled_after_fast_forward,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .wall_clock_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.target_time, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.disabled_after_fast_forward, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.wall_clock_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.target_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.target_time = ::core::option::Option::None;
         self.disabled_after_fast_forward = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.wall_clock_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.wall_clock_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -11149,6 +8942,16 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Event marking that an operation was scheduled by a workflow via the ScheduleNexusOperation command.
@@ -11204,8 +9007,6 @@ pub struct NexusOperationScheduledEventAttributes {
     pub start_to_close_timeout: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
@@ -11258,55 +9059,61 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if !self.endpoint_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint_id, &[0x4a], w);
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x42], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x38],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if !self.endpoint_id.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.endpoint_id, &[0x4a], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.nexus_header.iter(), &[0x32], w);
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x1a], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x12], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x0a], w);
-            }
-        });
+            >(&self.request_id, &[0x42], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x38], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.nexus_header.iter(), &[0x32], w);
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x22], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x1a], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x12], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -11314,146 +9121,74 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        if self.nexus_header.capacity() == 0 {
-                            self.nexus_header
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x32),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .nexus_header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.endpoint_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x32 => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint_id, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -11462,25 +9197,14 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         self.endpoint.clear();
         self.service.clear();
         self.operation.clear();
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.nexus_header.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.input = ::core::option::Option::None;
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.nexus_header.clear();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
         self.request_id.clear();
         self.endpoint_id.clear();
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -11488,6 +9212,16 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Event marking an asynchronous operation was started by the responding Nexus handler.
@@ -11511,8 +9245,6 @@ pub struct NexusOperationStartedEventAttributes {
     pub operation_token: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationStartedEventAttributes {
@@ -11534,64 +9266,54 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.operation_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_token, &[0x2a], w);
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x22], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x1a], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.operation_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_token, &[0x2a], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x22], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x1a], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x2a) {
-            ::fastrs::__private::Str::merge(&mut self.operation_token, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
                 }
                 0x2a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.operation_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_token, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -11611,6 +9333,16 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Nexus operation completed successfully.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -11624,8 +9356,6 @@ pub struct NexusOperationCompletedEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
@@ -11648,24 +9378,22 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -11673,50 +9401,30 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.result, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.result = ::core::option::Option::None;
         self.request_id.clear();
         self.unknown_fields.clear();
     }
@@ -11725,6 +9433,16 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Nexus operation failed.
@@ -11738,8 +9456,6 @@ pub struct NexusOperationFailedEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationFailedEventAttributes {
@@ -11762,24 +9478,22 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -11787,50 +9501,30 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.request_id.clear();
         self.unknown_fields.clear();
     }
@@ -11839,6 +9533,16 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Nexus operation timed out.
@@ -11852,8 +9556,6 @@ pub struct NexusOperationTimedOutEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
@@ -11876,24 +9578,22 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -11901,50 +9601,30 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.request_id.clear();
         self.unknown_fields.clear();
     }
@@ -11953,6 +9633,16 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Nexus operation completed as canceled. May or may not have been due to a cancellation request by the workflow.
@@ -11966,8 +9656,6 @@ pub struct NexusOperationCanceledEventAttributes {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
@@ -11990,24 +9678,22 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x12], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -12015,50 +9701,30 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.request_id.clear();
         self.unknown_fields.clear();
     }
@@ -12067,6 +9733,16 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -12078,8 +9754,6 @@ pub struct NexusOperationCancelRequestedEventAttributes {
     pub workflow_task_completed_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
@@ -12099,54 +9773,34 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.workflow_task_completed_event_id,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.workflow_task_completed_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -12164,6 +9818,16 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestCompletedEventAttributes {
@@ -12176,8 +9840,6 @@ pub struct NexusOperationCancelRequestCompletedEventAttributes {
     pub scheduled_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
@@ -12200,71 +9862,44 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.requested_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.requested_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x18], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.requested_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.requested_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.requested_event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.workflow_task_completed_event_id,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int64::merge(&mut self.scheduled_event_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.requested_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.requested_event_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.workflow_task_completed_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.scheduled_event_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -12283,6 +9918,16 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestFailedEventAttributes {
@@ -12297,8 +9942,6 @@ pub struct NexusOperationCancelRequestFailedEventAttributes {
     pub scheduled_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
@@ -12328,35 +9971,27 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.workflow_task_completed_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.workflow_task_completed_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.requested_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.requested_event_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x1a], w);
+        }
+        if self.workflow_task_completed_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.workflow_task_completed_event_id, &[0x10], w);
+        }
+        if self.requested_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.requested_event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -12364,56 +9999,28 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.requested_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.workflow_task_completed_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.requested_event_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -12421,9 +10028,7 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
     fn clear(&mut self) {
         self.requested_event_id = ::core::default::Default::default();
         self.workflow_task_completed_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.scheduled_event_id = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -12432,6 +10037,16 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// History events are the method by which Temporal SDKs advance (or recreate) workflow state.
@@ -12474,8 +10089,6 @@ pub struct HistoryEvent {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HistoryEvent {
@@ -12516,7 +10129,7 @@ impl ::fastrs::Message for HistoryEvent {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Link>,
             >(&self.links, 2);
         if let ::core::option::Option::Some(v) = &self.principal {
@@ -12527,7 +10140,7 @@ impl ::fastrs::Message for HistoryEvent {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
             >(&self.event_group_markers, 2);
         if let ::core::option::Option::Some(oneof) = &self.attributes {
@@ -12994,546 +10607,584 @@ impl ::fastrs::Message for HistoryEvent {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
-            >(&self.event_group_markers, &[0x82, 0x13], w);
-            if let ::core::option::Option::Some(v) = &self.principal {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Principal,
-                >::write_keyed(v, &[0xfa, 0x12], w);
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
+        >(&self.event_group_markers, &[0x82, 0x13], w);
+        if let ::core::option::Option::Some(v) = &self.principal {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Principal>,
+            >(v, &[0xfa, 0x12], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Link>,
+        >(&self.links, &[0xf2, 0x12], w);
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0xea, 0x12], w);
+        }
+        if self.worker_may_ignore {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.worker_may_ignore, &[0xe0, 0x12], w);
+        }
+        match &self.attributes {
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionStartedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionStartedEventAttributes>,
+                >(v, &[0x32], w);
             }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Link>,
-            >(&self.links, &[0xf2, 0x12], w);
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0xea, 0x12], w);
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionCompletedEventAttributes>,
+                >(v, &[0x3a], w);
             }
-            if self.worker_may_ignore {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.worker_may_ignore,
-                    &[0xe0, 0x12],
-                    w,
-                );
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionFailedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionFailedEventAttributes>,
+                >(v, &[0x42], w);
             }
-            match &self.attributes {
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionStartedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionStartedEventAttributes,
-                    >::write_keyed(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionCompletedEventAttributes,
-                    >::write_keyed(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionFailedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionFailedEventAttributes,
-                    >::write_keyed(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionTimedOutEventAttributes,
-                    >::write_keyed(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskScheduledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowTaskScheduledEventAttributes,
-                    >::write_keyed(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowTaskStartedEventAttributes,
-                    >::write_keyed(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskCompletedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowTaskCompletedEventAttributes,
-                    >::write_keyed(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowTaskTimedOutEventAttributes,
-                    >::write_keyed(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowTaskFailedEventAttributes,
-                    >::write_keyed(v, &[0x72], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskScheduledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskScheduledEventAttributes,
-                    >::write_keyed(v, &[0x7a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskStartedEventAttributes,
-                    >::write_keyed(v, &[0x82, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCompletedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskCompletedEventAttributes,
-                    >::write_keyed(v, &[0x8a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskFailedEventAttributes,
-                    >::write_keyed(v, &[0x92, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskTimedOutEventAttributes,
-                    >::write_keyed(v, &[0x9a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerStartedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        TimerStartedEventAttributes,
-                    >::write_keyed(v, &[0xa2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerFiredEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        TimerFiredEventAttributes,
-                    >::write_keyed(v, &[0xaa, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskCancelRequestedEventAttributes,
-                    >::write_keyed(v, &[0xb2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ActivityTaskCanceledEventAttributes,
-                    >::write_keyed(v, &[0xba, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerCanceledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        TimerCanceledEventAttributes,
-                    >::write_keyed(v, &[0xc2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::MarkerRecordedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        MarkerRecordedEventAttributes,
-                    >::write_keyed(v, &[0xca, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionSignaledEventAttributes,
-                    >::write_keyed(v, &[0xd2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionTerminatedEventAttributes,
-                    >::write_keyed(v, &[0xda, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionTimedOutEventAttributes>,
+                >(v, &[0x4a], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskScheduledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowTaskScheduledEventAttributes>,
+                >(v, &[0x52], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowTaskStartedEventAttributes>,
+                >(v, &[0x5a], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskCompletedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowTaskCompletedEventAttributes>,
+                >(v, &[0x62], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowTaskTimedOutEventAttributes>,
+                >(v, &[0x6a], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowTaskFailedEventAttributes>,
+                >(v, &[0x72], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskScheduledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskScheduledEventAttributes>,
+                >(v, &[0x7a], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskStartedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskStartedEventAttributes>,
+                >(v, &[0x82, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCompletedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskCompletedEventAttributes>,
+                >(v, &[0x8a, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskFailedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskFailedEventAttributes>,
+                >(v, &[0x92, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskTimedOutEventAttributes>,
+                >(v, &[0x9a, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerStartedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<TimerStartedEventAttributes>,
+                >(v, &[0xa2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerFiredEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<TimerFiredEventAttributes>,
+                >(v, &[0xaa, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskCancelRequestedEventAttributes>,
+                >(v, &[0xb2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ActivityTaskCanceledEventAttributes>,
+                >(v, &[0xba, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerCanceledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<TimerCanceledEventAttributes>,
+                >(v, &[0xc2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::MarkerRecordedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<MarkerRecordedEventAttributes>,
+                >(v, &[0xca, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionSignaledEventAttributes>,
+                >(v, &[0xd2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionTerminatedEventAttributes>,
+                >(v, &[0xda, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionCancelRequestedEventAttributes,
-                    >::write_keyed(v, &[0xe2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionCanceledEventAttributes,
-                    >::write_keyed(v, &[0xea, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xe2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionCanceledEventAttributes>,
+                >(v, &[0xea, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                    >::write_keyed(v, &[0xf2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xf2, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                    >::write_keyed(v, &[0xfa, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xfa, 0x01], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                    >::write_keyed(v, &[0x82, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x82, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionContinuedAsNewEventAttributes,
-                    >::write_keyed(v, &[0x8a, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x8a, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         StartChildWorkflowExecutionInitiatedEventAttributes,
-                    >::write_keyed(v, &[0x92, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x92, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         StartChildWorkflowExecutionFailedEventAttributes,
-                    >::write_keyed(v, &[0x9a, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x9a, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ChildWorkflowExecutionStartedEventAttributes,
-                    >::write_keyed(v, &[0xa2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xa2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ChildWorkflowExecutionCompletedEventAttributes,
-                    >::write_keyed(v, &[0xaa, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ChildWorkflowExecutionFailedEventAttributes,
-                    >::write_keyed(v, &[0xb2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xaa, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<ChildWorkflowExecutionFailedEventAttributes>,
+                >(v, &[0xb2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ChildWorkflowExecutionCanceledEventAttributes,
-                    >::write_keyed(v, &[0xba, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xba, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ChildWorkflowExecutionTimedOutEventAttributes,
-                    >::write_keyed(v, &[0xc2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xc2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ChildWorkflowExecutionTerminatedEventAttributes,
-                    >::write_keyed(v, &[0xca, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xca, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                    >::write_keyed(v, &[0xd2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xd2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         SignalExternalWorkflowExecutionFailedEventAttributes,
-                    >::write_keyed(v, &[0xda, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xda, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ExternalWorkflowExecutionSignaledEventAttributes,
-                    >::write_keyed(v, &[0xe2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xe2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         UpsertWorkflowSearchAttributesEventAttributes,
-                    >::write_keyed(v, &[0xea, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xea, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionUpdateAcceptedEventAttributes,
-                    >::write_keyed(v, &[0xf2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xf2, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionUpdateRejectedEventAttributes,
-                    >::write_keyed(v, &[0xfa, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xfa, 0x02], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionUpdateCompletedEventAttributes,
-                    >::write_keyed(v, &[0x82, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x82, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowPropertiesModifiedExternallyEventAttributes,
-                    >::write_keyed(v, &[0x8a, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x8a, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         ActivityPropertiesModifiedExternallyEventAttributes,
-                    >::write_keyed(v, &[0x92, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowPropertiesModifiedEventAttributes,
-                    >::write_keyed(v, &[0x9a, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0x92, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowPropertiesModifiedEventAttributes>,
+                >(v, &[0x9a, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionUpdateAdmittedEventAttributes,
-                    >::write_keyed(v, &[0xa2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationScheduledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationScheduledEventAttributes,
-                    >::write_keyed(v, &[0xaa, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationStartedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationStartedEventAttributes,
-                    >::write_keyed(v, &[0xb2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCompletedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationCompletedEventAttributes,
-                    >::write_keyed(v, &[0xba, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationFailedEventAttributes,
-                    >::write_keyed(v, &[0xc2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCanceledEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationCanceledEventAttributes,
-                    >::write_keyed(v, &[0xca, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationTimedOutEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        NexusOperationTimedOutEventAttributes,
-                    >::write_keyed(v, &[0xd2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xa2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationScheduledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationScheduledEventAttributes>,
+                >(v, &[0xaa, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationStartedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationStartedEventAttributes>,
+                >(v, &[0xb2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCompletedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationCompletedEventAttributes>,
+                >(v, &[0xba, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationFailedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationFailedEventAttributes>,
+                >(v, &[0xc2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCanceledEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationCanceledEventAttributes>,
+                >(v, &[0xca, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationTimedOutEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<NexusOperationTimedOutEventAttributes>,
+                >(v, &[0xd2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         NexusOperationCancelRequestedEventAttributes,
-                    >::write_keyed(v, &[0xda, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xda, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionOptionsUpdatedEventAttributes,
-                    >::write_keyed(v, &[0xe2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xe2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         NexusOperationCancelRequestCompletedEventAttributes,
-                    >::write_keyed(v, &[0xea, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xea, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         NexusOperationCancelRequestFailedEventAttributes,
-                    >::write_keyed(v, &[0xf2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionPausedEventAttributes(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionPausedEventAttributes,
-                    >::write_keyed(v, &[0xfa, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        WorkflowExecutionUnpausedEventAttributes,
-                    >::write_keyed(v, &[0x82, 0x04], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Msg::<
+                    >,
+                >(v, &[0xf2, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionPausedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionPausedEventAttributes>,
+                >(v, &[0xfa, 0x03], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<WorkflowExecutionUnpausedEventAttributes>,
+                >(v, &[0x82, 0x04], w);
+            }
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                    >::write_keyed(v, &[0x8a, 0x04], w);
-                }
-                _ => {}
+                    >,
+                >(v, &[0x8a, 0x04], w);
             }
-            if self.task_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.task_id, &[0x28], w);
-            }
-            if self.version != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.version, &[0x20], w);
-            }
-            if self.event_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::EventType,
-                >::write_keyed(&self.event_type, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.event_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.event_id, &[0x08], w);
-            }
-        });
+            _ => {}
+        }
+        if self.task_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.task_id, &[0x28], w);
+        }
+        if self.version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.version, &[0x20], w);
+        }
+        if self.event_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
+            >(&self.event_type, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.event_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.event_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -13541,1990 +11192,1594 @@ impl ::fastrs::Message for HistoryEvent {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(&mut self.event_id, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .event_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::EventType,
-                        >::merge(&mut self.event_type, r, depth)?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int64::merge(&mut self.task_id, r, depth)?;
-                    }
-                    0x32 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTimedOutEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTimedOutEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskScheduledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskScheduledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowTaskStartedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowTaskStartedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskTimedOutEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskTimedOutEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowTaskFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowTaskFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowTaskFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskScheduledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskScheduledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskStartedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskStartedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskTimedOutEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskTimedOutEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskTimedOutEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::TimerStartedEventAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    TimerStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    TimerStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::TimerStartedEventAttributes(v),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::TimerFiredEventAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    TimerFiredEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    TimerFiredEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::TimerFiredEventAttributes(v),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCancelRequestedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCancelRequestedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityTaskCanceledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCanceledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityTaskCanceledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityTaskCanceledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::TimerCanceledEventAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    TimerCanceledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    TimerCanceledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::TimerCanceledEventAttributes(v),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xca => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::MarkerRecordedEventAttributes(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    MarkerRecordedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    MarkerRecordedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::MarkerRecordedEventAttributes(v),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xd2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionSignaledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionSignaledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xda => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTerminatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTerminatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xe2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCancelRequestedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCancelRequestedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xea => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCanceledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionCanceledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xf2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0xfa => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x102 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x10a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionContinuedAsNewEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionContinuedAsNewEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x112 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x11a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    StartChildWorkflowExecutionFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x122 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x12a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x132 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x13a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionCanceledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionCanceledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x142 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionTimedOutEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionTimedOutEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x14a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionTerminatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ChildWorkflowExecutionTerminatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x152 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x15a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    SignalExternalWorkflowExecutionFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x162 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ExternalWorkflowExecutionSignaledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ExternalWorkflowExecutionSignaledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x16a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    UpsertWorkflowSearchAttributesEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    UpsertWorkflowSearchAttributesEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x172 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateAcceptedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateAcceptedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x17a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateRejectedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateRejectedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x182 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x18a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowPropertiesModifiedExternallyEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowPropertiesModifiedExternallyEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x192 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ActivityPropertiesModifiedExternallyEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ActivityPropertiesModifiedExternallyEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x19a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowPropertiesModifiedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowPropertiesModifiedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1a2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateAdmittedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUpdateAdmittedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1aa => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationScheduledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationScheduledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationScheduledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationScheduledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1b2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationStartedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationStartedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationStartedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationStartedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1ba => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1c2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1ca => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationCanceledEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCanceledEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCanceledEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationCanceledEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1d2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationTimedOutEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationTimedOutEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1da => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1e2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionOptionsUpdatedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionOptionsUpdatedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1ea => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestCompletedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestCompletedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1f2 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestFailedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    NexusOperationCancelRequestFailedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x1fa => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionPausedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionPausedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x202 => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUnpausedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionUnpausedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x20a => {
-                        match &mut self.attributes {
-                            ::core::option::Option::Some(
-                                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .attributes
-                                    .replace(
-                                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                                            v,
-                                        ),
-                                    );
-                                history_event::keep_attributes(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x960) {
-                            tag = 0x960;
-                            continue;
-                        }
-                    }
-                    0x960 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.worker_may_ignore,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x96a) {
-                            tag = 0x96a;
-                            continue;
-                        }
-                    }
-                    0x96a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x972) {
-                            tag = 0x972;
-                            continue;
-                        }
-                    }
-                    0x972 => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0x972);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Link,
-                        >::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0x972) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x97a) {
-                            tag = 0x97a;
-                            continue;
-                        }
-                    }
-                    0x97a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Principal,
-                        >::merge(
-                            self
-                                .principal
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x982) {
-                            tag = 0x982;
-                            continue;
-                        }
-                    }
-                    0x982 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.event_group_markers,
-                            r,
-                            0x982,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::EventGroupMarker,
-                        >::merge(&mut v, r, depth)?;
-                        self.event_group_markers.push(v);
-                        if r.read_tag_if(0x982) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.event_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.event_time, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
+                    >(&mut self.event_type, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.version, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.task_id, r, depth)?;
+                }
+                0x32 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionStartedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionStartedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x3a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x42 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x4a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionTimedOutEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionTimedOutEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x52 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowTaskScheduledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowTaskScheduledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x5a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<WorkflowTaskStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<WorkflowTaskStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x62 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowTaskCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowTaskCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x6a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowTaskTimedOutEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowTaskTimedOutEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x72 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<WorkflowTaskFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<WorkflowTaskFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x7a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityTaskScheduledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityTaskScheduledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x82 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ActivityTaskStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ActivityTaskStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x8a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityTaskCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityTaskCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x92 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<ActivityTaskFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<ActivityTaskFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x9a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityTaskTimedOutEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskTimedOutEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityTaskTimedOutEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xa2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerStartedEventAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<TimerStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<TimerStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xaa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerFiredEventAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<TimerFiredEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerFiredEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<TimerFiredEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xb2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityTaskCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityTaskCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xba => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityTaskCanceledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCanceledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityTaskCanceledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xc2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerCanceledEventAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<TimerCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerCanceledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<TimerCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xca => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::MarkerRecordedEventAttributes(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<MarkerRecordedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::MarkerRecordedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<MarkerRecordedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xd2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionSignaledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionSignaledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xda => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionTerminatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionTerminatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xe2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xea => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionCanceledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionCanceledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xf2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0xfa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x102 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x10a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionContinuedAsNewEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionContinuedAsNewEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x112 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    StartChildWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            StartChildWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x11a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    StartChildWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            StartChildWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x122 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionStartedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionStartedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x12a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x132 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x13a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionCanceledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionCanceledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x142 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionTimedOutEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionTimedOutEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x14a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ChildWorkflowExecutionTerminatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ChildWorkflowExecutionTerminatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x152 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x15a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    SignalExternalWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            SignalExternalWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x162 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ExternalWorkflowExecutionSignaledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ExternalWorkflowExecutionSignaledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x16a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    UpsertWorkflowSearchAttributesEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            UpsertWorkflowSearchAttributesEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x172 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionUpdateAcceptedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionUpdateAcceptedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x17a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionUpdateRejectedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionUpdateRejectedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x182 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionUpdateCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionUpdateCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x18a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowPropertiesModifiedExternallyEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowPropertiesModifiedExternallyEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x192 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    ActivityPropertiesModifiedExternallyEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            ActivityPropertiesModifiedExternallyEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x19a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowPropertiesModifiedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowPropertiesModifiedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1a2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionUpdateAdmittedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionUpdateAdmittedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1aa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationScheduledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationScheduledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationScheduledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1b2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationStartedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationStartedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationStartedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1ba => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1c2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1ca => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationCanceledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCanceledEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationCanceledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1d2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationTimedOutEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationTimedOutEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1da => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1e2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionOptionsUpdatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionOptionsUpdatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1ea => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationCancelRequestCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationCancelRequestCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1f2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    NexusOperationCancelRequestFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            NexusOperationCancelRequestFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1fa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionPausedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionPausedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x202 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionUnpausedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionUnpausedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x20a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x960 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.worker_may_ignore, r, depth)?;
+                }
+                0x96a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                0x972 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Link>,
+                    >(&mut self.links, r, depth, 0x972)?;
+                }
+                0x97a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Principal>,
+                    >(&mut self.principal, r, depth)?;
+                }
+                0x982 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
+                    >(&mut self.event_group_markers, r, depth, 0x982)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.event_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.event_time = ::core::option::Option::None;
         self.event_type = ::core::default::Default::default();
         self.version = ::core::default::Default::default();
         self.task_id = ::core::default::Default::default();
         self.worker_may_ignore = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.links);
-        if let ::core::option::Option::Some(v) = self.principal.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.event_group_markers);
-        history_event::keep_attributes(&mut self.recycle, self.attributes.take());
+        self.user_metadata = ::core::option::Option::None;
+        self.links.clear();
+        self.principal = ::core::option::Option::None;
+        self.event_group_markers.clear();
+        self.attributes = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -15532,6 +12787,16 @@ impl ::fastrs::Message for HistoryEvent {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`HistoryEvent`].
@@ -15696,207 +12961,12 @@ pub mod history_event {
             super::WorkflowExecutionTimeSkippingTransitionedEventAttributes,
         ),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_attributes(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Attributes>,
-    ) {
-        match old {
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionStartedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionTimedOutEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowTaskScheduledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowTaskStartedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowTaskCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowTaskTimedOutEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowTaskFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskScheduledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskStartedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskTimedOutEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(Attributes::TimerStartedEventAttributes(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Attributes::TimerFiredEventAttributes(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskCancelRequestedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityTaskCanceledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(Attributes::TimerCanceledEventAttributes(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                Attributes::MarkerRecordedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionSignaledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionTerminatedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionCancelRequestedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionCanceledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                    v,
-                ),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                    v,
-                ),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionContinuedAsNewEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::StartChildWorkflowExecutionFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionStartedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionCanceledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionTimedOutEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ChildWorkflowExecutionTerminatedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ExternalWorkflowExecutionSignaledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::UpsertWorkflowSearchAttributesEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionUpdateRejectedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionUpdateCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::ActivityPropertiesModifiedExternallyEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowPropertiesModifiedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationScheduledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationStartedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationCanceledEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationTimedOutEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationCancelRequestedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationCancelRequestCompletedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::NexusOperationCancelRequestFailedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionPausedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionUnpausedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            ::core::option::Option::Some(
-                Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(v),
-            ) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct History {
     pub events: ::fastrs::alloc::vec::Vec<HistoryEvent>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for History {
@@ -15904,18 +12974,16 @@ impl ::fastrs::Message for History {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<HistoryEvent>,
             >(&self.events, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<HistoryEvent>,
-            >(&self.events, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<HistoryEvent>,
+        >(&self.events, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -15923,29 +12991,19 @@ impl ::fastrs::Message for History {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.events, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            HistoryEvent,
-                        >::merge(&mut v, r, depth)?;
-                        self.events.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<HistoryEvent>,
+                    >(&mut self.events, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.events);
+        self.events.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -15953,5 +13011,15 @@ impl ::fastrs::Message for History {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

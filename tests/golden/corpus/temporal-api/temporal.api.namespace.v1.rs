@@ -24,8 +24,6 @@ pub struct NamespaceInfo {
     pub supports_schedules: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceInfo {
@@ -68,47 +66,51 @@ impl ::fastrs::Message for NamespaceInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.supports_schedules {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.supports_schedules,
-                    &[0xa0, 0x06],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.limits {
-                ::fastrs::__private::Msg::<
-                    namespace_info::Limits,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.capabilities {
-                ::fastrs::__private::Msg::<
-                    namespace_info::Capabilities,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x32], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if self.supports_schedules {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.supports_schedules, &[0xa0, 0x06], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.limits {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<namespace_info::Limits>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.capabilities {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<namespace_info::Capabilities>,
+            >(v, &[0x3a], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.id, &[0x32], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.data.iter(), &[0x2a], w);
+        if !self.owner_email.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.data.iter(), &[0x2a], w);
-            if !self.owner_email.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.owner_email, &[0x22], w);
-            }
-            if !self.description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.description, &[0x1a], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::NamespaceState,
-                >::write_keyed(&self.state, &[0x10], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+            >(&self.owner_email, &[0x22], w);
+        }
+        if !self.description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.description, &[0x1a], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
+            >(&self.state, &[0x10], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -116,120 +118,66 @@ impl ::fastrs::Message for NamespaceInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NamespaceState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.description,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.owner_email,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        if self.data.capacity() == 0 {
-                            self.data
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x2a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self.data.insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            namespace_info::Capabilities,
-                        >::merge(
-                            self
-                                .capabilities
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            namespace_info::Limits,
-                        >::merge(
-                            self
-                                .limits
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x320) {
-                            tag = 0x320;
-                            continue;
-                        }
-                    }
-                    0x320 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.supports_schedules,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NamespaceState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.description, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.owner_email, r, depth)?;
+                }
+                0x2a => {
+                    if self.data.capacity() == 0 {
+                        self.data
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x2a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.data.insert(k, v);
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<namespace_info::Capabilities>,
+                    >(&mut self.capabilities, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<namespace_info::Limits>,
+                    >(&mut self.limits, r, depth)?;
+                }
+                0x320 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.supports_schedules, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -239,17 +187,10 @@ impl ::fastrs::Message for NamespaceInfo {
         self.state = ::core::default::Default::default();
         self.description.clear();
         self.owner_email.clear();
-        for (k, v) in self.data.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.data.clear();
         self.id.clear();
-        if let ::core::option::Option::Some(v) = self.capabilities.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.limits.take() {
-            self.recycle.keep_message(v);
-        }
+        self.capabilities = ::core::option::Option::None;
+        self.limits = ::core::option::Option::None;
         self.supports_schedules = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -258,6 +199,16 @@ impl ::fastrs::Message for NamespaceInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`NamespaceInfo`].
@@ -306,8 +257,6 @@ pub mod namespace_info {
         pub standalone_activity_operator_commands: bool,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Capabilities {
@@ -404,353 +353,184 @@ pub mod namespace_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.standalone_activity_operator_commands {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.standalone_activity_operator_commands,
-                        &[0x88, 0x01],
-                        w,
-                    );
-                }
-                if self.standalone_activity_batch_operations {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.standalone_activity_batch_operations,
-                        &[0x80, 0x01],
-                        w,
-                    );
-                }
-                if self.standalone_activity_start_delay {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.standalone_activity_start_delay,
-                        &[0x78],
-                        w,
-                    );
-                }
-                if self.workflow_task_completion_pagination {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.workflow_task_completion_pagination,
-                        &[0x70],
-                        w,
-                    );
-                }
-                if self.poller_autoscaling_auto_enroll {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.poller_autoscaling_auto_enroll,
-                        &[0x68],
-                        w,
-                    );
-                }
-                if self.workflow_update_callbacks {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.workflow_update_callbacks,
-                        &[0x60],
-                        w,
-                    );
-                }
-                if self.standalone_nexus_operation {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.standalone_nexus_operation,
-                        &[0x58],
-                        w,
-                    );
-                }
-                if self.worker_commands {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.worker_commands,
-                        &[0x50],
-                        w,
-                    );
-                }
-                if self.poller_autoscaling {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.poller_autoscaling,
-                        &[0x48],
-                        w,
-                    );
-                }
-                if self.worker_poll_complete_on_shutdown {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.worker_poll_complete_on_shutdown,
-                        &[0x40],
-                        w,
-                    );
-                }
-                if self.standalone_activities {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.standalone_activities,
-                        &[0x38],
-                        w,
-                    );
-                }
-                if self.workflow_pause {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.workflow_pause,
-                        &[0x30],
-                        w,
-                    );
-                }
-                if self.reported_problems_search_attribute {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.reported_problems_search_attribute,
-                        &[0x28],
-                        w,
-                    );
-                }
-                if self.worker_heartbeats {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.worker_heartbeats,
-                        &[0x20],
-                        w,
-                    );
-                }
-                if self.async_update {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.async_update,
-                        &[0x18],
-                        w,
-                    );
-                }
-                if self.sync_update {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.sync_update,
-                        &[0x10],
-                        w,
-                    );
-                }
-                if self.eager_workflow_start {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.eager_workflow_start,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.standalone_activity_operator_commands {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.standalone_activity_operator_commands, &[0x88, 0x01], w);
+            }
+            if self.standalone_activity_batch_operations {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.standalone_activity_batch_operations, &[0x80, 0x01], w);
+            }
+            if self.standalone_activity_start_delay {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.standalone_activity_start_delay, &[0x78], w);
+            }
+            if self.workflow_task_completion_pagination {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.workflow_task_completion_pagination, &[0x70], w);
+            }
+            if self.poller_autoscaling_auto_enroll {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.poller_autoscaling_auto_enroll, &[0x68], w);
+            }
+            if self.workflow_update_callbacks {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.workflow_update_callbacks, &[0x60], w);
+            }
+            if self.standalone_nexus_operation {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.standalone_nexus_operation, &[0x58], w);
+            }
+            if self.worker_commands {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.worker_commands, &[0x50], w);
+            }
+            if self.poller_autoscaling {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.poller_autoscaling, &[0x48], w);
+            }
+            if self.worker_poll_complete_on_shutdown {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.worker_poll_complete_on_shutdown, &[0x40], w);
+            }
+            if self.standalone_activities {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.standalone_activities, &[0x38], w);
+            }
+            if self.workflow_pause {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.workflow_pause, &[0x30], w);
+            }
+            if self.reported_problems_search_attribute {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.reported_problems_search_attribute, &[0x28], w);
+            }
+            if self.worker_heartbeats {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.worker_heartbeats, &[0x20], w);
+            }
+            if self.async_update {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.async_update, &[0x18], w);
+            }
+            if self.sync_update {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.sync_update, &[0x10], w);
+            }
+            if self.eager_workflow_start {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.eager_workflow_start, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.eager_workflow_start,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::Bool::merge(&mut self.sync_update, r, depth)?;
-            }
-            if r.read_tag_if(0x18) {
-                ::fastrs::__private::Bool::merge(&mut self.async_update, r, depth)?;
-            }
-            if r.read_tag_if(0x20) {
-                ::fastrs::__private::Bool::merge(&mut self.worker_heartbeats, r, depth)?;
-            }
-            if r.read_tag_if(0x28) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.reported_problems_search_attribute,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x30) {
-                ::fastrs::__private::Bool::merge(&mut self.workflow_pause, r, depth)?;
-            }
-            if r.read_tag_if(0x38) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.standalone_activities,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x40) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.worker_poll_complete_on_shutdown,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x48) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.poller_autoscaling,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x50) {
-                ::fastrs::__private::Bool::merge(&mut self.worker_commands, r, depth)?;
-            }
-            if r.read_tag_if(0x58) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.standalone_nexus_operation,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x60) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.workflow_update_callbacks,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x68) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.poller_autoscaling_auto_enroll,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x70) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.workflow_task_completion_pagination,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x78) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.standalone_activity_start_delay,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x80) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.standalone_activity_batch_operations,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x88) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.standalone_activity_operator_commands,
-                    r,
-                    depth,
-                )?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.eager_workflow_start,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.eager_workflow_start, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.sync_update,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.sync_update, r, depth)?;
                     }
                     0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.async_update,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.async_update, r, depth)?;
                     }
                     0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.worker_heartbeats,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.worker_heartbeats, r, depth)?;
                     }
                     0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.reported_problems_search_attribute,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.reported_problems_search_attribute, r, depth)?;
                     }
                     0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.workflow_pause,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.workflow_pause, r, depth)?;
                     }
                     0x38 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.standalone_activities,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.standalone_activities, r, depth)?;
                     }
                     0x40 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.worker_poll_complete_on_shutdown,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.worker_poll_complete_on_shutdown, r, depth)?;
                     }
                     0x48 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.poller_autoscaling,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.poller_autoscaling, r, depth)?;
                     }
                     0x50 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.worker_commands,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.worker_commands, r, depth)?;
                     }
                     0x58 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.standalone_nexus_operation,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.standalone_nexus_operation, r, depth)?;
                     }
                     0x60 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.workflow_update_callbacks,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.workflow_update_callbacks, r, depth)?;
                     }
                     0x68 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.poller_autoscaling_auto_enroll,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.poller_autoscaling_auto_enroll, r, depth)?;
                     }
                     0x70 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.workflow_task_completion_pagination,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.workflow_task_completion_pagination, r, depth)?;
                     }
                     0x78 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.standalone_activity_start_delay,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.standalone_activity_start_delay, r, depth)?;
                     }
                     0x80 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.standalone_activity_batch_operations,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.standalone_activity_batch_operations, r, depth)?;
                     }
                     0x88 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.standalone_activity_operator_commands,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.standalone_activity_operator_commands, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -783,6 +563,21 @@ pub mod namespace_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Limits {
@@ -794,8 +589,6 @@ pub mod namespace_info {
         pub memo_size_limit_error: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Limits {
@@ -811,58 +604,34 @@ pub mod namespace_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.memo_size_limit_error != 0 {
-                    ::fastrs::__private::Int64::write_keyed(
-                        &self.memo_size_limit_error,
-                        &[0x10],
-                        w,
-                    );
-                }
-                if self.blob_size_limit_error != 0 {
-                    ::fastrs::__private::Int64::write_keyed(
-                        &self.blob_size_limit_error,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.memo_size_limit_error != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(&self.memo_size_limit_error, &[0x10], w);
+            }
+            if self.blob_size_limit_error != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(&self.blob_size_limit_error, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int64::merge(
-                    &mut self.blob_size_limit_error,
-                    r,
-                    depth,
-                )?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::Int64::merge(
-                    &mut self.memo_size_limit_error,
-                    r,
-                    depth,
-                )?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.blob_size_limit_error,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int64,
+                        >(&mut self.blob_size_limit_error, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.memo_size_limit_error,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int64,
+                        >(&mut self.memo_size_limit_error, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -879,6 +648,21 @@ pub mod namespace_info {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -905,8 +689,6 @@ pub struct NamespaceConfig {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceConfig {
@@ -947,47 +729,41 @@ impl ::fastrs::Message for NamespaceConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.custom_search_attribute_aliases.iter(), &[0x3a], w);
+        if !self.visibility_archival_uri.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.visibility_archival_uri, &[0x32], w);
+        }
+        if self.visibility_archival_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ArchivalState>,
+            >(&self.visibility_archival_state, &[0x28], w);
+        }
+        if !self.history_archival_uri.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.custom_search_attribute_aliases.iter(), &[0x3a], w);
-            if !self.visibility_archival_uri.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.visibility_archival_uri,
-                    &[0x32],
-                    w,
-                );
-            }
-            if self.visibility_archival_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ArchivalState,
-                >::write_keyed(&self.visibility_archival_state, &[0x28], w);
-            }
-            if !self.history_archival_uri.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.history_archival_uri,
-                    &[0x22],
-                    w,
-                );
-            }
-            if self.history_archival_state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ArchivalState,
-                >::write_keyed(&self.history_archival_state, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.bad_binaries {
-                ::fastrs::__private::Msg::<BadBinaries>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .workflow_execution_retention_ttl
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+            >(&self.history_archival_uri, &[0x22], w);
+        }
+        if self.history_archival_state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ArchivalState>,
+            >(&self.history_archival_state, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.bad_binaries {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BadBinaries>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_retention_ttl {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -995,128 +771,70 @@ impl ::fastrs::Message for NamespaceConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_retention_ttl
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            BadBinaries,
-                        >::merge(
-                            self
-                                .bad_binaries
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ArchivalState,
-                        >::merge(&mut self.history_archival_state, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.history_archival_uri,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ArchivalState,
-                        >::merge(&mut self.visibility_archival_state, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.visibility_archival_uri,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        if self.custom_search_attribute_aliases.capacity() == 0 {
-                            self.custom_search_attribute_aliases
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x3a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .custom_search_attribute_aliases
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_retention_ttl, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BadBinaries>,
+                    >(&mut self.bad_binaries, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ArchivalState,
+                        >,
+                    >(&mut self.history_archival_state, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.history_archival_uri, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ArchivalState,
+                        >,
+                    >(&mut self.visibility_archival_state, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.visibility_archival_uri, r, depth)?;
+                }
+                0x3a => {
+                    if self.custom_search_attribute_aliases.capacity() == 0 {
+                        self.custom_search_attribute_aliases
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.custom_search_attribute_aliases.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self
-            .workflow_execution_retention_ttl
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.bad_binaries.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution_retention_ttl = ::core::option::Option::None;
+        self.bad_binaries = ::core::option::Option::None;
         self.history_archival_state = ::core::default::Default::default();
         self.history_archival_uri.clear();
         self.visibility_archival_state = ::core::default::Default::default();
         self.visibility_archival_uri.clear();
-        for (k, v) in self.custom_search_attribute_aliases.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.custom_search_attribute_aliases.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1124,6 +842,16 @@ impl ::fastrs::Message for NamespaceConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1134,8 +862,6 @@ pub struct BadBinaries {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BadBinaries {
@@ -1150,13 +876,11 @@ impl ::fastrs::Message for BadBinaries {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<BadBinaryInfo>,
-            >(self.binaries.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<BadBinaryInfo>,
+        >(self.binaries.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -1164,45 +888,30 @@ impl ::fastrs::Message for BadBinaries {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.binaries.capacity() == 0 {
-                            self.binaries
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<BadBinaryInfo>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<BadBinaryInfo>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .binaries
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.binaries.capacity() == 0 {
+                        self.binaries
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<BadBinaryInfo>,
+                                >(r, 0x0a),
+                            );
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<BadBinaryInfo>,
+                    >(r, depth)?;
+                    self.binaries.insert(k, v);
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.binaries.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
+        self.binaries.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1210,6 +919,16 @@ impl ::fastrs::Message for BadBinaries {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1219,8 +938,6 @@ pub struct BadBinaryInfo {
     pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BadBinaryInfo {
@@ -1243,20 +960,22 @@ impl ::fastrs::Message for BadBinaryInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.operator.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operator, &[0x12], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if !self.operator.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operator, &[0x12], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1264,37 +983,23 @@ impl ::fastrs::Message for BadBinaryInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.operator, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operator, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1302,9 +1007,7 @@ impl ::fastrs::Message for BadBinaryInfo {
     fn clear(&mut self) {
         self.reason.clear();
         self.operator.clear();
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.create_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1312,6 +1015,16 @@ impl ::fastrs::Message for BadBinaryInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1333,8 +1046,6 @@ pub struct UpdateNamespaceInfo {
     pub state: ::fastrs::EnumValue<super::super::enums::v1::NamespaceState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNamespaceInfo {
@@ -1362,66 +1073,43 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::NamespaceState,
-                >::write_keyed(&self.state, &[0x20], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::NamespaceState>,
+            >(&self.state, &[0x20], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.data.iter(), &[0x1a], w);
+        if !self.owner_email.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.owner_email, &[0x12], w);
+        }
+        if !self.description.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.data.iter(), &[0x1a], w);
-            if !self.owner_email.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.owner_email, &[0x12], w);
-            }
-            if !self.description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.description, &[0x0a], w);
-            }
-        });
+            >(&self.description, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.description, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.owner_email, r, depth)?;
-        }
-        while r.read_tag_if(0x1a) {
-            if self.data.capacity() == 0 {
-                self.data
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, 0x1a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-            if let ::core::option::Option::Some(old) = self.data.insert(k, v) {
-                self.recycle.keep(old);
-            }
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::NamespaceState,
-            >::merge(&mut self.state, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.description, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.description, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.owner_email, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.owner_email, r, depth)?;
                 }
                 0x1a => {
                     if self.data.capacity() == 0 {
@@ -1433,18 +1121,18 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
                                 >(r, 0x1a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Str,
-                    >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                    if let ::core::option::Option::Some(old) = self.data.insert(k, v) {
-                        self.recycle.keep(old);
-                    }
+                    >(r, depth)?;
+                    self.data.insert(k, v);
                 }
                 0x20 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::merge(&mut self.state, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NamespaceState,
+                        >,
+                    >(&mut self.state, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1454,10 +1142,7 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
     fn clear(&mut self) {
         self.description.clear();
         self.owner_email.clear();
-        for (k, v) in self.data.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.data.clear();
         self.state = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -1466,6 +1151,16 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1476,8 +1171,6 @@ pub struct NamespaceFilter {
     pub include_deleted: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceFilter {
@@ -1490,33 +1183,24 @@ impl ::fastrs::Message for NamespaceFilter {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.include_deleted {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.include_deleted,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.include_deleted {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.include_deleted, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.include_deleted, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.include_deleted,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.include_deleted, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1532,5 +1216,15 @@ impl ::fastrs::Message for NamespaceFilter {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

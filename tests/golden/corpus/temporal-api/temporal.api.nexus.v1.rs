@@ -18,8 +18,6 @@ pub struct Failure {
     pub cause: ::core::option::Option<::fastrs::alloc::boxed::Box<Failure>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Failure {
@@ -36,91 +34,54 @@ impl ::fastrs::Message for Failure {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        if self.metadata.capacity() == 0 {
-                            self.metadata
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .metadata
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Bytes::merge(&mut self.details, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.stack_trace,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::alloc::boxed::Box<Failure>,
-                        >::merge(
-                            self
-                                .cause
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.message, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.details, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.stack_trace, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::alloc::boxed::Box<Failure>>,
+                    >(&mut self.cause, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.message.clear();
-        for (k, v) in self.metadata.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.metadata.clear();
         self.details.clear();
         self.stack_trace.clear();
-        if let ::core::option::Option::Some(v) = self.cause.take() {
-            self.recycle.keep_message(v);
-        }
+        self.cause = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -128,6 +89,16 @@ impl ::fastrs::Message for Failure {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[allow(deprecated)]
@@ -163,17 +134,23 @@ impl ::fastrs::__private::chain::Chain for Failure {
     #[inline(always)]
     fn write_before_link(&self, w: &mut ::fastrs::Writer<'_>) {
         if !self.stack_trace.is_empty() {
-            ::fastrs::__private::Str::write_keyed(&self.stack_trace, &[0x22], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.stack_trace, &[0x22], w);
         }
         if !self.details.is_empty() {
-            ::fastrs::__private::Bytes::write_keyed(&self.details, &[0x1a], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.details, &[0x1a], w);
         }
         ::fastrs::__private::write_map::<
             ::fastrs::__private::Str,
             ::fastrs::__private::Str,
         >(self.metadata.iter(), &[0x12], w);
         if !self.message.is_empty() {
-            ::fastrs::__private::Str::write_keyed(&self.message, &[0x0a], w);
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.message, &[0x0a], w);
         }
     }
 }
@@ -188,8 +165,6 @@ pub struct HandlerError {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HandlerError {
@@ -212,20 +187,24 @@ impl ::fastrs::Message for HandlerError {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.retry_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.retry_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                >::write_keyed(&self.retry_behavior, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<Failure>::write_keyed(v, &[0x12], w);
-            }
-            if !self.error_type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.error_type, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.retry_behavior, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Failure>,
+            >(v, &[0x12], w);
+        }
+        if !self.error_type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.error_type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -233,48 +212,32 @@ impl ::fastrs::Message for HandlerError {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.error_type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                        >::merge(&mut self.retry_behavior, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.error_type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
+                        >,
+                    >(&mut self.retry_behavior, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.error_type.clear();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.retry_behavior = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -284,6 +247,16 @@ impl ::fastrs::Message for HandlerError {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UnsuccessfulOperationError {
@@ -292,8 +265,6 @@ pub struct UnsuccessfulOperationError {
     pub failure: ::core::option::Option<Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UnsuccessfulOperationError {
@@ -309,15 +280,17 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<Failure>::write_keyed(v, &[0x12], w);
-            }
-            if !self.operation_state.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_state, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Failure>,
+            >(v, &[0x12], w);
+        }
+        if !self.operation_state.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_state, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -325,43 +298,25 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_state,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_state, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.operation_state.clear();
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -369,6 +324,16 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -378,8 +343,6 @@ pub struct Link {
     pub r#type: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Link {
@@ -395,34 +358,34 @@ impl ::fastrs::Message for Link {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x12], w);
-            }
-            if !self.url.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.url, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x12], w);
+        }
+        if !self.url.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.url, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.url, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -439,6 +402,16 @@ impl ::fastrs::Message for Link {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A request to start an operation.
@@ -463,8 +436,6 @@ pub struct StartOperationRequest {
     pub links: ::fastrs::alloc::vec::Vec<Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartOperationRequest {
@@ -496,39 +467,45 @@ impl ::fastrs::Message for StartOperationRequest {
                 ::fastrs::__private::Str,
             >(self.callback_header.iter(), 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Link>,
             >(&self.links, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Link>,
-            >(&self.links, &[0x3a], w);
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Link>,
+        >(&self.links, &[0x3a], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.callback_header.iter(), &[0x32], w);
+        if let ::core::option::Option::Some(v) = &self.payload {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x2a], w);
+        }
+        if !self.callback.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.callback, &[0x22], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.callback_header.iter(), &[0x32], w);
-            if let ::core::option::Option::Some(v) = &self.payload {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.callback.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.callback, &[0x22], w);
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x12], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x0a], w);
-            }
-        });
+            >(&self.request_id, &[0x1a], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x12], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -536,92 +513,54 @@ impl ::fastrs::Message for StartOperationRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.callback, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .payload
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        if self.callback_header.capacity() == 0 {
-                            self.callback_header
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x32),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .callback_header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Link>::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.callback, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.payload, r, depth)?;
+                }
+                0x32 => {
+                    if self.callback_header.capacity() == 0 {
+                        self.callback_header
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.callback_header.insert(k, v);
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Link>,
+                    >(&mut self.links, r, depth, 0x3a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -631,14 +570,9 @@ impl ::fastrs::Message for StartOperationRequest {
         self.operation.clear();
         self.request_id.clear();
         self.callback.clear();
-        if let ::core::option::Option::Some(v) = self.payload.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.callback_header.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
-        self.recycle.keep_messages(&mut self.links);
+        self.payload = ::core::option::Option::None;
+        self.callback_header.clear();
+        self.links.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -646,6 +580,16 @@ impl ::fastrs::Message for StartOperationRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A request to cancel an operation.
@@ -664,8 +608,6 @@ pub struct CancelOperationRequest {
     pub operation_token: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelOperationRequest {
@@ -687,56 +629,54 @@ impl ::fastrs::Message for CancelOperationRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.operation_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_token, &[0x22], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x1a], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x12], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.operation_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_token, &[0x22], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x1a], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x12], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.operation_token, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.operation_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.operation_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_token, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -755,6 +695,16 @@ impl ::fastrs::Message for CancelOperationRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// A Nexus request.
@@ -777,8 +727,6 @@ pub struct Request {
     pub capabilities: ::core::option::Option<request::Capabilities>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Request {
@@ -817,39 +765,39 @@ impl ::fastrs::Message for Request {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.capabilities {
-                ::fastrs::__private::Msg::<
-                    request::Capabilities,
-                >::write_keyed(v, &[0xa2, 0x06], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x52], w);
-            }
-            match &self.variant {
-                ::core::option::Option::Some(request::Variant::StartOperation(v)) => {
-                    ::fastrs::__private::Msg::<
-                        StartOperationRequest,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(request::Variant::CancelOperation(v)) => {
-                    ::fastrs::__private::Msg::<
-                        CancelOperationRequest,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                _ => {}
-            }
-            if let ::core::option::Option::Some(v) = &self.scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.capabilities {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<request::Capabilities>,
+            >(v, &[0xa2, 0x06], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.header.iter(), &[0x0a], w);
-        });
+            >(&self.endpoint, &[0x52], w);
+        }
+        match &self.variant {
+            ::core::option::Option::Some(request::Variant::StartOperation(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<StartOperationRequest>,
+                >(v, &[0x1a], w);
+            }
+            ::core::option::Option::Some(request::Variant::CancelOperation(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CancelOperationRequest>,
+                >(v, &[0x22], w);
+            }
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.header.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -857,136 +805,89 @@ impl ::fastrs::Message for Request {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.header.capacity() == 0 {
-                            self.header
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.header.capacity() == 0 {
+                        self.header
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x1a => {
-                        match &mut self.variant {
-                            ::core::option::Option::Some(
-                                request::Variant::StartOperation(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    StartOperationRequest,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    StartOperationRequest,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(request::Variant::StartOperation(v));
-                                request::keep_variant(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        match &mut self.variant {
-                            ::core::option::Option::Some(
-                                request::Variant::CancelOperation(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    CancelOperationRequest,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    CancelOperationRequest,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(request::Variant::CancelOperation(v));
-                                request::keep_variant(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x322) {
-                            tag = 0x322;
-                            continue;
-                        }
-                    }
-                    0x322 => {
-                        ::fastrs::__private::Msg::<
-                            request::Capabilities,
-                        >::merge(
-                            self
-                                .capabilities
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.header.insert(k, v);
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.scheduled_time, r, depth)?;
+                }
+                0x1a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            request::Variant::StartOperation(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<StartOperationRequest>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                request::Variant::StartOperation(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<StartOperationRequest>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x22 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            request::Variant::CancelOperation(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CancelOperationRequest>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                request::Variant::CancelOperation(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CancelOperationRequest>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
+                }
+                0x322 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<request::Capabilities>,
+                    >(&mut self.capabilities, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (k, v) in self.header.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
-        if let ::core::option::Option::Some(v) = self.scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header.clear();
+        self.scheduled_time = ::core::option::Option::None;
         self.endpoint.clear();
-        if let ::core::option::Option::Some(v) = self.capabilities.take() {
-            self.recycle.keep_message(v);
-        }
-        request::keep_variant(&mut self.recycle, self.variant.take());
+        self.capabilities = ::core::option::Option::None;
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -994,6 +895,16 @@ impl ::fastrs::Message for Request {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Request`].
@@ -1004,21 +915,6 @@ pub mod request {
         StartOperation(super::StartOperationRequest),
         CancelOperation(super::CancelOperationRequest),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::StartOperation(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::CancelOperation(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Capabilities {
         /// If set, handlers may use temporal.api.failure.v1.Failure instances to return failures to the server.
@@ -1026,8 +922,6 @@ pub mod request {
         pub temporal_failure_responses: bool,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Capabilities {
@@ -1044,37 +938,24 @@ pub mod request {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.temporal_failure_responses {
-                    ::fastrs::__private::Bool::write_keyed(
-                        &self.temporal_failure_responses,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.temporal_failure_responses {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(&self.temporal_failure_responses, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Bool::merge(
-                    &mut self.temporal_failure_responses,
-                    r,
-                    depth,
-                )?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.temporal_failure_responses,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.temporal_failure_responses, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1091,6 +972,21 @@ pub mod request {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Response variant for StartOperationRequest.
@@ -1099,8 +995,6 @@ pub struct StartOperationResponse {
     pub variant: ::core::option::Option<start_operation_response::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartOperationResponse {
@@ -1139,40 +1033,38 @@ impl ::fastrs::Message for StartOperationResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::SyncSuccess(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        start_operation_response::Sync,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::AsyncSuccess(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        start_operation_response::Async,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::OperationError(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        UnsuccessfulOperationError,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::Failure(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::failure::v1::Failure,
-                    >::write_keyed(v, &[0x22], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(
+                start_operation_response::Variant::SyncSuccess(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<start_operation_response::Sync>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                start_operation_response::Variant::AsyncSuccess(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<start_operation_response::Async>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(
+                start_operation_response::Variant::OperationError(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<UnsuccessfulOperationError>,
+                >(v, &[0x1a], w);
+            }
+            ::core::option::Option::Some(
+                start_operation_response::Variant::Failure(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                >(v, &[0x22], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1186,21 +1078,17 @@ impl ::fastrs::Message for StartOperationResponse {
                         ::core::option::Option::Some(
                             start_operation_response::Variant::SyncSuccess(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                start_operation_response::Sync,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<start_operation_response::Sync>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                start_operation_response::Sync,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(start_operation_response::Variant::SyncSuccess(v));
-                            start_operation_response::keep_variant(
-                                &mut self.recycle,
-                                old,
+                            self.variant = ::core::option::Option::Some(
+                                start_operation_response::Variant::SyncSuccess(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<start_operation_response::Sync>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1210,23 +1098,17 @@ impl ::fastrs::Message for StartOperationResponse {
                         ::core::option::Option::Some(
                             start_operation_response::Variant::AsyncSuccess(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                start_operation_response::Async,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<start_operation_response::Async>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                start_operation_response::Async,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(
-                                    start_operation_response::Variant::AsyncSuccess(v),
-                                );
-                            start_operation_response::keep_variant(
-                                &mut self.recycle,
-                                old,
+                            self.variant = ::core::option::Option::Some(
+                                start_operation_response::Variant::AsyncSuccess(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<start_operation_response::Async>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1236,23 +1118,17 @@ impl ::fastrs::Message for StartOperationResponse {
                         ::core::option::Option::Some(
                             start_operation_response::Variant::OperationError(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                UnsuccessfulOperationError,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<UnsuccessfulOperationError>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                UnsuccessfulOperationError,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(
-                                    start_operation_response::Variant::OperationError(v),
-                                );
-                            start_operation_response::keep_variant(
-                                &mut self.recycle,
-                                old,
+                            self.variant = ::core::option::Option::Some(
+                                start_operation_response::Variant::OperationError(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<UnsuccessfulOperationError>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1262,21 +1138,17 @@ impl ::fastrs::Message for StartOperationResponse {
                         ::core::option::Option::Some(
                             start_operation_response::Variant::Failure(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(start_operation_response::Variant::Failure(v));
-                            start_operation_response::keep_variant(
-                                &mut self.recycle,
-                                old,
+                            self.variant = ::core::option::Option::Some(
+                                start_operation_response::Variant::Failure(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
                             );
                         }
                     }
@@ -1287,7 +1159,7 @@ impl ::fastrs::Message for StartOperationResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        start_operation_response::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1295,6 +1167,16 @@ impl ::fastrs::Message for StartOperationResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`StartOperationResponse`].
@@ -1312,26 +1194,6 @@ pub mod start_operation_response {
         /// Failure object must contain an ApplicationFailureInfo or CanceledFailureInfo object.
         Failure(super::super::super::failure::v1::Failure),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    #[allow(deprecated)]
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::SyncSuccess(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::AsyncSuccess(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::OperationError(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::Failure(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     /// An operation completed successfully.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Sync {
@@ -1339,8 +1201,6 @@ pub mod start_operation_response {
         pub links: ::fastrs::alloc::vec::Vec<super::Link>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Sync {
@@ -1355,23 +1215,21 @@ pub mod start_operation_response {
                         >::size(v);
             }
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<super::Link>,
                 >(&self.links, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<super::Link>,
-                >(&self.links, &[0x12], w);
-                if let ::core::option::Option::Some(v) = &self.payload {
-                    ::fastrs::__private::Msg::<
-                        super::super::super::common::v1::Payload,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<super::Link>,
+            >(&self.links, &[0x12], w);
+            if let ::core::option::Option::Some(v) = &self.payload {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::super::common::v1::Payload>,
+                >(v, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -1379,47 +1237,27 @@ pub mod start_operation_response {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Msg::<
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payload,
-                            >::merge(
-                                self
-                                    .payload
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::reserve_run(&mut self.links, r, 0x12);
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::Link,
-                            >::merge(&mut v, r, depth)?;
-                            self.links.push(v);
-                            if r.read_tag_if(0x12) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                            >,
+                        >(&mut self.payload, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<super::Link>,
+                        >(&mut self.links, r, depth, 0x12)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            if let ::core::option::Option::Some(v) = self.payload.take() {
-                self.recycle.keep_message(v);
-            }
-            self.recycle.keep_messages(&mut self.links);
+            self.payload = ::core::option::Option::None;
+            self.links.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1427,6 +1265,21 @@ pub mod start_operation_response {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// The operation will complete asynchronously.
@@ -1440,8 +1293,6 @@ pub mod start_operation_response {
         pub operation_token: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Async {
@@ -1452,7 +1303,7 @@ pub mod start_operation_response {
                 n += 1 + ::fastrs::__private::Str::size(&self.operation_id);
             }
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<super::Link>,
                 >(&self.links, 1);
             if !self.operation_token.is_empty() {
@@ -1461,26 +1312,20 @@ pub mod start_operation_response {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.operation_token.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.operation_token,
-                        &[0x1a],
-                        w,
-                    );
-                }
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<super::Link>,
-                >(&self.links, &[0x12], w);
-                if !self.operation_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.operation_id,
-                        &[0x0a],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.operation_token.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.operation_token, &[0x1a], w);
+            }
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<super::Link>,
+            >(&self.links, &[0x12], w);
+            if !self.operation_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.operation_id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -1488,52 +1333,30 @@ pub mod start_operation_response {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.operation_id,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::reserve_run(&mut self.links, r, 0x12);
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::Link,
-                            >::merge(&mut v, r, depth)?;
-                            self.links.push(v);
-                            if r.read_tag_if(0x12) {
-                                continue;
-                            }
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.operation_token,
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.operation_id, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<super::Link>,
+                        >(&mut self.links, r, depth, 0x12)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.operation_token, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.operation_id.clear();
-            self.recycle.keep_messages(&mut self.links);
+            self.links.clear();
             self.operation_token.clear();
             self.unknown_fields.clear();
         }
@@ -1543,6 +1366,21 @@ pub mod start_operation_response {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// Response variant for CancelOperationRequest.
@@ -1550,8 +1388,6 @@ pub mod start_operation_response {
 pub struct CancelOperationResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelOperationResponse {
@@ -1560,9 +1396,7 @@ impl ::fastrs::Message for CancelOperationResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1584,6 +1418,16 @@ impl ::fastrs::Message for CancelOperationResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A response indicating that the handler has successfully processed a request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1592,8 +1436,6 @@ pub struct Response {
     pub variant: ::core::option::Option<response::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Response {
@@ -1614,22 +1456,20 @@ impl ::fastrs::Message for Response {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(response::Variant::StartOperation(v)) => {
-                    ::fastrs::__private::Msg::<
-                        StartOperationResponse,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(response::Variant::CancelOperation(v)) => {
-                    ::fastrs::__private::Msg::<
-                        CancelOperationResponse,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(response::Variant::StartOperation(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<StartOperationResponse>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(response::Variant::CancelOperation(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<CancelOperationResponse>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -1643,19 +1483,18 @@ impl ::fastrs::Message for Response {
                         ::core::option::Option::Some(
                             response::Variant::StartOperation(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                StartOperationResponse,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<StartOperationResponse>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                StartOperationResponse,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(response::Variant::StartOperation(v));
-                            response::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                response::Variant::StartOperation(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<StartOperationResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1664,19 +1503,18 @@ impl ::fastrs::Message for Response {
                         ::core::option::Option::Some(
                             response::Variant::CancelOperation(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                CancelOperationResponse,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CancelOperationResponse>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                CancelOperationResponse,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(response::Variant::CancelOperation(v));
-                            response::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                response::Variant::CancelOperation(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CancelOperationResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1686,7 +1524,7 @@ impl ::fastrs::Message for Response {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        response::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1694,6 +1532,16 @@ impl ::fastrs::Message for Response {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Response`].
@@ -1703,21 +1551,6 @@ pub mod response {
     pub enum Variant {
         StartOperation(super::StartOperationResponse),
         CancelOperation(super::CancelOperationResponse),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::StartOperation(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::CancelOperation(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
     }
 }
 /// A cluster-global binding from an endpoint ID to a target for dispatching incoming Nexus requests.
@@ -1744,8 +1577,6 @@ pub struct Endpoint {
     pub url_prefix: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Endpoint {
@@ -1781,31 +1612,37 @@ impl ::fastrs::Message for Endpoint {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.url_prefix.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.url_prefix, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_modified_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.created_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<EndpointSpec>::write_keyed(v, &[0x1a], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x12], w);
-            }
-            if self.version != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.version, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.url_prefix.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.url_prefix, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_modified_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.created_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<EndpointSpec>,
+            >(v, &[0x1a], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x12], w);
+        }
+        if self.version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.version, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1813,74 +1650,38 @@ impl ::fastrs::Message for Endpoint {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            EndpointSpec,
-                        >::merge(
-                            self
-                                .spec
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .created_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_modified_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.url_prefix, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<EndpointSpec>,
+                    >(&mut self.spec, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.created_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_modified_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.url_prefix, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1888,15 +1689,9 @@ impl ::fastrs::Message for Endpoint {
     fn clear(&mut self) {
         self.version = ::core::default::Default::default();
         self.id.clear();
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.created_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_modified_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.spec = ::core::option::Option::None;
+        self.created_time = ::core::option::Option::None;
+        self.last_modified_time = ::core::option::Option::None;
         self.url_prefix.clear();
         self.unknown_fields.clear();
     }
@@ -1905,6 +1700,16 @@ impl ::fastrs::Message for Endpoint {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Contains mutable fields for an Endpoint.
@@ -1921,8 +1726,6 @@ pub struct EndpointSpec {
     pub target: ::core::option::Option<EndpointTarget>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EndpointSpec {
@@ -1945,20 +1748,22 @@ impl ::fastrs::Message for EndpointSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.target {
-                ::fastrs::__private::Msg::<EndpointTarget>::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.description {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.target {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<EndpointTarget>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.description {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1966,57 +1771,31 @@ impl ::fastrs::Message for EndpointSpec {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .description
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            EndpointTarget,
-                        >::merge(
-                            self
-                                .target
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.description, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<EndpointTarget>,
+                    >(&mut self.target, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
-        if let ::core::option::Option::Some(v) = self.description.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.target.take() {
-            self.recycle.keep_message(v);
-        }
+        self.description = ::core::option::Option::None;
+        self.target = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2025,6 +1804,16 @@ impl ::fastrs::Message for EndpointSpec {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Target to route requests to.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2032,8 +1821,6 @@ pub struct EndpointTarget {
     pub variant: ::core::option::Option<endpoint_target::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EndpointTarget {
@@ -2057,22 +1844,20 @@ impl ::fastrs::Message for EndpointTarget {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
-                    ::fastrs::__private::Msg::<
-                        endpoint_target::Worker,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(endpoint_target::Variant::External(v)) => {
-                    ::fastrs::__private::Msg::<
-                        endpoint_target::External,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<endpoint_target::Worker>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(endpoint_target::Variant::External(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<endpoint_target::External>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -2086,19 +1871,18 @@ impl ::fastrs::Message for EndpointTarget {
                         ::core::option::Option::Some(
                             endpoint_target::Variant::Worker(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                endpoint_target::Worker,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<endpoint_target::Worker>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                endpoint_target::Worker,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(endpoint_target::Variant::Worker(v));
-                            endpoint_target::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                endpoint_target::Variant::Worker(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<endpoint_target::Worker>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2107,19 +1891,18 @@ impl ::fastrs::Message for EndpointTarget {
                         ::core::option::Option::Some(
                             endpoint_target::Variant::External(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                endpoint_target::External,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<endpoint_target::External>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                endpoint_target::External,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(endpoint_target::Variant::External(v));
-                            endpoint_target::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                endpoint_target::Variant::External(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<endpoint_target::External>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -2129,7 +1912,7 @@ impl ::fastrs::Message for EndpointTarget {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        endpoint_target::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2137,6 +1920,16 @@ impl ::fastrs::Message for EndpointTarget {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`EndpointTarget`].
@@ -2147,17 +1940,6 @@ pub mod endpoint_target {
         Worker(Worker),
         External(External),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::Worker(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Variant::External(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     /// Target a worker polling on a Nexus task queue in a specific namespace.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Worker {
@@ -2167,8 +1949,6 @@ pub mod endpoint_target {
         pub task_queue: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Worker {
@@ -2184,34 +1964,34 @@ pub mod endpoint_target {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.task_queue.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x12], w);
-                }
-                if !self.namespace.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.task_queue.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.task_queue, &[0x12], w);
+            }
+            if !self.namespace.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.namespace, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-            }
-            if r.read_tag_if(0x12) {
-                ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.namespace, r, depth)?;
                     }
                     0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.task_queue, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2229,6 +2009,21 @@ pub mod endpoint_target {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// Target an external server by URL.
     /// At a later point, this will support providing credentials, in the meantime, an http.RoundTripper can be injected
@@ -2239,8 +2034,6 @@ pub mod endpoint_target {
         pub url: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for External {
@@ -2253,25 +2046,24 @@ pub mod endpoint_target {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.url.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.url, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.url.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.url, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.url, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.url, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2287,6 +2079,21 @@ pub mod endpoint_target {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -2317,8 +2124,6 @@ pub struct NexusOperationExecutionCancellationInfo {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
@@ -2372,43 +2177,49 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x42], w);
-            }
-            if !self.blocked_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.blocked_reason, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x18], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x42], w);
+        }
+        if !self.blocked_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.blocked_reason, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x18], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusOperationCancellationState,
-                >::write_keyed(&self.state, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.requested_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.requested_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2416,121 +2227,61 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .requested_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NexusOperationCancellationState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_attempt_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.blocked_reason,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.requested_time, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusOperationCancellationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_attempt_failure, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.blocked_reason, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.requested_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.requested_time = ::core::option::Option::None;
         self.state = ::core::default::Default::default();
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.last_attempt_failure = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
         self.blocked_reason.clear();
         self.reason.clear();
         self.unknown_fields.clear();
@@ -2540,6 +2291,16 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Full current state of a standalone Nexus operation, as of the time of the request.
@@ -2632,8 +2393,6 @@ pub struct NexusOperationExecutionInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionInfo {
@@ -2765,7 +2524,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                     >::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Link>,
             >(&self.links, 2);
         if !self.identity.is_empty() {
@@ -2777,147 +2536,153 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0xe8, 0x01],
-                    w,
-                );
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0xe2, 0x01], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Link>,
-            >(&self.links, &[0xda, 0x01], w);
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0xd2, 0x01], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0xe8, 0x01], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
+            >(&self.identity, &[0xe2, 0x01], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Link>,
+        >(&self.links, &[0xda, 0x01], w);
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0xd2, 0x01], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.nexus_header.iter(), &[0xca, 0x01], w);
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if self.state_transition_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_transition_count, &[0xb8, 0x01], w);
+        }
+        if !self.operation_token.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(self.nexus_header.iter(), &[0xca, 0x01], w);
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0xc2, 0x01], w);
-            }
-            if self.state_transition_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_transition_count,
-                    &[0xb8, 0x01],
-                    w,
-                );
-            }
-            if !self.operation_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.operation_token,
-                    &[0xb2, 0x01],
-                    w,
-                );
-            }
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.request_id,
-                    &[0xaa, 0x01],
-                    w,
-                );
-            }
-            if !self.blocked_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.blocked_reason,
-                    &[0xa2, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.cancellation_info {
-                ::fastrs::__private::Msg::<
-                    NexusOperationExecutionCancellationInfo,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x58], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+            >(&self.operation_token, &[0xb2, 0x01], w);
+        }
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0xaa, 0x01], w);
+        }
+        if !self.blocked_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.blocked_reason, &[0xa2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.cancellation_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<NexusOperationExecutionCancellationInfo>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x7a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x62], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x58], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x42], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::PendingNexusOperationState,
-                >::write_keyed(&self.state, &[0x38], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(&self.state, &[0x38], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusOperationExecutionStatus,
-                >::write_keyed(&self.status, &[0x30], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x2a], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x22], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x1a], w);
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x30], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x2a], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x22], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2925,368 +2690,170 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NexusOperationExecutionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::PendingNexusOperationState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_attempt_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .execution_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            NexusOperationExecutionCancellationInfo,
-                        >::merge(
-                            self
-                                .cancellation_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.blocked_reason,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0xb2) {
-                            tag = 0xb2;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_token,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb8) {
-                            tag = 0xb8;
-                            continue;
-                        }
-                    }
-                    0xb8 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_transition_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xca) {
-                            tag = 0xca;
-                            continue;
-                        }
-                    }
-                    0xca => {
-                        if self.nexus_header.capacity() == 0 {
-                            self.nexus_header
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Str,
-                                    >(r, 0xca),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .nexus_header
-                            .insert(k, v)
-                        {
-                            self.recycle.keep(old);
-                        }
-                        if r.read_tag_if(0xca) {
-                            continue;
-                        }
-                        if r.read_tag_if(0xd2) {
-                            tag = 0xd2;
-                            continue;
-                        }
-                    }
-                    0xd2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xda) {
-                            tag = 0xda;
-                            continue;
-                        }
-                    }
-                    0xda => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0xda);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Link,
-                        >::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0xda) {
-                            continue;
-                        }
-                        if r.read_tag_if(0xe2) {
-                            tag = 0xe2;
-                            continue;
-                        }
-                    }
-                    0xe2 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0xe8) {
-                            tag = 0xe8;
-                            continue;
-                        }
-                    }
-                    0xe8 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusOperationExecutionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::PendingNexusOperationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.schedule_time, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.expiration_time, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_attempt_failure, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.execution_duration, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<NexusOperationExecutionCancellationInfo>,
+                    >(&mut self.cancellation_info, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.blocked_reason, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0xb2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_token, r, depth)?;
+                }
+                0xb8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_transition_count, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0xca => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Str,
+                                >(r, 0xca),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                }
+                0xd2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                0xda => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Link>,
+                    >(&mut self.links, r, depth, 0xda)?;
+                }
+                0xe2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0xe8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3299,55 +2866,26 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
         self.operation.clear();
         self.status = ::core::default::Default::default();
         self.state = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.execution_duration.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.cancellation_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_time = ::core::option::Option::None;
+        self.expiration_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.last_attempt_failure = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
+        self.execution_duration = ::core::option::Option::None;
+        self.cancellation_info = ::core::option::Option::None;
         self.blocked_reason.clear();
         self.request_id.clear();
         self.operation_token.clear();
         self.state_transition_count = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.nexus_header.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.links);
+        self.search_attributes = ::core::option::Option::None;
+        self.nexus_header.clear();
+        self.user_metadata = ::core::option::Option::None;
+        self.links.clear();
         self.identity.clear();
         self.state_size_bytes = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -3357,6 +2895,16 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Limited Nexus operation information returned in the list response.
@@ -3395,8 +2943,6 @@ pub struct NexusOperationExecutionListInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionListInfo {
@@ -3458,63 +3004,69 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0x60],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if self.state_transition_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_transition_count,
-                    &[0x50],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0x60], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x5a], w);
+        }
+        if self.state_transition_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_transition_count, &[0x50], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x4a], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusOperationExecutionStatus,
-                >::write_keyed(&self.status, &[0x40], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x2a], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x22], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x1a], w);
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x2a], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x22], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3522,138 +3074,72 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NexusOperationExecutionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_transition_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .execution_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.schedule_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusOperationExecutionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_transition_count, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.execution_duration, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3664,20 +3150,12 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
         self.endpoint.clear();
         self.service.clear();
         self.operation.clear();
-        if let ::core::option::Option::Some(v) = self.schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
+        self.search_attributes = ::core::option::Option::None;
         self.state_transition_count = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.execution_duration.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution_duration = ::core::option::Option::None;
         self.state_size_bytes = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -3686,5 +3164,15 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -2,7 +2,6 @@
 // source: temporal/api/nexusservices/workerservice/v1/request_response.proto
 
 const _: () = ::fastrs::__private::GENERATED_CODE_V2;
-use ::fastrs::__private::Codec as _;
 /// Request payload for the "ExecuteCommands" Nexus operation.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExecuteCommandsRequest {
@@ -11,8 +10,6 @@ pub struct ExecuteCommandsRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsRequest {
@@ -20,18 +17,16 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::super::worker::v1::WorkerCommand>,
             >(&self.commands, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::super::worker::v1::WorkerCommand>,
-            >(&self.commands, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::super::worker::v1::WorkerCommand>,
+        >(&self.commands, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -39,29 +34,21 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.commands, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
                             super::super::super::worker::v1::WorkerCommand,
-                        >::merge(&mut v, r, depth)?;
-                        self.commands.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.commands, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.commands);
+        self.commands.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -69,6 +56,16 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Response payload for the "ExecuteCommands" Nexus operation.
@@ -80,8 +77,6 @@ pub struct ExecuteCommandsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsResponse {
@@ -89,7 +84,7 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<
                     super::super::super::worker::v1::WorkerCommandResult,
                 >,
@@ -97,14 +92,12 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<
-                    super::super::super::worker::v1::WorkerCommandResult,
-                >,
-            >(&self.results, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<
+                super::super::super::worker::v1::WorkerCommandResult,
+            >,
+        >(&self.results, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -112,29 +105,21 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.results, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
                             super::super::super::worker::v1::WorkerCommandResult,
-                        >::merge(&mut v, r, depth)?;
-                        self.results.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.results, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.results);
+        self.results.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -142,5 +127,15 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

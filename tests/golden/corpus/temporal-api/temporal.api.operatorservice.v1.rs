@@ -13,8 +13,6 @@ pub struct AddSearchAttributesRequest {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for AddSearchAttributesRequest {
@@ -32,43 +30,22 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.search_attributes.iter(), &[0x0a], w);
-        });
+            >(&self.namespace, &[0x12], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
+        >(self.search_attributes.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            if self.search_attributes.capacity() == 0 {
-                self.search_attributes
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::IndexedValueType,
-                            >,
-                        >(r, 0x0a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-            self.search_attributes.insert(k, v);
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -83,21 +60,18 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
                                 >(r, 0x0a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::IndexedValueType,
                         >,
-                    >(
-                        r,
-                        depth,
-                        self.recycle.spare(),
-                        ::core::default::Default::default(),
-                    )?;
+                    >(r, depth)?;
                     self.search_attributes.insert(k, v);
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -105,7 +79,7 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_each(self.search_attributes.drain().map(|(k, _)| k));
+        self.search_attributes.clear();
         self.namespace.clear();
         self.unknown_fields.clear();
     }
@@ -115,13 +89,21 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddSearchAttributesResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for AddSearchAttributesResponse {
@@ -130,9 +112,7 @@ impl ::fastrs::Message for AddSearchAttributesResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -153,6 +133,16 @@ impl ::fastrs::Message for AddSearchAttributesResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -162,8 +152,6 @@ pub struct RemoveSearchAttributesRequest {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveSearchAttributesRequest {
@@ -171,7 +159,7 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.search_attributes, 1);
         if !self.namespace.is_empty() {
@@ -180,44 +168,32 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x12], w);
-            }
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.search_attributes, &[0x0a], w);
-        });
+            >(&self.namespace, &[0x12], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.search_attributes, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            ::fastrs::__private::reserve_run(&mut self.search_attributes, r, 0x0a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.search_attributes.push(v);
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::reserve_run(
-                        &mut self.search_attributes,
-                        r,
-                        0x0a,
-                    );
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.search_attributes.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.search_attributes, r, depth, 0x0a)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -225,7 +201,7 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.search_attributes);
+        self.search_attributes.clear();
         self.namespace.clear();
         self.unknown_fields.clear();
     }
@@ -235,13 +211,21 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveSearchAttributesResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveSearchAttributesResponse {
@@ -250,9 +234,7 @@ impl ::fastrs::Message for RemoveSearchAttributesResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -274,14 +256,22 @@ impl ::fastrs::Message for RemoveSearchAttributesResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListSearchAttributesRequest {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListSearchAttributesRequest {
@@ -294,25 +284,24 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -328,6 +317,16 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -349,8 +348,6 @@ pub struct ListSearchAttributesResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListSearchAttributesResponse {
@@ -375,81 +372,25 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.storage_schema.iter(), &[0x1a], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.system_attributes.iter(), &[0x12], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.custom_attributes.iter(), &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.storage_schema.iter(), &[0x1a], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
+        >(self.system_attributes.iter(), &[0x12], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
+        >(self.custom_attributes.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            if self.custom_attributes.capacity() == 0 {
-                self.custom_attributes
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::IndexedValueType,
-                            >,
-                        >(r, 0x0a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-            self.custom_attributes.insert(k, v);
-        }
-        while r.read_tag_if(0x12) {
-            if self.system_attributes.capacity() == 0 {
-                self.system_attributes
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::OpenEnum<
-                                super::super::enums::v1::IndexedValueType,
-                            >,
-                        >(r, 0x12),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(r, depth, self.recycle.spare(), ::core::default::Default::default())?;
-            self.system_attributes.insert(k, v);
-        }
-        while r.read_tag_if(0x1a) {
-            if self.storage_schema.capacity() == 0 {
-                self.storage_schema
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, 0x1a),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-            if let ::core::option::Option::Some(old) = self.storage_schema.insert(k, v) {
-                self.recycle.keep(old);
-            }
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
@@ -464,17 +405,12 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
                                 >(r, 0x0a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::IndexedValueType,
                         >,
-                    >(
-                        r,
-                        depth,
-                        self.recycle.spare(),
-                        ::core::default::Default::default(),
-                    )?;
+                    >(r, depth)?;
                     self.custom_attributes.insert(k, v);
                 }
                 0x12 => {
@@ -489,17 +425,12 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
                                 >(r, 0x12),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::IndexedValueType,
                         >,
-                    >(
-                        r,
-                        depth,
-                        self.recycle.spare(),
-                        ::core::default::Default::default(),
-                    )?;
+                    >(r, depth)?;
                     self.system_attributes.insert(k, v);
                 }
                 0x1a => {
@@ -512,16 +443,11 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
                                 >(r, 0x1a),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Str,
-                    >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                    if let ::core::option::Option::Some(old) = self
-                        .storage_schema
-                        .insert(k, v)
-                    {
-                        self.recycle.keep(old);
-                    }
+                    >(r, depth)?;
+                    self.storage_schema.insert(k, v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -529,12 +455,9 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_each(self.custom_attributes.drain().map(|(k, _)| k));
-        self.recycle.keep_each(self.system_attributes.drain().map(|(k, _)| k));
-        for (k, v) in self.storage_schema.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.custom_attributes.clear();
+        self.system_attributes.clear();
+        self.storage_schema.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -542,6 +465,16 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -554,8 +487,6 @@ pub struct DeleteNamespaceRequest {
     pub namespace_delete_delay: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNamespaceRequest {
@@ -574,20 +505,22 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.namespace_delete_delay {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.namespace, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.namespace_delete_delay {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if !self.namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace_id, &[0x12], w);
+        }
+        if !self.namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -595,41 +528,23 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.namespace, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.namespace_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .namespace_delete_delay
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.namespace_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.namespace_delete_delay, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -637,9 +552,7 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
     fn clear(&mut self) {
         self.namespace.clear();
         self.namespace_id.clear();
-        if let ::core::option::Option::Some(v) = self.namespace_delete_delay.take() {
-            self.recycle.keep_message(v);
-        }
+        self.namespace_delete_delay = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -648,6 +561,16 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNamespaceResponse {
@@ -655,8 +578,6 @@ pub struct DeleteNamespaceResponse {
     pub deleted_namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNamespaceResponse {
@@ -669,33 +590,24 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.deleted_namespace.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.deleted_namespace,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.deleted_namespace.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.deleted_namespace, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.deleted_namespace, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.deleted_namespace,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.deleted_namespace, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -712,6 +624,16 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterRequest {
@@ -726,8 +648,6 @@ pub struct AddOrUpdateRemoteClusterRequest {
     pub enable_replication: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
@@ -753,88 +673,54 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.enable_replication {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.enable_replication,
-                    &[0x20],
-                    w,
-                );
-            }
-            if !self.frontend_http_address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.frontend_http_address,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.enable_remote_cluster_connection {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.enable_remote_cluster_connection,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.frontend_address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.frontend_address,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.enable_replication {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.enable_replication, &[0x20], w);
+        }
+        if !self.frontend_http_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.frontend_http_address, &[0x1a], w);
+        }
+        if self.enable_remote_cluster_connection {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.enable_remote_cluster_connection, &[0x10], w);
+        }
+        if !self.frontend_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.frontend_address, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.frontend_address, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(
-                &mut self.enable_remote_cluster_connection,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.frontend_http_address, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Bool::merge(&mut self.enable_replication, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.frontend_address,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.frontend_address, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.enable_remote_cluster_connection,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.enable_remote_cluster_connection, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.frontend_http_address,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.frontend_http_address, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.enable_replication,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.enable_replication, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -854,13 +740,21 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
@@ -869,9 +763,7 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -893,6 +785,16 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterRequest {
@@ -900,8 +802,6 @@ pub struct RemoveRemoteClusterRequest {
     pub cluster_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveRemoteClusterRequest {
@@ -914,25 +814,24 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.cluster_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cluster_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.cluster_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cluster_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cluster_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -949,13 +848,21 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveRemoteClusterResponse {
@@ -964,9 +871,7 @@ impl ::fastrs::Message for RemoveRemoteClusterResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -988,6 +893,16 @@ impl ::fastrs::Message for RemoveRemoteClusterResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersRequest {
@@ -995,8 +910,6 @@ pub struct ListClustersRequest {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClustersRequest {
@@ -1012,42 +925,34 @@ impl ::fastrs::Message for ListClustersRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.next_page_token.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.next_page_token,
-                    &[0x12],
-                    w,
-                );
-            }
-            if self.page_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.page_size, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.next_page_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.next_page_token, &[0x12], w);
+        }
+        if self.page_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.page_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.page_size, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.next_page_token, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.page_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.page_size, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(
-                        &mut self.next_page_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.next_page_token, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1065,6 +970,16 @@ impl ::fastrs::Message for ListClustersRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersResponse {
@@ -1073,8 +988,6 @@ pub struct ListClustersResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClustersResponse {
@@ -1082,7 +995,7 @@ impl ::fastrs::Message for ListClustersResponse {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ClusterMetadata>,
             >(&self.clusters, 1);
         if !self.next_page_token.is_empty() {
@@ -1091,19 +1004,15 @@ impl ::fastrs::Message for ListClustersResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.next_page_token.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.next_page_token,
-                    &[0x22],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ClusterMetadata>,
-            >(&self.clusters, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if !self.next_page_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.next_page_token, &[0x22], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ClusterMetadata>,
+        >(&self.clusters, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -1111,40 +1020,24 @@ impl ::fastrs::Message for ListClustersResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.clusters, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ClusterMetadata,
-                        >::merge(&mut v, r, depth)?;
-                        self.clusters.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.next_page_token,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ClusterMetadata>,
+                    >(&mut self.clusters, r, depth, 0x0a)?;
                 }
-                break;
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.next_page_token, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.clusters);
+        self.clusters.clear();
         self.next_page_token.clear();
         self.unknown_fields.clear();
     }
@@ -1153,6 +1046,16 @@ impl ::fastrs::Message for ListClustersResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1175,8 +1078,6 @@ pub struct ClusterMetadata {
     pub is_replication_enabled: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClusterMetadata {
@@ -1210,128 +1111,94 @@ impl ::fastrs::Message for ClusterMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.is_replication_enabled {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.is_replication_enabled,
-                    &[0x40],
-                    w,
-                );
-            }
-            if !self.http_address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.http_address, &[0x3a], w);
-            }
-            if self.is_connection_enabled {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.is_connection_enabled,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.history_shard_count != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.history_shard_count,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.initial_failover_version != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.initial_failover_version,
-                    &[0x20],
-                    w,
-                );
-            }
-            if !self.address.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.address, &[0x1a], w);
-            }
-            if !self.cluster_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cluster_id, &[0x12], w);
-            }
-            if !self.cluster_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cluster_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.is_replication_enabled {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.is_replication_enabled, &[0x40], w);
+        }
+        if !self.http_address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.http_address, &[0x3a], w);
+        }
+        if self.is_connection_enabled {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.is_connection_enabled, &[0x30], w);
+        }
+        if self.history_shard_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.history_shard_count, &[0x28], w);
+        }
+        if self.initial_failover_version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initial_failover_version, &[0x20], w);
+        }
+        if !self.address.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.address, &[0x1a], w);
+        }
+        if !self.cluster_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cluster_id, &[0x12], w);
+        }
+        if !self.cluster_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cluster_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.cluster_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Int64::merge(
-                &mut self.initial_failover_version,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Int32::merge(&mut self.history_shard_count, r, depth)?;
-        }
-        if r.read_tag_if(0x30) {
-            ::fastrs::__private::Bool::merge(&mut self.is_connection_enabled, r, depth)?;
-        }
-        if r.read_tag_if(0x3a) {
-            ::fastrs::__private::Str::merge(&mut self.http_address, r, depth)?;
-        }
-        if r.read_tag_if(0x40) {
-            ::fastrs::__private::Bool::merge(
-                &mut self.is_replication_enabled,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cluster_name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.cluster_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cluster_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.address, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.initial_failover_version,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initial_failover_version, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.history_shard_count,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.history_shard_count, r, depth)?;
                 }
                 0x30 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.is_connection_enabled,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.is_connection_enabled, r, depth)?;
                 }
                 0x3a => {
-                    ::fastrs::__private::Str::merge(&mut self.http_address, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.http_address, r, depth)?;
                 }
                 0x40 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.is_replication_enabled,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.is_replication_enabled, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1355,6 +1222,16 @@ impl ::fastrs::Message for ClusterMetadata {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointRequest {
@@ -1362,8 +1239,6 @@ pub struct GetNexusEndpointRequest {
     pub id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetNexusEndpointRequest {
@@ -1376,25 +1251,24 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1411,14 +1285,22 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointResponse {
     pub endpoint: ::core::option::Option<super::super::nexus::v1::Endpoint>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetNexusEndpointResponse {
@@ -1435,14 +1317,12 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.endpoint {
-                ::fastrs::__private::Msg::<
-                    super::super::nexus::v1::Endpoint,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1452,15 +1332,9 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::nexus::v1::Endpoint,
-                    >::merge(
-                        self
-                            .endpoint
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+                    >(&mut self.endpoint, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1468,9 +1342,7 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.endpoint.take() {
-            self.recycle.keep_message(v);
-        }
+        self.endpoint = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1479,6 +1351,16 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointRequest {
@@ -1486,8 +1368,6 @@ pub struct CreateNexusEndpointRequest {
     pub spec: ::core::option::Option<super::super::nexus::v1::EndpointSpec>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CreateNexusEndpointRequest {
@@ -1504,14 +1384,12 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<
-                    super::super::nexus::v1::EndpointSpec,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::nexus::v1::EndpointSpec>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1521,13 +1399,9 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::nexus::v1::EndpointSpec,
-                    >::merge(
-                        self.spec.get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::EndpointSpec>,
+                    >(&mut self.spec, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1535,9 +1409,7 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
+        self.spec = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1546,6 +1418,16 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointResponse {
@@ -1553,8 +1435,6 @@ pub struct CreateNexusEndpointResponse {
     pub endpoint: ::core::option::Option<super::super::nexus::v1::Endpoint>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CreateNexusEndpointResponse {
@@ -1571,14 +1451,12 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.endpoint {
-                ::fastrs::__private::Msg::<
-                    super::super::nexus::v1::Endpoint,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1588,15 +1466,9 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::nexus::v1::Endpoint,
-                    >::merge(
-                        self
-                            .endpoint
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+                    >(&mut self.endpoint, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1604,9 +1476,7 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.endpoint.take() {
-            self.recycle.keep_message(v);
-        }
+        self.endpoint = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1614,6 +1484,16 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1625,8 +1505,6 @@ pub struct UpdateNexusEndpointRequest {
     pub spec: ::core::option::Option<super::super::nexus::v1::EndpointSpec>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNexusEndpointRequest {
@@ -1649,20 +1527,22 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<
-                    super::super::nexus::v1::EndpointSpec,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if self.version != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.version, &[0x10], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::nexus::v1::EndpointSpec>,
+            >(v, &[0x1a], w);
+        }
+        if self.version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.version, &[0x10], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1670,37 +1550,23 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::nexus::v1::EndpointSpec,
-                        >::merge(
-                            self
-                                .spec
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.version, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::EndpointSpec>,
+                    >(&mut self.spec, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1708,9 +1574,7 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
     fn clear(&mut self) {
         self.id.clear();
         self.version = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
+        self.spec = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1719,6 +1583,16 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNexusEndpointResponse {
@@ -1726,8 +1600,6 @@ pub struct UpdateNexusEndpointResponse {
     pub endpoint: ::core::option::Option<super::super::nexus::v1::Endpoint>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNexusEndpointResponse {
@@ -1744,14 +1616,12 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.endpoint {
-                ::fastrs::__private::Msg::<
-                    super::super::nexus::v1::Endpoint,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.endpoint {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1761,15 +1631,9 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::nexus::v1::Endpoint,
-                    >::merge(
-                        self
-                            .endpoint
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+                    >(&mut self.endpoint, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1777,9 +1641,7 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.endpoint.take() {
-            self.recycle.keep_message(v);
-        }
+        self.endpoint = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1787,6 +1649,16 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1797,8 +1669,6 @@ pub struct DeleteNexusEndpointRequest {
     pub version: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNexusEndpointRequest {
@@ -1814,34 +1684,34 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.version != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.version, &[0x10], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.version, &[0x10], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.version, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1859,13 +1729,21 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNexusEndpointResponse {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNexusEndpointResponse {
@@ -1874,9 +1752,7 @@ impl ::fastrs::Message for DeleteNexusEndpointResponse {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1898,6 +1774,16 @@ impl ::fastrs::Message for DeleteNexusEndpointResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsRequest {
@@ -1912,8 +1798,6 @@ pub struct ListNexusEndpointsRequest {
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusEndpointsRequest {
@@ -1932,51 +1816,44 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x1a], w);
-            }
-            if !self.next_page_token.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.next_page_token,
-                    &[0x12],
-                    w,
-                );
-            }
-            if self.page_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.page_size, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x1a], w);
+        }
+        if !self.next_page_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.next_page_token, &[0x12], w);
+        }
+        if self.page_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.page_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.page_size, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Bytes::merge(&mut self.next_page_token, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.page_size, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.page_size, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Bytes::merge(
-                        &mut self.next_page_token,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.next_page_token, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1995,6 +1872,16 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsResponse {
@@ -2003,8 +1890,6 @@ pub struct ListNexusEndpointsResponse {
     pub endpoints: ::fastrs::alloc::vec::Vec<super::super::nexus::v1::Endpoint>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusEndpointsResponse {
@@ -2015,25 +1900,21 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
             n += 1 + ::fastrs::__private::Bytes::size(&self.next_page_token);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
             >(&self.endpoints, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
-            >(&self.endpoints, &[0x12], w);
-            if !self.next_page_token.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(
-                    &self.next_page_token,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+        >(&self.endpoints, &[0x12], w);
+        if !self.next_page_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.next_page_token, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2041,41 +1922,25 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.next_page_token,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.endpoints, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::nexus::v1::Endpoint,
-                        >::merge(&mut v, r, depth)?;
-                        self.endpoints.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.next_page_token, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::nexus::v1::Endpoint>,
+                    >(&mut self.endpoints, r, depth, 0x12)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.next_page_token.clear();
-        self.recycle.keep_messages(&mut self.endpoints);
+        self.endpoints.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2083,5 +1948,15 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

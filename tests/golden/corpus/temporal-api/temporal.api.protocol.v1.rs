@@ -21,8 +21,6 @@ pub struct Message {
     pub body: ::core::option::Option<::fastrs::well_known::Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
@@ -52,33 +50,35 @@ impl ::fastrs::Message for Message {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.body {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Any,
-                >::write_keyed(v, &[0x2a], w);
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.body {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+            >(v, &[0x2a], w);
+        }
+        match &self.sequencing_id {
+            ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(v, &[0x18], w);
             }
-            match &self.sequencing_id {
-                ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
-                    ::fastrs::__private::Int64::write_keyed(v, &[0x18], w);
-                }
-                ::core::option::Option::Some(message::SequencingId::CommandIndex(v)) => {
-                    ::fastrs::__private::Int64::write_keyed(v, &[0x20], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(message::SequencingId::CommandIndex(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(v, &[0x20], w);
             }
-            if !self.protocol_instance_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.protocol_instance_id,
-                    &[0x12],
-                    w,
-                );
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+            _ => {}
+        }
+        if !self.protocol_instance_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.protocol_instance_id, &[0x12], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -86,59 +86,41 @@ impl ::fastrs::Message for Message {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.protocol_instance_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x18 => {
-                        self.sequencing_id = ::core::option::Option::Some(
-                            message::SequencingId::EventId(
-                                ::fastrs::__private::Int64::read(r, depth)?,
-                            ),
-                        );
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        self.sequencing_id = ::core::option::Option::Some(
-                            message::SequencingId::CommandIndex(
-                                ::fastrs::__private::Int64::read(r, depth)?,
-                            ),
-                        );
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Any,
-                        >::merge(
-                            self
-                                .body
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.protocol_instance_id, r, depth)?;
+                }
+                0x18 => {
+                    self.sequencing_id = ::core::option::Option::Some(
+                        message::SequencingId::EventId(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Int64,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x20 => {
+                    self.sequencing_id = ::core::option::Option::Some(
+                        message::SequencingId::CommandIndex(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Int64,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.body, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -146,9 +128,7 @@ impl ::fastrs::Message for Message {
     fn clear(&mut self) {
         self.id.clear();
         self.protocol_instance_id.clear();
-        if let ::core::option::Option::Some(v) = self.body.take() {
-            self.recycle.keep_message(v);
-        }
+        self.body = ::core::option::Option::None;
         self.sequencing_id = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
@@ -157,6 +137,16 @@ impl ::fastrs::Message for Message {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`Message`].

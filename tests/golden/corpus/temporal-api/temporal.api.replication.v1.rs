@@ -8,8 +8,6 @@ pub struct ClusterReplicationConfig {
     pub cluster_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClusterReplicationConfig {
@@ -22,25 +20,24 @@ impl ::fastrs::Message for ClusterReplicationConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.cluster_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cluster_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.cluster_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cluster_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.cluster_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cluster_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -57,6 +54,16 @@ impl ::fastrs::Message for ClusterReplicationConfig {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceReplicationConfig {
@@ -65,8 +72,6 @@ pub struct NamespaceReplicationConfig {
     pub state: ::fastrs::EnumValue<super::super::enums::v1::ReplicationState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceReplicationConfig {
@@ -77,7 +82,7 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
             n += 1 + ::fastrs::__private::Str::size(&self.active_cluster_name);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ClusterReplicationConfig>,
             >(&self.clusters, 1);
         if self.state.to_i32() != 0 {
@@ -90,24 +95,20 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ReplicationState,
-                >::write_keyed(&self.state, &[0x18], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ClusterReplicationConfig>,
-            >(&self.clusters, &[0x12], w);
-            if !self.active_cluster_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.active_cluster_name,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ReplicationState>,
+            >(&self.state, &[0x18], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ClusterReplicationConfig>,
+        >(&self.clusters, &[0x12], w);
+        if !self.active_cluster_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.active_cluster_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -115,50 +116,32 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.active_cluster_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.clusters, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ClusterReplicationConfig,
-                        >::merge(&mut v, r, depth)?;
-                        self.clusters.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ReplicationState,
-                        >::merge(&mut self.state, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.active_cluster_name, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ClusterReplicationConfig>,
+                    >(&mut self.clusters, r, depth, 0x12)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ReplicationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.active_cluster_name.clear();
-        self.recycle.keep_messages(&mut self.clusters);
+        self.clusters.clear();
         self.state = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -167,6 +150,16 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Represents a historical replication status of a Namespace
@@ -177,8 +170,6 @@ pub struct FailoverStatus {
     pub failover_version: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FailoverStatus {
@@ -198,21 +189,17 @@ impl ::fastrs::Message for FailoverStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.failover_version != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.failover_version,
-                    &[0x10],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.failover_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.failover_version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.failover_version, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.failover_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -220,42 +207,24 @@ impl ::fastrs::Message for FailoverStatus {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .failover_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.failover_version,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.failover_time, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.failover_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.failover_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.failover_time = ::core::option::Option::None;
         self.failover_version = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -264,5 +233,15 @@ impl ::fastrs::Message for FailoverStatus {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -9,8 +9,6 @@ pub struct WorkflowRuleAction {
     pub variant: ::core::option::Option<workflow_rule_action::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowRuleAction {
@@ -31,17 +29,15 @@ impl ::fastrs::Message for WorkflowRuleAction {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                workflow_rule_action::Variant::ActivityPause(v),
-            ) = &self.variant
-            {
-                ::fastrs::__private::Msg::<
-                    workflow_rule_action::ActionActivityPause,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(
+            workflow_rule_action::Variant::ActivityPause(v),
+        ) = &self.variant
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<workflow_rule_action::ActionActivityPause>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -55,19 +51,22 @@ impl ::fastrs::Message for WorkflowRuleAction {
                         ::core::option::Option::Some(
                             workflow_rule_action::Variant::ActivityPause(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                workflow_rule_action::ActionActivityPause,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    workflow_rule_action::ActionActivityPause,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                workflow_rule_action::ActionActivityPause,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(workflow_rule_action::Variant::ActivityPause(v));
-                            workflow_rule_action::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                workflow_rule_action::Variant::ActivityPause(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            workflow_rule_action::ActionActivityPause,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -77,7 +76,7 @@ impl ::fastrs::Message for WorkflowRuleAction {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        workflow_rule_action::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -85,6 +84,16 @@ impl ::fastrs::Message for WorkflowRuleAction {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkflowRuleAction`].
@@ -94,21 +103,10 @@ pub mod workflow_rule_action {
     pub enum Variant {
         ActivityPause(ActionActivityPause),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        if let ::core::option::Option::Some(Variant::ActivityPause(v)) = old {
-            recycle.keep_message(v);
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct ActionActivityPause {
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ActionActivityPause {
@@ -117,9 +115,7 @@ pub mod workflow_rule_action {
             self.unknown_fields.len()
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-            });
+            self.unknown_fields.write(w);
         }
         fn merge_from(
             &mut self,
@@ -140,6 +136,21 @@ pub mod workflow_rule_action {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -167,8 +178,6 @@ pub struct WorkflowRuleSpec {
     pub expiration_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowRuleSpec {
@@ -182,7 +191,7 @@ impl ::fastrs::Message for WorkflowRuleSpec {
             n += 1 + ::fastrs::__private::Str::size(&self.visibility_query);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<WorkflowRuleAction>,
             >(&self.actions, 1);
         if let ::core::option::Option::Some(v) = &self.expiration_time {
@@ -206,35 +215,33 @@ impl ::fastrs::Message for WorkflowRuleSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<WorkflowRuleAction>,
-            >(&self.actions, &[0x22], w);
-            if !self.visibility_query.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.visibility_query,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(
-                workflow_rule_spec::Trigger::ActivityStart(v),
-            ) = &self.trigger
-            {
-                ::fastrs::__private::Msg::<
-                    workflow_rule_spec::ActivityStartingTrigger,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<WorkflowRuleAction>,
+        >(&self.actions, &[0x22], w);
+        if !self.visibility_query.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.visibility_query, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(
+            workflow_rule_spec::Trigger::ActivityStart(v),
+        ) = &self.trigger
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<workflow_rule_spec::ActivityStartingTrigger>,
+            >(v, &[0x12], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -242,77 +249,52 @@ impl ::fastrs::Message for WorkflowRuleSpec {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                    }
-                    0x12 => {
-                        match &mut self.trigger {
-                            ::core::option::Option::Some(
-                                workflow_rule_spec::Trigger::ActivityStart(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    workflow_rule_spec::ActivityStartingTrigger,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    workflow_rule_spec::ActivityStartingTrigger,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .trigger
-                                    .replace(workflow_rule_spec::Trigger::ActivityStart(v));
-                                workflow_rule_spec::keep_trigger(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.visibility_query,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(&mut self.actions, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            WorkflowRuleAction,
-                        >::merge(&mut v, r, depth)?;
-                        self.actions.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    match &mut self.trigger {
+                        ::core::option::Option::Some(
+                            workflow_rule_spec::Trigger::ActivityStart(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    workflow_rule_spec::ActivityStartingTrigger,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.trigger = ::core::option::Option::Some(
+                                workflow_rule_spec::Trigger::ActivityStart(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            workflow_rule_spec::ActivityStartingTrigger,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.visibility_query, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<WorkflowRuleAction>,
+                    >(&mut self.actions, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.expiration_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -320,11 +302,9 @@ impl ::fastrs::Message for WorkflowRuleSpec {
     fn clear(&mut self) {
         self.id.clear();
         self.visibility_query.clear();
-        self.recycle.keep_messages(&mut self.actions);
-        if let ::core::option::Option::Some(v) = self.expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
-        workflow_rule_spec::keep_trigger(&mut self.recycle, self.trigger.take());
+        self.actions.clear();
+        self.expiration_time = ::core::option::Option::None;
+        self.trigger = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -332,6 +312,16 @@ impl ::fastrs::Message for WorkflowRuleSpec {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkflowRuleSpec`].
@@ -342,15 +332,6 @@ pub mod workflow_rule_spec {
     #[derive(Clone, PartialEq, Debug)]
     pub enum Trigger {
         ActivityStart(ActivityStartingTrigger),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_trigger(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Trigger>,
-    ) {
-        if let ::core::option::Option::Some(Trigger::ActivityStart(v)) = old {
-            recycle.keep_message(v);
-        }
     }
     /// Activity trigger will be triggered when an activity is about to start.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -372,8 +353,6 @@ pub mod workflow_rule_spec {
         pub predicate: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for ActivityStartingTrigger {
@@ -386,25 +365,24 @@ pub mod workflow_rule_spec {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.predicate.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.predicate, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.predicate.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.predicate, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.predicate, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.predicate, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.predicate, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -420,6 +398,21 @@ pub mod workflow_rule_spec {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -440,8 +433,6 @@ pub struct WorkflowRule {
     pub description: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowRule {
@@ -467,27 +458,27 @@ impl ::fastrs::Message for WorkflowRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.description, &[0x22], w);
-            }
-            if !self.created_by_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.created_by_identity,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<WorkflowRuleSpec>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.description, &[0x22], w);
+        }
+        if !self.created_by_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.created_by_identity, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkflowRuleSpec>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -495,71 +486,35 @@ impl ::fastrs::Message for WorkflowRule {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            WorkflowRuleSpec,
-                        >::merge(
-                            self
-                                .spec
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.created_by_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.description,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkflowRuleSpec>,
+                    >(&mut self.spec, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.created_by_identity, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.description, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
+        self.create_time = ::core::option::Option::None;
+        self.spec = ::core::option::Option::None;
         self.created_by_identity.clear();
         self.description.clear();
         self.unknown_fields.clear();
@@ -569,5 +524,15 @@ impl ::fastrs::Message for WorkflowRule {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

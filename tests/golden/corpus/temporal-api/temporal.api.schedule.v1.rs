@@ -43,8 +43,6 @@ pub struct CalendarSpec {
     pub comment: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CalendarSpec {
@@ -78,88 +76,94 @@ impl ::fastrs::Message for CalendarSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.comment.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.comment, &[0x42], w);
-            }
-            if !self.day_of_week.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.day_of_week, &[0x3a], w);
-            }
-            if !self.year.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.year, &[0x32], w);
-            }
-            if !self.month.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.month, &[0x2a], w);
-            }
-            if !self.day_of_month.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.day_of_month, &[0x22], w);
-            }
-            if !self.hour.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.hour, &[0x1a], w);
-            }
-            if !self.minute.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.minute, &[0x12], w);
-            }
-            if !self.second.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.second, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.comment.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.comment, &[0x42], w);
+        }
+        if !self.day_of_week.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.day_of_week, &[0x3a], w);
+        }
+        if !self.year.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.year, &[0x32], w);
+        }
+        if !self.month.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.month, &[0x2a], w);
+        }
+        if !self.day_of_month.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.day_of_month, &[0x22], w);
+        }
+        if !self.hour.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.hour, &[0x1a], w);
+        }
+        if !self.minute.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.minute, &[0x12], w);
+        }
+        if !self.second.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.second, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.second, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.minute, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.hour, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.day_of_month, r, depth)?;
-        }
-        if r.read_tag_if(0x2a) {
-            ::fastrs::__private::Str::merge(&mut self.month, r, depth)?;
-        }
-        if r.read_tag_if(0x32) {
-            ::fastrs::__private::Str::merge(&mut self.year, r, depth)?;
-        }
-        if r.read_tag_if(0x3a) {
-            ::fastrs::__private::Str::merge(&mut self.day_of_week, r, depth)?;
-        }
-        if r.read_tag_if(0x42) {
-            ::fastrs::__private::Str::merge(&mut self.comment, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.second, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.second, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.minute, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.minute, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.hour, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.hour, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.day_of_month, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.day_of_month, r, depth)?;
                 }
                 0x2a => {
-                    ::fastrs::__private::Str::merge(&mut self.month, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.month, r, depth)?;
                 }
                 0x32 => {
-                    ::fastrs::__private::Str::merge(&mut self.year, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.year, r, depth)?;
                 }
                 0x3a => {
-                    ::fastrs::__private::Str::merge(&mut self.day_of_week, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.day_of_week, r, depth)?;
                 }
                 0x42 => {
-                    ::fastrs::__private::Str::merge(&mut self.comment, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.comment, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -183,6 +187,16 @@ impl ::fastrs::Message for CalendarSpec {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Range represents a set of integer values, used to match fields of a calendar
 /// time in StructuredCalendarSpec. If end < start, then end is interpreted as
@@ -198,8 +212,6 @@ pub struct Range {
     pub step: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Range {
@@ -218,43 +230,44 @@ impl ::fastrs::Message for Range {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.step != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.step, &[0x18], w);
-            }
-            if self.end != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.end, &[0x10], w);
-            }
-            if self.start != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.start, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.step != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.step, &[0x18], w);
+        }
+        if self.end != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.end, &[0x10], w);
+        }
+        if self.start != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.start, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(&mut self.start, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.end, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int32::merge(&mut self.step, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(&mut self.start, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.start, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.end, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.end, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int32::merge(&mut self.step, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.step, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -272,6 +285,16 @@ impl ::fastrs::Message for Range {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// StructuredCalendarSpec describes an event specification relative to the
@@ -305,8 +328,6 @@ pub struct StructuredCalendarSpec {
     pub comment: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StructuredCalendarSpec {
@@ -314,31 +335,31 @@ impl ::fastrs::Message for StructuredCalendarSpec {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.second, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.minute, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.hour, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.day_of_month, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.month, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.year, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Range>,
             >(&self.day_of_week, 1);
         if !self.comment.is_empty() {
@@ -347,33 +368,33 @@ impl ::fastrs::Message for StructuredCalendarSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.comment.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.comment, &[0x42], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.day_of_week, &[0x3a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.year, &[0x32], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.month, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.day_of_month, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.hour, &[0x1a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.minute, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Range>,
-            >(&self.second, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if !self.comment.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.comment, &[0x42], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.day_of_week, &[0x3a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.year, &[0x32], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.month, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.day_of_month, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.hour, &[0x1a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.minute, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Range>,
+        >(&self.second, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -381,122 +402,60 @@ impl ::fastrs::Message for StructuredCalendarSpec {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.second, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.second.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.minute, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.minute.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.hour, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.hour.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.day_of_month,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.day_of_month.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(&mut self.month, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.month.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::reserve_run(&mut self.year, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.year.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::reserve_run(&mut self.day_of_week, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Range>::merge(&mut v, r, depth)?;
-                        self.day_of_week.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(&mut self.comment, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.second, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.minute, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.hour, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.day_of_month, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.month, r, depth, 0x2a)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.year, r, depth, 0x32)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Range>,
+                    >(&mut self.day_of_week, r, depth, 0x3a)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.comment, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.second);
-        self.recycle.keep_messages(&mut self.minute);
-        self.recycle.keep_messages(&mut self.hour);
-        self.recycle.keep_messages(&mut self.day_of_month);
-        self.recycle.keep_messages(&mut self.month);
-        self.recycle.keep_messages(&mut self.year);
-        self.recycle.keep_messages(&mut self.day_of_week);
+        self.second.clear();
+        self.minute.clear();
+        self.hour.clear();
+        self.day_of_month.clear();
+        self.month.clear();
+        self.year.clear();
+        self.day_of_week.clear();
         self.comment.clear();
         self.unknown_fields.clear();
     }
@@ -505,6 +464,16 @@ impl ::fastrs::Message for StructuredCalendarSpec {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// IntervalSpec matches times that can be expressed as:
@@ -524,8 +493,6 @@ pub struct IntervalSpec {
     pub phase: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for IntervalSpec {
@@ -541,19 +508,17 @@ impl ::fastrs::Message for IntervalSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.phase {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.phase {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -561,49 +526,25 @@ impl ::fastrs::Message for IntervalSpec {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .phase
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.interval, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.phase, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.interval.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.phase.take() {
-            self.recycle.keep_message(v);
-        }
+        self.interval = ::core::option::Option::None;
+        self.phase = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -611,6 +552,16 @@ impl ::fastrs::Message for IntervalSpec {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ScheduleSpec is a complete description of a set of absolute timestamps
@@ -699,8 +650,6 @@ pub struct ScheduleSpec {
     pub timezone_data: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleSpec {
@@ -708,15 +657,15 @@ impl ::fastrs::Message for ScheduleSpec {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<CalendarSpec>,
             >(&self.calendar, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<IntervalSpec>,
             >(&self.interval, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<CalendarSpec>,
             >(&self.exclude_calendar, 1);
         if let ::core::option::Option::Some(v) = &self.start_time {
@@ -737,15 +686,15 @@ impl ::fastrs::Message for ScheduleSpec {
             n += 1 + ::fastrs::__private::Msg::<::fastrs::well_known::Duration>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StructuredCalendarSpec>,
             >(&self.structured_calendar, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.cron_string, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StructuredCalendarSpec>,
             >(&self.exclude_structured_calendar, 1);
         if !self.timezone_name.is_empty() {
@@ -757,48 +706,50 @@ impl ::fastrs::Message for ScheduleSpec {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.timezone_data.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.timezone_data, &[0x5a], w);
-            }
-            if !self.timezone_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.timezone_name, &[0x52], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StructuredCalendarSpec>,
-            >(&self.exclude_structured_calendar, &[0x4a], w);
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if !self.timezone_data.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.timezone_data, &[0x5a], w);
+        }
+        if !self.timezone_name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-            >(&self.cron_string, &[0x42], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StructuredCalendarSpec>,
-            >(&self.structured_calendar, &[0x3a], w);
-            if let ::core::option::Option::Some(v) = &self.jitter {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.end_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<CalendarSpec>,
-            >(&self.exclude_calendar, &[0x1a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<IntervalSpec>,
-            >(&self.interval, &[0x12], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<CalendarSpec>,
-            >(&self.calendar, &[0x0a], w);
-        });
+            >(&self.timezone_name, &[0x52], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StructuredCalendarSpec>,
+        >(&self.exclude_structured_calendar, &[0x4a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.cron_string, &[0x42], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StructuredCalendarSpec>,
+        >(&self.structured_calendar, &[0x3a], w);
+        if let ::core::option::Option::Some(v) = &self.jitter {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.end_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<CalendarSpec>,
+        >(&self.exclude_calendar, &[0x1a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<IntervalSpec>,
+        >(&self.interval, &[0x12], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<CalendarSpec>,
+        >(&self.calendar, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -806,195 +757,77 @@ impl ::fastrs::Message for ScheduleSpec {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.calendar, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            CalendarSpec,
-                        >::merge(&mut v, r, depth)?;
-                        self.calendar.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(&mut self.interval, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            IntervalSpec,
-                        >::merge(&mut v, r, depth)?;
-                        self.interval.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.exclude_calendar,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            CalendarSpec,
-                        >::merge(&mut v, r, depth)?;
-                        self.exclude_calendar.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .end_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .jitter
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.structured_calendar,
-                            r,
-                            0x3a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            StructuredCalendarSpec,
-                        >::merge(&mut v, r, depth)?;
-                        self.structured_calendar.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::reserve_run(&mut self.cron_string, r, 0x42);
-                        let mut v = self.recycle.spare();
-                        ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                        self.cron_string.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.exclude_structured_calendar,
-                            r,
-                            0x4a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            StructuredCalendarSpec,
-                        >::merge(&mut v, r, depth)?;
-                        self.exclude_structured_calendar.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.timezone_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Bytes::merge(
-                            &mut self.timezone_data,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<CalendarSpec>,
+                    >(&mut self.calendar, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<IntervalSpec>,
+                    >(&mut self.interval, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<CalendarSpec>,
+                    >(&mut self.exclude_calendar, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.end_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.jitter, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StructuredCalendarSpec>,
+                    >(&mut self.structured_calendar, r, depth, 0x3a)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_string, r, depth, 0x42)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StructuredCalendarSpec>,
+                    >(&mut self.exclude_structured_calendar, r, depth, 0x4a)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.timezone_name, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.timezone_data, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.calendar);
-        self.recycle.keep_messages(&mut self.interval);
-        self.recycle.keep_messages(&mut self.exclude_calendar);
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.end_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.jitter.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.structured_calendar);
-        self.recycle.keep_all(&mut self.cron_string);
-        self.recycle.keep_messages(&mut self.exclude_structured_calendar);
+        self.calendar.clear();
+        self.interval.clear();
+        self.exclude_calendar.clear();
+        self.start_time = ::core::option::Option::None;
+        self.end_time = ::core::option::Option::None;
+        self.jitter = ::core::option::Option::None;
+        self.structured_calendar.clear();
+        self.cron_string.clear();
+        self.exclude_structured_calendar.clear();
         self.timezone_name.clear();
         self.timezone_data.clear();
         self.unknown_fields.clear();
@@ -1004,6 +837,16 @@ impl ::fastrs::Message for ScheduleSpec {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1030,8 +873,6 @@ pub struct SchedulePolicies {
     pub keep_original_workflow_id: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SchedulePolicies {
@@ -1057,33 +898,29 @@ impl ::fastrs::Message for SchedulePolicies {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.keep_original_workflow_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.keep_original_workflow_id,
-                    &[0x20],
-                    w,
-                );
-            }
-            if self.pause_on_failure {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.pause_on_failure,
-                    &[0x18],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.catchup_window {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.overlap_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.keep_original_workflow_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.keep_original_workflow_id, &[0x20], w);
+        }
+        if self.pause_on_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.pause_on_failure, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.catchup_window {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if self.overlap_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ScheduleOverlapPolicy,
-                >::write_keyed(&self.overlap_policy, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.overlap_policy, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1091,63 +928,37 @@ impl ::fastrs::Message for SchedulePolicies {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
-                        >::merge(&mut self.overlap_policy, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .catchup_window
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.pause_on_failure,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.keep_original_workflow_id,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.overlap_policy, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.catchup_window, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.pause_on_failure, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.keep_original_workflow_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.overlap_policy = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.catchup_window.take() {
-            self.recycle.keep_message(v);
-        }
+        self.catchup_window = ::core::option::Option::None;
         self.pause_on_failure = ::core::default::Default::default();
         self.keep_original_workflow_id = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -1158,14 +969,22 @@ impl ::fastrs::Message for SchedulePolicies {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleAction {
     pub action: ::core::option::Option<schedule_action::Action>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleAction {
@@ -1186,17 +1005,16 @@ impl ::fastrs::Message for ScheduleAction {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                schedule_action::Action::StartWorkflow(v),
-            ) = &self.action
-            {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(schedule_action::Action::StartWorkflow(v)) = &self
+            .action
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::workflow::v1::NewWorkflowExecutionInfo,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1210,19 +1028,22 @@ impl ::fastrs::Message for ScheduleAction {
                         ::core::option::Option::Some(
                             schedule_action::Action::StartWorkflow(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    super::super::workflow::v1::NewWorkflowExecutionInfo,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .action
-                                .replace(schedule_action::Action::StartWorkflow(v));
-                            schedule_action::keep_action(&mut self.recycle, old);
+                            self.action = ::core::option::Option::Some(
+                                schedule_action::Action::StartWorkflow(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            super::super::workflow::v1::NewWorkflowExecutionInfo,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1232,7 +1053,7 @@ impl ::fastrs::Message for ScheduleAction {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        schedule_action::keep_action(&mut self.recycle, self.action.take());
+        self.action = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1240,6 +1061,16 @@ impl ::fastrs::Message for ScheduleAction {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`ScheduleAction`].
@@ -1252,15 +1083,6 @@ pub mod schedule_action {
         /// The workflow id of the started workflow may not match this exactly,
         /// it may have a timestamp appended for uniqueness.
         StartWorkflow(super::super::super::workflow::v1::NewWorkflowExecutionInfo),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_action(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Action>,
-    ) {
-        if let ::core::option::Option::Some(Action::StartWorkflow(v)) = old {
-            recycle.keep_message(v);
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1280,8 +1102,6 @@ pub struct ScheduleActionResult {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleActionResult {
@@ -1319,29 +1139,29 @@ impl ::fastrs::Message for ScheduleActionResult {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.start_workflow_status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.start_workflow_status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowExecutionStatus,
-                >::write_keyed(&self.start_workflow_status, &[0x60], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_workflow_result {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.actual_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.start_workflow_status, &[0x60], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_workflow_result {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.actual_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1349,76 +1169,40 @@ impl ::fastrs::Message for ScheduleActionResult {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .actual_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .start_workflow_result
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >::merge(&mut self.start_workflow_status, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.schedule_time, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.actual_time, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.start_workflow_result, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowExecutionStatus,
+                        >,
+                    >(&mut self.start_workflow_status, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.actual_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_workflow_result.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_time = ::core::option::Option::None;
+        self.actual_time = ::core::option::Option::None;
+        self.start_workflow_result = ::core::option::Option::None;
         self.start_workflow_status = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -1427,6 +1211,16 @@ impl ::fastrs::Message for ScheduleActionResult {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1448,8 +1242,6 @@ pub struct ScheduleState {
     pub remaining_actions: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleState {
@@ -1471,68 +1263,54 @@ impl ::fastrs::Message for ScheduleState {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.remaining_actions != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.remaining_actions,
-                    &[0x20],
-                    w,
-                );
-            }
-            if self.limited_actions {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.limited_actions,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.paused {
-                ::fastrs::__private::Bool::write_keyed(&self.paused, &[0x10], w);
-            }
-            if !self.notes.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.notes, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.remaining_actions != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.remaining_actions, &[0x20], w);
+        }
+        if self.limited_actions {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.limited_actions, &[0x18], w);
+        }
+        if self.paused {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.paused, &[0x10], w);
+        }
+        if !self.notes.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.notes, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.notes, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(&mut self.paused, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.limited_actions, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Int64::merge(&mut self.remaining_actions, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.notes, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.notes, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(&mut self.paused, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.paused, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.limited_actions,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.limited_actions, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Int64::merge(
-                        &mut self.remaining_actions,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.remaining_actions, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1552,6 +1330,16 @@ impl ::fastrs::Message for ScheduleState {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TriggerImmediatelyRequest {
@@ -1564,8 +1352,6 @@ pub struct TriggerImmediatelyRequest {
     pub scheduled_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TriggerImmediatelyRequest {
@@ -1589,19 +1375,19 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.overlap_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.overlap_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ScheduleOverlapPolicy,
-                >::write_keyed(&self.overlap_policy, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.overlap_policy, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1609,41 +1395,27 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
-                        >::merge(&mut self.overlap_policy, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.overlap_policy, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.scheduled_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.overlap_policy = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.scheduled_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1651,6 +1423,16 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1669,8 +1451,6 @@ pub struct BackfillRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BackfillRequest {
@@ -1701,24 +1481,24 @@ impl ::fastrs::Message for BackfillRequest {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.overlap_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.overlap_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ScheduleOverlapPolicy,
-                >::write_keyed(&self.overlap_policy, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.end_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.overlap_policy, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.end_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1726,58 +1506,32 @@ impl ::fastrs::Message for BackfillRequest {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .end_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ScheduleOverlapPolicy,
-                        >::merge(&mut self.overlap_policy, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.end_time, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ScheduleOverlapPolicy,
+                        >,
+                    >(&mut self.overlap_policy, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.end_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_time = ::core::option::Option::None;
+        self.end_time = ::core::option::Option::None;
         self.overlap_policy = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -1786,6 +1540,16 @@ impl ::fastrs::Message for BackfillRequest {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1802,8 +1566,6 @@ pub struct SchedulePatch {
     pub unpause: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SchedulePatch {
@@ -1814,7 +1576,7 @@ impl ::fastrs::Message for SchedulePatch {
             n += 1 + ::fastrs::__private::Msg::<TriggerImmediatelyRequest>::size(v);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<BackfillRequest>,
             >(&self.backfill_request, 1);
         if !self.pause.is_empty() {
@@ -1826,23 +1588,25 @@ impl ::fastrs::Message for SchedulePatch {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.unpause.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.unpause, &[0x22], w);
-            }
-            if !self.pause.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.pause, &[0x1a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<BackfillRequest>,
-            >(&self.backfill_request, &[0x12], w);
-            if let ::core::option::Option::Some(v) = &self.trigger_immediately {
-                ::fastrs::__private::Msg::<
-                    TriggerImmediatelyRequest,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.unpause.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.unpause, &[0x22], w);
+        }
+        if !self.pause.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.pause, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<BackfillRequest>,
+        >(&self.backfill_request, &[0x12], w);
+        if let ::core::option::Option::Some(v) = &self.trigger_immediately {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TriggerImmediatelyRequest>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1850,65 +1614,35 @@ impl ::fastrs::Message for SchedulePatch {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            TriggerImmediatelyRequest,
-                        >::merge(
-                            self
-                                .trigger_immediately
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.backfill_request,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            BackfillRequest,
-                        >::merge(&mut v, r, depth)?;
-                        self.backfill_request.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.pause, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.unpause, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TriggerImmediatelyRequest>,
+                    >(&mut self.trigger_immediately, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<BackfillRequest>,
+                    >(&mut self.backfill_request, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.pause, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.unpause, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.trigger_immediately.take() {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.backfill_request);
+        self.trigger_immediately = ::core::option::Option::None;
+        self.backfill_request.clear();
         self.pause.clear();
         self.unpause.clear();
         self.unknown_fields.clear();
@@ -1918,6 +1652,16 @@ impl ::fastrs::Message for SchedulePatch {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1956,8 +1700,6 @@ pub struct ScheduleInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleInfo {
@@ -1974,11 +1716,11 @@ impl ::fastrs::Message for ScheduleInfo {
             n += 1 + ::fastrs::__private::Int64::size(&self.overlap_skipped);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ScheduleActionResult>,
             >(&self.recent_actions, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
             >(&self.future_action_times, 1);
         if let ::core::option::Option::Some(v) = &self.create_time {
@@ -1999,7 +1741,7 @@ impl ::fastrs::Message for ScheduleInfo {
             n += 1 + ::fastrs::__private::Str::size(&self.invalid_schedule_error);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
             >(&self.running_workflows, 1);
         if self.buffer_dropped != 0 {
@@ -2014,69 +1756,61 @@ impl ::fastrs::Message for ScheduleInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0x60],
-                    w,
-                );
-            }
-            if self.buffer_size != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.buffer_size, &[0x58], w);
-            }
-            if self.buffer_dropped != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.buffer_dropped,
-                    &[0x50],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
-            >(&self.running_workflows, &[0x4a], w);
-            if !self.invalid_schedule_error.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.invalid_schedule_error,
-                    &[0x42],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.update_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            ::fastrs::__private::write_repeated::<
+        self.unknown_fields.write(w);
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0x60], w);
+        }
+        if self.buffer_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.buffer_size, &[0x58], w);
+        }
+        if self.buffer_dropped != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.buffer_dropped, &[0x50], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+        >(&self.running_workflows, &[0x4a], w);
+        if !self.invalid_schedule_error.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.invalid_schedule_error, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.update_time {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-            >(&self.future_action_times, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ScheduleActionResult>,
-            >(&self.recent_actions, &[0x22], w);
-            if self.overlap_skipped != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.overlap_skipped,
-                    &[0x18],
-                    w,
-                );
-            }
-            if self.missed_catchup_window != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.missed_catchup_window,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.action_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.action_count, &[0x08], w);
-            }
-        });
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+        >(&self.future_action_times, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ScheduleActionResult>,
+        >(&self.recent_actions, &[0x22], w);
+        if self.overlap_skipped != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.overlap_skipped, &[0x18], w);
+        }
+        if self.missed_catchup_window != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.missed_catchup_window, &[0x10], w);
+        }
+        if self.action_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.action_count, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2084,172 +1818,70 @@ impl ::fastrs::Message for ScheduleInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.action_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.missed_catchup_window,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.overlap_skipped,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.recent_actions,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ScheduleActionResult,
-                        >::merge(&mut v, r, depth)?;
-                        self.recent_actions.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.future_action_times,
-                            r,
-                            0x2a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(&mut v, r, depth)?;
-                        self.future_action_times.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .update_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.invalid_schedule_error,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.running_workflows,
-                            r,
-                            0x4a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(&mut v, r, depth)?;
-                        self.running_workflows.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x50) {
-                            tag = 0x50;
-                            continue;
-                        }
-                    }
-                    0x50 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.buffer_dropped,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x58) {
-                            tag = 0x58;
-                            continue;
-                        }
-                    }
-                    0x58 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.buffer_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x60) {
-                            tag = 0x60;
-                            continue;
-                        }
-                    }
-                    0x60 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.action_count, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.missed_catchup_window, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.overlap_skipped, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ScheduleActionResult>,
+                    >(&mut self.recent_actions, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.future_action_times, r, depth, 0x2a)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.update_time, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.invalid_schedule_error, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.running_workflows, r, depth, 0x4a)?;
+                }
+                0x50 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.buffer_dropped, r, depth)?;
+                }
+                0x58 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.buffer_size, r, depth)?;
+                }
+                0x60 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2258,16 +1890,12 @@ impl ::fastrs::Message for ScheduleInfo {
         self.action_count = ::core::default::Default::default();
         self.missed_catchup_window = ::core::default::Default::default();
         self.overlap_skipped = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.recent_actions);
-        self.recycle.keep_messages(&mut self.future_action_times);
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.update_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.recent_actions.clear();
+        self.future_action_times.clear();
+        self.create_time = ::core::option::Option::None;
+        self.update_time = ::core::option::Option::None;
         self.invalid_schedule_error.clear();
-        self.recycle.keep_messages(&mut self.running_workflows);
+        self.running_workflows.clear();
         self.buffer_dropped = ::core::default::Default::default();
         self.buffer_size = ::core::default::Default::default();
         self.state_size_bytes = ::core::default::Default::default();
@@ -2279,6 +1907,16 @@ impl ::fastrs::Message for ScheduleInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Schedule {
@@ -2288,8 +1926,6 @@ pub struct Schedule {
     pub state: ::core::option::Option<ScheduleState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Schedule {
@@ -2311,21 +1947,27 @@ impl ::fastrs::Message for Schedule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.state {
-                ::fastrs::__private::Msg::<ScheduleState>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.policies {
-                ::fastrs::__private::Msg::<SchedulePolicies>::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.action {
-                ::fastrs::__private::Msg::<ScheduleAction>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<ScheduleSpec>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.state {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScheduleState>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.policies {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<SchedulePolicies>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.action {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScheduleAction>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScheduleSpec>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2333,85 +1975,37 @@ impl ::fastrs::Message for Schedule {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ScheduleSpec,
-                        >::merge(
-                            self
-                                .spec
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ScheduleAction,
-                        >::merge(
-                            self
-                                .action
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            SchedulePolicies,
-                        >::merge(
-                            self
-                                .policies
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ScheduleState,
-                        >::merge(
-                            self
-                                .state
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScheduleSpec>,
+                    >(&mut self.spec, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScheduleAction>,
+                    >(&mut self.action, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<SchedulePolicies>,
+                    >(&mut self.policies, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScheduleState>,
+                    >(&mut self.state, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.action.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.policies.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.state.take() {
-            self.recycle.keep_message(v);
-        }
+        self.spec = ::core::option::Option::None;
+        self.action = ::core::option::Option::None;
+        self.policies = ::core::option::Option::None;
+        self.state = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2419,6 +2013,16 @@ impl ::fastrs::Message for Schedule {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ScheduleListInfo is an abbreviated set of values from Schedule and ScheduleInfo
@@ -2442,8 +2046,6 @@ pub struct ScheduleListInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleListInfo {
@@ -2467,11 +2069,11 @@ impl ::fastrs::Message for ScheduleListInfo {
             n += 1 + ::fastrs::__private::Bool::size(&self.paused);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ScheduleActionResult>,
             >(&self.recent_actions, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
             >(&self.future_action_times, 1);
         if self.state_size_bytes != 0 {
@@ -2480,36 +2082,38 @@ impl ::fastrs::Message for ScheduleListInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.state_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_size_bytes,
-                    &[0x38],
-                    w,
-                );
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-            >(&self.future_action_times, &[0x32], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ScheduleActionResult>,
-            >(&self.recent_actions, &[0x2a], w);
-            if self.paused {
-                ::fastrs::__private::Bool::write_keyed(&self.paused, &[0x20], w);
-            }
-            if !self.notes.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.notes, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.spec {
-                ::fastrs::__private::Msg::<ScheduleSpec>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.state_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_size_bytes, &[0x38], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+        >(&self.future_action_times, &[0x32], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ScheduleActionResult>,
+        >(&self.recent_actions, &[0x2a], w);
+        if self.paused {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.paused, &[0x20], w);
+        }
+        if !self.notes.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.notes, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.spec {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScheduleSpec>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2517,116 +2121,54 @@ impl ::fastrs::Message for ScheduleListInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ScheduleSpec,
-                        >::merge(
-                            self
-                                .spec
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.notes, r, depth)?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::Bool::merge(&mut self.paused, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.recent_actions,
-                            r,
-                            0x2a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ScheduleActionResult,
-                        >::merge(&mut v, r, depth)?;
-                        self.recent_actions.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.future_action_times,
-                            r,
-                            0x32,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(&mut v, r, depth)?;
-                        self.future_action_times.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScheduleSpec>,
+                    >(&mut self.spec, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.notes, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.paused, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ScheduleActionResult>,
+                    >(&mut self.recent_actions, r, depth, 0x2a)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.future_action_times, r, depth, 0x32)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_size_bytes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.spec.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.spec = ::core::option::Option::None;
+        self.workflow_type = ::core::option::Option::None;
         self.notes.clear();
         self.paused = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.recent_actions);
-        self.recycle.keep_messages(&mut self.future_action_times);
+        self.recent_actions.clear();
+        self.future_action_times.clear();
         self.state_size_bytes = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -2635,6 +2177,16 @@ impl ::fastrs::Message for ScheduleListInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ScheduleListEntry is returned by ListSchedules.
@@ -2648,8 +2200,6 @@ pub struct ScheduleListEntry {
     pub info: ::core::option::Option<ScheduleListInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleListEntry {
@@ -2675,25 +2225,27 @@ impl ::fastrs::Message for ScheduleListEntry {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.info {
-                ::fastrs::__private::Msg::<ScheduleListInfo>::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.schedule_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.schedule_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ScheduleListInfo>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x12], w);
+        }
+        if !self.schedule_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.schedule_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2701,79 +2253,39 @@ impl ::fastrs::Message for ScheduleListEntry {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.schedule_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ScheduleListInfo,
-                        >::merge(
-                            self
-                                .info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.schedule_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ScheduleListInfo>,
+                    >(&mut self.info, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.schedule_id.clear();
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
+        self.info = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2781,5 +2293,15 @@ impl ::fastrs::Message for ScheduleListEntry {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -17,8 +17,6 @@ pub struct EnhancedStackTrace {
     pub stacks: ::fastrs::alloc::vec::Vec<StackTrace>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EnhancedStackTrace {
@@ -34,27 +32,25 @@ impl ::fastrs::Message for EnhancedStackTrace {
                 ::fastrs::__private::Msg<StackTraceFileSlice>,
             >(self.sources.iter(), 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StackTrace>,
             >(&self.stacks, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StackTrace>,
-            >(&self.stacks, &[0x1a], w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<StackTraceFileSlice>,
-            >(self.sources.iter(), &[0x12], w);
-            if let ::core::option::Option::Some(v) = &self.sdk {
-                ::fastrs::__private::Msg::<
-                    StackTraceSdkInfo,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StackTrace>,
+        >(&self.stacks, &[0x1a], w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<StackTraceFileSlice>,
+        >(self.sources.iter(), &[0x12], w);
+        if let ::core::option::Option::Some(v) = &self.sdk {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<StackTraceSdkInfo>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -62,75 +58,42 @@ impl ::fastrs::Message for EnhancedStackTrace {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            StackTraceSdkInfo,
-                        >::merge(
-                            self.sdk.get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        if self.sources.capacity() == 0 {
-                            self.sources
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<StackTraceFileSlice>,
-                                    >(r, 0x12),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<StackTraceFileSlice>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .sources
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(&mut self.stacks, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<StackTrace>::merge(&mut v, r, depth)?;
-                        self.stacks.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<StackTraceSdkInfo>,
+                    >(&mut self.sdk, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    if self.sources.capacity() == 0 {
+                        self.sources
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<StackTraceFileSlice>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<StackTraceFileSlice>,
+                    >(r, depth)?;
+                    self.sources.insert(k, v);
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StackTrace>,
+                    >(&mut self.stacks, r, depth, 0x1a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.sdk.take() {
-            self.recycle.keep_message(v);
-        }
-        for (k, v) in self.sources.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_messages(&mut self.stacks);
+        self.sdk = ::core::option::Option::None;
+        self.sources.clear();
+        self.stacks.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -138,6 +101,16 @@ impl ::fastrs::Message for EnhancedStackTrace {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Information pertaining to the SDK that the trace has been captured from.
@@ -151,8 +124,6 @@ pub struct StackTraceSdkInfo {
     pub version: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceSdkInfo {
@@ -168,34 +139,34 @@ impl ::fastrs::Message for StackTraceSdkInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -213,6 +184,16 @@ impl ::fastrs::Message for StackTraceSdkInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// "Slice" of a file starting at line_offset -- a line offset and code fragment corresponding to the worker's stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -226,8 +207,6 @@ pub struct StackTraceFileSlice {
     pub content: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceFileSlice {
@@ -243,34 +222,34 @@ impl ::fastrs::Message for StackTraceFileSlice {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.content.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.content, &[0x12], w);
-            }
-            if self.line_offset != 0 {
-                ::fastrs::__private::Uint32::write_keyed(&self.line_offset, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.content.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.content, &[0x12], w);
+        }
+        if self.line_offset != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Uint32,
+            >(&self.line_offset, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Uint32::merge(&mut self.line_offset, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.content, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Uint32::merge(&mut self.line_offset, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.line_offset, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.content, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.content, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -287,6 +266,16 @@ impl ::fastrs::Message for StackTraceFileSlice {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// More specific location details of a file: its path, precise line and column numbers if applicable, and function name if available.
@@ -309,8 +298,6 @@ pub struct StackTraceFileLocation {
     pub internal_code: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceFileLocation {
@@ -335,61 +322,64 @@ impl ::fastrs::Message for StackTraceFileLocation {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.internal_code {
-                ::fastrs::__private::Bool::write_keyed(&self.internal_code, &[0x28], w);
-            }
-            if !self.function_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.function_name, &[0x22], w);
-            }
-            if self.column != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.column, &[0x18], w);
-            }
-            if self.line != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.line, &[0x10], w);
-            }
-            if !self.file_path.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.file_path, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.internal_code {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.internal_code, &[0x28], w);
+        }
+        if !self.function_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.function_name, &[0x22], w);
+        }
+        if self.column != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.column, &[0x18], w);
+        }
+        if self.line != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.line, &[0x10], w);
+        }
+        if !self.file_path.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.file_path, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.file_path, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.line, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Int32::merge(&mut self.column, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.function_name, r, depth)?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Bool::merge(&mut self.internal_code, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.file_path, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.file_path, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(&mut self.line, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.line, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Int32::merge(&mut self.column, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.column, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.function_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.function_name, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::Bool::merge(&mut self.internal_code, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.internal_code, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -410,6 +400,16 @@ impl ::fastrs::Message for StackTraceFileLocation {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Collection of FileLocation messages from a single stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -418,8 +418,6 @@ pub struct StackTrace {
     pub locations: ::fastrs::alloc::vec::Vec<StackTraceFileLocation>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTrace {
@@ -427,18 +425,16 @@ impl ::fastrs::Message for StackTrace {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StackTraceFileLocation>,
             >(&self.locations, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StackTraceFileLocation>,
-            >(&self.locations, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StackTraceFileLocation>,
+        >(&self.locations, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -446,29 +442,19 @@ impl ::fastrs::Message for StackTrace {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.locations, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            StackTraceFileLocation,
-                        >::merge(&mut v, r, depth)?;
-                        self.locations.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StackTraceFileLocation>,
+                    >(&mut self.locations, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.locations);
+        self.locations.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -476,6 +462,16 @@ impl ::fastrs::Message for StackTrace {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -486,8 +482,6 @@ pub struct EventGroupMarker {
     pub variant: ::core::option::Option<event_group_marker::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EventGroupMarker {
@@ -520,31 +514,29 @@ impl ::fastrs::Message for EventGroupMarker {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(event_group_marker::Variant::Label(v)) => {
-                    ::fastrs::__private::Msg::<
-                        event_group_marker::Label,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    event_group_marker::Variant::InboundEvent(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        event_group_marker::InboundEvent,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    event_group_marker::Variant::InboundUpdate(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        event_group_marker::InboundUpdate,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(event_group_marker::Variant::Label(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<event_group_marker::Label>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                event_group_marker::Variant::InboundEvent(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<event_group_marker::InboundEvent>,
+                >(v, &[0x12], w);
+            }
+            ::core::option::Option::Some(
+                event_group_marker::Variant::InboundUpdate(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<event_group_marker::InboundUpdate>,
+                >(v, &[0x1a], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -558,19 +550,18 @@ impl ::fastrs::Message for EventGroupMarker {
                         ::core::option::Option::Some(
                             event_group_marker::Variant::Label(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::Label,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<event_group_marker::Label>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::Label,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(event_group_marker::Variant::Label(v));
-                            event_group_marker::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::Label(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<event_group_marker::Label>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -579,19 +570,18 @@ impl ::fastrs::Message for EventGroupMarker {
                         ::core::option::Option::Some(
                             event_group_marker::Variant::InboundEvent(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::InboundEvent,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<event_group_marker::InboundEvent>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::InboundEvent,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(event_group_marker::Variant::InboundEvent(v));
-                            event_group_marker::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::InboundEvent(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<event_group_marker::InboundEvent>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -600,19 +590,18 @@ impl ::fastrs::Message for EventGroupMarker {
                         ::core::option::Option::Some(
                             event_group_marker::Variant::InboundUpdate(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::InboundUpdate,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<event_group_marker::InboundUpdate>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                event_group_marker::InboundUpdate,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(event_group_marker::Variant::InboundUpdate(v));
-                            event_group_marker::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::InboundUpdate(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<event_group_marker::InboundUpdate>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -622,7 +611,7 @@ impl ::fastrs::Message for EventGroupMarker {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        event_group_marker::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -630,6 +619,16 @@ impl ::fastrs::Message for EventGroupMarker {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`EventGroupMarker`].
@@ -643,22 +642,6 @@ pub mod event_group_marker {
         Label(Label),
         InboundEvent(InboundEvent),
         InboundUpdate(InboundUpdate),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::Label(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Variant::InboundEvent(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::InboundUpdate(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
     }
     /// A user-defined short-form string value to be used as the group's label.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -680,8 +663,6 @@ pub mod event_group_marker {
         pub label: ::core::option::Option<super::super::super::common::v1::Payload>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Label {
@@ -701,17 +682,17 @@ pub mod event_group_marker {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.label {
-                    ::fastrs::__private::Msg::<
-                        super::super::super::common::v1::Payload,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.label {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::super::common::v1::Payload>,
+                >(v, &[0x12], w);
+            }
+            if !self.id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -719,39 +700,27 @@ pub mod event_group_marker {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                super::super::super::common::v1::Payload,
-                            >::merge(
-                                self
-                                    .label
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.id, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::common::v1::Payload,
+                            >,
+                        >(&mut self.label, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.id.clear();
-            if let ::core::option::Option::Some(v) = self.label.take() {
-                self.recycle.keep_message(v);
-            }
+            self.label = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -759,6 +728,21 @@ pub mod event_group_marker {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// The event ID of an event in the present workflow that triggered implicit
@@ -772,8 +756,6 @@ pub mod event_group_marker {
         pub inbound_event_id: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for InboundEvent {
@@ -786,33 +768,24 @@ pub mod event_group_marker {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.inbound_event_id != 0 {
-                    ::fastrs::__private::Int64::write_keyed(
-                        &self.inbound_event_id,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.inbound_event_id != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int64,
+                >(&self.inbound_event_id, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int64::merge(&mut self.inbound_event_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.inbound_event_id,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int64,
+                        >(&mut self.inbound_event_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -829,6 +802,21 @@ pub mod event_group_marker {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// The identifier of an inbound Update (request.meta.update_id)
     /// whose handler triggered implicit creation of this group Marker.
@@ -841,8 +829,6 @@ pub mod event_group_marker {
         pub inbound_update_id: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for InboundUpdate {
@@ -855,33 +841,24 @@ pub mod event_group_marker {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.inbound_update_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(
-                        &self.inbound_update_id,
-                        &[0x0a],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.inbound_update_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.inbound_update_id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.inbound_update_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.inbound_update_id,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.inbound_update_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -897,6 +874,21 @@ pub mod event_group_marker {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -914,8 +906,6 @@ pub struct ExternalStorageReference {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalStorageReference {
@@ -933,47 +923,28 @@ impl ::fastrs::Message for ExternalStorageReference {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Str,
+        >(self.claim_data.iter(), &[0x12], w);
+        if !self.driver_name.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(self.claim_data.iter(), &[0x12], w);
-            if !self.driver_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.driver_name, &[0x0a], w);
-            }
-        });
+            >(&self.driver_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.driver_name, r, depth)?;
-        }
-        while r.read_tag_if(0x12) {
-            if self.claim_data.capacity() == 0 {
-                self.claim_data
-                    .reserve(
-                        ::fastrs::__private::map_run_length::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Str,
-                        >(r, 0x12),
-                    );
-            }
-            let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Str,
-            >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-            if let ::core::option::Option::Some(old) = self.claim_data.insert(k, v) {
-                self.recycle.keep(old);
-            }
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.driver_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.driver_name, r, depth)?;
                 }
                 0x12 => {
                     if self.claim_data.capacity() == 0 {
@@ -985,16 +956,11 @@ impl ::fastrs::Message for ExternalStorageReference {
                                 >(r, 0x12),
                             );
                     }
-                    let (k, v) = ::fastrs::__private::read_map_entry_into::<
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
                         ::fastrs::__private::Str,
                         ::fastrs::__private::Str,
-                    >(r, depth, self.recycle.spare(), self.recycle.spare())?;
-                    if let ::core::option::Option::Some(old) = self
-                        .claim_data
-                        .insert(k, v)
-                    {
-                        self.recycle.keep(old);
-                    }
+                    >(r, depth)?;
+                    self.claim_data.insert(k, v);
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1003,10 +969,7 @@ impl ::fastrs::Message for ExternalStorageReference {
     }
     fn clear(&mut self) {
         self.driver_name.clear();
-        for (k, v) in self.claim_data.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep(v);
-        }
+        self.claim_data.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1014,6 +977,16 @@ impl ::fastrs::Message for ExternalStorageReference {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1058,8 +1031,6 @@ pub struct WorkflowTaskCompletedMetadata {
     pub sdk_version: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
@@ -1067,11 +1038,11 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Uint32,
             >(&self.core_used_flags, 1);
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::Uint32,
             >(&self.lang_used_flags, 1);
         if !self.sdk_name.is_empty() {
@@ -1083,78 +1054,60 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.sdk_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_version, &[0x22], w);
-            }
-            if !self.sdk_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_name, &[0x1a], w);
-            }
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Uint32,
-            >(&self.lang_used_flags, &[0x12], w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::Uint32,
-            >(&self.core_used_flags, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if !self.sdk_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_version, &[0x22], w);
+        }
+        if !self.sdk_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_name, &[0x1a], w);
+        }
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Uint32,
+        >(&self.lang_used_flags, &[0x12], w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::Uint32,
+        >(&self.core_used_flags, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::Uint32,
-            >(r, &mut self.core_used_flags)?;
-        }
-        while r.read_tag_if(0x08) {
-            ::fastrs::__private::reserve_run(&mut self.core_used_flags, r, 0x08);
-            self.core_used_flags.push(::fastrs::__private::Uint32::read(r, depth)?);
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::Uint32,
-            >(r, &mut self.lang_used_flags)?;
-        }
-        while r.read_tag_if(0x10) {
-            ::fastrs::__private::reserve_run(&mut self.lang_used_flags, r, 0x10);
-            self.lang_used_flags.push(::fastrs::__private::Uint32::read(r, depth)?);
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.sdk_name, r, depth)?;
-        }
-        if r.read_tag_if(0x22) {
-            ::fastrs::__private::Str::merge(&mut self.sdk_version, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Uint32,
                     >(r, &mut self.core_used_flags)?;
                 }
                 0x08 => {
-                    ::fastrs::__private::reserve_run(&mut self.core_used_flags, r, 0x08);
-                    self.core_used_flags
-                        .push(::fastrs::__private::Uint32::read(r, depth)?);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.core_used_flags, r, depth, 0x08)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Uint32,
                     >(r, &mut self.lang_used_flags)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::reserve_run(&mut self.lang_used_flags, r, 0x10);
-                    self.lang_used_flags
-                        .push(::fastrs::__private::Uint32::read(r, depth)?);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.lang_used_flags, r, depth, 0x10)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.sdk_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_name, r, depth)?;
                 }
                 0x22 => {
-                    ::fastrs::__private::Str::merge(&mut self.sdk_version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_version, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1174,6 +1127,16 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Information a user can set, often for use by user interfaces.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1189,8 +1152,6 @@ pub struct UserMetadata {
     pub details: ::core::option::Option<super::super::common::v1::Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UserMetadata {
@@ -1214,19 +1175,17 @@ impl ::fastrs::Message for UserMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.summary {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payload,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.summary {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1234,49 +1193,25 @@ impl ::fastrs::Message for UserMetadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .summary
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payload,
-                        >::merge(
-                            self
-                                .details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.summary, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payload>,
+                    >(&mut self.details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.summary.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.details.take() {
-            self.recycle.keep_message(v);
-        }
+        self.summary = ::core::option::Option::None;
+        self.details = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1285,6 +1220,16 @@ impl ::fastrs::Message for UserMetadata {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerConfig {
@@ -1292,8 +1237,6 @@ pub struct WorkerConfig {
     pub poller_behavior: ::core::option::Option<worker_config::PollerBehavior>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerConfig {
@@ -1323,33 +1266,29 @@ impl ::fastrs::Message for WorkerConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.poller_behavior {
-                ::core::option::Option::Some(
-                    worker_config::PollerBehavior::SimplePollerBehavior(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        worker_config::SimplePollerBehavior,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        worker_config::AutoscalingPollerBehavior,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.poller_behavior {
+            ::core::option::Option::Some(
+                worker_config::PollerBehavior::SimplePollerBehavior(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<worker_config::SimplePollerBehavior>,
+                >(v, &[0x12], w);
             }
-            if self.workflow_cache_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.workflow_cache_size,
-                    &[0x08],
-                    w,
-                );
+            ::core::option::Option::Some(
+                worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<worker_config::AutoscalingPollerBehavior>,
+                >(v, &[0x1a], w);
             }
-        });
+            _ => {}
+        }
+        if self.workflow_cache_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.workflow_cache_size, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1359,32 +1298,31 @@ impl ::fastrs::Message for WorkerConfig {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.workflow_cache_size,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.workflow_cache_size, r, depth)?;
                 }
                 0x12 => {
                     match &mut self.poller_behavior {
                         ::core::option::Option::Some(
                             worker_config::PollerBehavior::SimplePollerBehavior(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                worker_config::SimplePollerBehavior,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    worker_config::SimplePollerBehavior,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                worker_config::SimplePollerBehavior,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .poller_behavior
-                                .replace(
-                                    worker_config::PollerBehavior::SimplePollerBehavior(v),
-                                );
-                            worker_config::keep_poller_behavior(&mut self.recycle, old);
+                            self.poller_behavior = ::core::option::Option::Some(
+                                worker_config::PollerBehavior::SimplePollerBehavior(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            worker_config::SimplePollerBehavior,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1393,21 +1331,22 @@ impl ::fastrs::Message for WorkerConfig {
                         ::core::option::Option::Some(
                             worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                worker_config::AutoscalingPollerBehavior,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    worker_config::AutoscalingPollerBehavior,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                worker_config::AutoscalingPollerBehavior,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .poller_behavior
-                                .replace(
-                                    worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                                );
-                            worker_config::keep_poller_behavior(&mut self.recycle, old);
+                            self.poller_behavior = ::core::option::Option::Some(
+                                worker_config::PollerBehavior::AutoscalingPollerBehavior(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            worker_config::AutoscalingPollerBehavior,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1418,10 +1357,7 @@ impl ::fastrs::Message for WorkerConfig {
     }
     fn clear(&mut self) {
         self.workflow_cache_size = ::core::default::Default::default();
-        worker_config::keep_poller_behavior(
-            &mut self.recycle,
-            self.poller_behavior.take(),
-        );
+        self.poller_behavior = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1429,6 +1365,16 @@ impl ::fastrs::Message for WorkerConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`WorkerConfig`].
@@ -1439,28 +1385,11 @@ pub mod worker_config {
         SimplePollerBehavior(SimplePollerBehavior),
         AutoscalingPollerBehavior(AutoscalingPollerBehavior),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_poller_behavior(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<PollerBehavior>,
-    ) {
-        match old {
-            ::core::option::Option::Some(PollerBehavior::SimplePollerBehavior(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                PollerBehavior::AutoscalingPollerBehavior(v),
-            ) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct SimplePollerBehavior {
         pub max_pollers: i32,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for SimplePollerBehavior {
@@ -1473,33 +1402,24 @@ pub mod worker_config {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.max_pollers != 0 {
-                    ::fastrs::__private::Int32::write_keyed(
-                        &self.max_pollers,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.max_pollers != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.max_pollers, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int32::merge(&mut self.max_pollers, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.max_pollers,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.max_pollers, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1516,6 +1436,21 @@ pub mod worker_config {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct AutoscalingPollerBehavior {
@@ -1529,8 +1464,6 @@ pub mod worker_config {
         pub initial_pollers: i32,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for AutoscalingPollerBehavior {
@@ -1549,67 +1482,44 @@ pub mod worker_config {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if self.initial_pollers != 0 {
-                    ::fastrs::__private::Int32::write_keyed(
-                        &self.initial_pollers,
-                        &[0x18],
-                        w,
-                    );
-                }
-                if self.max_pollers != 0 {
-                    ::fastrs::__private::Int32::write_keyed(
-                        &self.max_pollers,
-                        &[0x10],
-                        w,
-                    );
-                }
-                if self.min_pollers != 0 {
-                    ::fastrs::__private::Int32::write_keyed(
-                        &self.min_pollers,
-                        &[0x08],
-                        w,
-                    );
-                }
-            });
+            self.unknown_fields.write(w);
+            if self.initial_pollers != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.initial_pollers, &[0x18], w);
+            }
+            if self.max_pollers != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.max_pollers, &[0x10], w);
+            }
+            if self.min_pollers != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Int32,
+                >(&self.min_pollers, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x08) {
-                ::fastrs::__private::Int32::merge(&mut self.min_pollers, r, depth)?;
-            }
-            if r.read_tag_if(0x10) {
-                ::fastrs::__private::Int32::merge(&mut self.max_pollers, r, depth)?;
-            }
-            if r.read_tag_if(0x18) {
-                ::fastrs::__private::Int32::merge(&mut self.initial_pollers, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.min_pollers,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.min_pollers, r, depth)?;
                     }
                     0x10 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.max_pollers,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.max_pollers, r, depth)?;
                     }
                     0x18 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.initial_pollers,
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.initial_pollers, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1628,6 +1538,21 @@ pub mod worker_config {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
 }
 /// The name of the query to retrieve this information is `__temporal_workflow_metadata`.
@@ -1640,8 +1565,6 @@ pub struct WorkflowMetadata {
     pub current_details: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowMetadata {
@@ -1657,17 +1580,17 @@ impl ::fastrs::Message for WorkflowMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.current_details.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.current_details, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.definition {
-                ::fastrs::__private::Msg::<
-                    WorkflowDefinition,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.current_details.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.current_details, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.definition {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkflowDefinition>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1675,42 +1598,24 @@ impl ::fastrs::Message for WorkflowMetadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            WorkflowDefinition,
-                        >::merge(
-                            self
-                                .definition
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.current_details,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkflowDefinition>,
+                    >(&mut self.definition, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.current_details, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.definition.take() {
-            self.recycle.keep_message(v);
-        }
+        self.definition = ::core::option::Option::None;
         self.current_details.clear();
         self.unknown_fields.clear();
     }
@@ -1719,6 +1624,16 @@ impl ::fastrs::Message for WorkflowMetadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// (-- api-linter: core::0203::optional=disabled --)
@@ -1735,8 +1650,6 @@ pub struct WorkflowDefinition {
     pub update_definitions: ::fastrs::alloc::vec::Vec<WorkflowInteractionDefinition>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowDefinition {
@@ -1747,35 +1660,35 @@ impl ::fastrs::Message for WorkflowDefinition {
             n += 1 + ::fastrs::__private::Str::size(&self.r#type);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
             >(&self.query_definitions, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
             >(&self.signal_definitions, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
             >(&self.update_definitions, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
-            >(&self.update_definitions, &[0x22], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
-            >(&self.signal_definitions, &[0x1a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
-            >(&self.query_definitions, &[0x12], w);
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+        >(&self.update_definitions, &[0x22], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+        >(&self.signal_definitions, &[0x1a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+        >(&self.query_definitions, &[0x12], w);
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1783,81 +1696,37 @@ impl ::fastrs::Message for WorkflowDefinition {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.query_definitions,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            WorkflowInteractionDefinition,
-                        >::merge(&mut v, r, depth)?;
-                        self.query_definitions.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.signal_definitions,
-                            r,
-                            0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            WorkflowInteractionDefinition,
-                        >::merge(&mut v, r, depth)?;
-                        self.signal_definitions.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.update_definitions,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            WorkflowInteractionDefinition,
-                        >::merge(&mut v, r, depth)?;
-                        self.update_definitions.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+                    >(&mut self.query_definitions, r, depth, 0x12)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+                    >(&mut self.signal_definitions, r, depth, 0x1a)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<WorkflowInteractionDefinition>,
+                    >(&mut self.update_definitions, r, depth, 0x22)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
-        self.recycle.keep_messages(&mut self.query_definitions);
-        self.recycle.keep_messages(&mut self.signal_definitions);
-        self.recycle.keep_messages(&mut self.update_definitions);
+        self.query_definitions.clear();
+        self.signal_definitions.clear();
+        self.update_definitions.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1865,6 +1734,16 @@ impl ::fastrs::Message for WorkflowDefinition {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// (-- api-linter: core::0123::resource-annotation=disabled
@@ -1882,8 +1761,6 @@ pub struct WorkflowInteractionDefinition {
     pub description: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowInteractionDefinition {
@@ -1899,34 +1776,34 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.description.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.description, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.description.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.description, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.description, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.description, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.description, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1943,5 +1820,15 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -14,8 +14,6 @@ pub struct TaskQueue {
     pub normal_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueue {
@@ -38,49 +36,46 @@ impl ::fastrs::Message for TaskQueue {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.normal_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.normal_name, &[0x1a], w);
-            }
-            if self.kind.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::TaskQueueKind,
-                >::write_keyed(&self.kind, &[0x10], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.normal_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.normal_name, &[0x1a], w);
+        }
+        if self.kind.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskQueueKind>,
+            >(&self.kind, &[0x10], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::TaskQueueKind,
-            >::merge(&mut self.kind, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.normal_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::TaskQueueKind,
-                    >::merge(&mut self.kind, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TaskQueueKind,
+                        >,
+                    >(&mut self.kind, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(&mut self.normal_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.normal_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -99,6 +94,16 @@ impl ::fastrs::Message for TaskQueue {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Only applies to activity task queues
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -107,8 +112,6 @@ pub struct TaskQueueMetadata {
     pub max_tasks_per_second: ::core::option::Option<::fastrs::well_known::DoubleValue>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueMetadata {
@@ -125,14 +128,12 @@ impl ::fastrs::Message for TaskQueueMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.max_tasks_per_second {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::DoubleValue,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.max_tasks_per_second {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::DoubleValue>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -142,15 +143,9 @@ impl ::fastrs::Message for TaskQueueMetadata {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::DoubleValue,
-                    >::merge(
-                        self
-                            .max_tasks_per_second
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::DoubleValue>,
+                    >(&mut self.max_tasks_per_second, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -158,9 +153,7 @@ impl ::fastrs::Message for TaskQueueMetadata {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.max_tasks_per_second.take() {
-            self.recycle.keep_message(v);
-        }
+        self.max_tasks_per_second = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -168,6 +161,16 @@ impl ::fastrs::Message for TaskQueueMetadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -203,8 +206,6 @@ pub struct TaskQueueVersioningInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersioningInfo {
@@ -244,37 +245,41 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-                ::fastrs::__private::Msg::<
+                >,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.update_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.ramping_version_percentage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.ramping_version_percentage,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if !self.ramping_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.ramping_version, &[0x12], w);
-            }
-            if !self.current_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.current_version, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.update_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.ramping_version_percentage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.ramping_version_percentage, &[0x1d], w);
+        }
+        if !self.ramping_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.ramping_version, &[0x12], w);
+        }
+        if !self.current_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.current_version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -282,86 +287,42 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.current_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.ramping_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1d) {
-                            tag = 0x1d;
-                            continue;
-                        }
-                    }
-                    0x1d => {
-                        ::fastrs::__private::Float::merge(
-                            &mut self.ramping_version_percentage,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .update_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .current_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .ramping_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.current_version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.ramping_version, r, depth)?;
+                }
+                0x1d => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.ramping_version_percentage, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.update_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.current_deployment_version, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.ramping_deployment_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -370,15 +331,9 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
         self.current_version.clear();
         self.ramping_version.clear();
         self.ramping_version_percentage = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.update_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.current_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.ramping_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.update_time = ::core::option::Option::None;
+        self.current_deployment_version = ::core::option::Option::None;
+        self.ramping_deployment_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -386,6 +341,16 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Used for specifying versions the caller is interested in.
@@ -400,8 +365,6 @@ pub struct TaskQueueVersionSelection {
     pub all_active: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersionSelection {
@@ -409,7 +372,7 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.build_ids, 1);
         if self.unversioned {
@@ -421,49 +384,42 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.all_active {
-                ::fastrs::__private::Bool::write_keyed(&self.all_active, &[0x18], w);
-            }
-            if self.unversioned {
-                ::fastrs::__private::Bool::write_keyed(&self.unversioned, &[0x10], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.build_ids, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if self.all_active {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.all_active, &[0x18], w);
+        }
+        if self.unversioned {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.unversioned, &[0x10], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.build_ids, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            ::fastrs::__private::reserve_run(&mut self.build_ids, r, 0x0a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.build_ids.push(v);
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(&mut self.unversioned, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.all_active, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::reserve_run(&mut self.build_ids, r, 0x0a);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.build_ids.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_ids, r, depth, 0x0a)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(&mut self.unversioned, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.unversioned, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(&mut self.all_active, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.all_active, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -471,7 +427,7 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.build_ids);
+        self.build_ids.clear();
         self.unversioned = ::core::default::Default::default();
         self.all_active = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -481,6 +437,16 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -501,8 +467,6 @@ pub struct TaskQueueVersionInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersionInfo {
@@ -524,18 +488,18 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.task_reachability.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.task_reachability.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::BuildIdTaskReachability,
-                >::write_keyed(&self.task_reachability, &[0x10], w);
-            }
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Int32,
-                ::fastrs::__private::Msg<TaskQueueTypeInfo>,
-            >(self.types_info.iter(), &[0x0a], w);
-        });
+                >,
+            >(&self.task_reachability, &[0x10], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Int32,
+            ::fastrs::__private::Msg<TaskQueueTypeInfo>,
+        >(self.types_info.iter(), &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -543,58 +507,37 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        if self.types_info.capacity() == 0 {
-                            self.types_info
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Int32,
-                                        ::fastrs::__private::Msg<TaskQueueTypeInfo>,
-                                    >(r, 0x0a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Int32,
-                            ::fastrs::__private::Msg<TaskQueueTypeInfo>,
-                        >(
-                            r,
-                            depth,
-                            ::core::default::Default::default(),
-                            self.recycle.spare_message(),
-                        )?;
-                        if let ::core::option::Option::Some(old) = self
-                            .types_info
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
+            match r.read_tag()? {
+                0x0a => {
+                    if self.types_info.capacity() == 0 {
+                        self.types_info
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Int32,
+                                    ::fastrs::__private::Msg<TaskQueueTypeInfo>,
+                                >(r, 0x0a),
+                            );
                     }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::BuildIdTaskReachability,
-                        >::merge(&mut self.task_reachability, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Int32,
+                        ::fastrs::__private::Msg<TaskQueueTypeInfo>,
+                    >(r, depth)?;
+                    self.types_info.insert(k, v);
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::BuildIdTaskReachability,
+                        >,
+                    >(&mut self.task_reachability, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        for (_, v) in self.types_info.drain() {
-            self.recycle.keep_message(v);
-        }
+        self.types_info.clear();
         self.task_reachability = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -604,6 +547,16 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueTypeInfo {
@@ -612,8 +565,6 @@ pub struct TaskQueueTypeInfo {
     pub stats: ::core::option::Option<TaskQueueStats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueTypeInfo {
@@ -621,7 +572,7 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<PollerInfo>,
             >(&self.pollers, 1);
         if let ::core::option::Option::Some(v) = &self.stats {
@@ -630,15 +581,15 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.stats {
-                ::fastrs::__private::Msg::<TaskQueueStats>::write_keyed(v, &[0x12], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<PollerInfo>,
-            >(&self.pollers, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.stats {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TaskQueueStats>,
+            >(v, &[0x12], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<PollerInfo>,
+        >(&self.pollers, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -646,45 +597,25 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.pollers, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<PollerInfo>::merge(&mut v, r, depth)?;
-                        self.pollers.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            TaskQueueStats,
-                        >::merge(
-                            self
-                                .stats
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<PollerInfo>,
+                    >(&mut self.pollers, r, depth, 0x0a)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TaskQueueStats>,
+                    >(&mut self.stats, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.pollers);
-        if let ::core::option::Option::Some(v) = self.stats.take() {
-            self.recycle.keep_message(v);
-        }
+        self.pollers.clear();
+        self.stats = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -692,6 +623,16 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// TaskQueueStats contains statistics about task queue backlog and activity.
@@ -751,8 +692,6 @@ pub struct TaskQueueStats {
     pub rate_limiting_active: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueStats {
@@ -777,42 +716,32 @@ impl ::fastrs::Message for TaskQueueStats {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.rate_limiting_active {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.rate_limiting_active,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.tasks_dispatch_rate.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.tasks_dispatch_rate,
-                    &[0x25],
-                    w,
-                );
-            }
-            if self.tasks_add_rate.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.tasks_add_rate,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.approximate_backlog_age {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.approximate_backlog_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.approximate_backlog_count,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.rate_limiting_active {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.rate_limiting_active, &[0x28], w);
+        }
+        if self.tasks_dispatch_rate.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.tasks_dispatch_rate, &[0x25], w);
+        }
+        if self.tasks_add_rate.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.tasks_add_rate, &[0x1d], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.approximate_backlog_age {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if self.approximate_backlog_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.approximate_backlog_count, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -820,76 +749,40 @@ impl ::fastrs::Message for TaskQueueStats {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.approximate_backlog_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .approximate_backlog_age
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1d) {
-                            tag = 0x1d;
-                            continue;
-                        }
-                    }
-                    0x1d => {
-                        ::fastrs::__private::Float::merge(
-                            &mut self.tasks_add_rate,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x25) {
-                            tag = 0x25;
-                            continue;
-                        }
-                    }
-                    0x25 => {
-                        ::fastrs::__private::Float::merge(
-                            &mut self.tasks_dispatch_rate,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.rate_limiting_active,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.approximate_backlog_count, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.approximate_backlog_age, r, depth)?;
+                }
+                0x1d => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.tasks_add_rate, r, depth)?;
+                }
+                0x25 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.tasks_dispatch_rate, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.rate_limiting_active, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.approximate_backlog_count = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.approximate_backlog_age.take() {
-            self.recycle.keep_message(v);
-        }
+        self.approximate_backlog_age = ::core::option::Option::None;
         self.tasks_add_rate = ::core::default::Default::default();
         self.tasks_dispatch_rate = ::core::default::Default::default();
         self.rate_limiting_active = ::core::default::Default::default();
@@ -900,6 +793,16 @@ impl ::fastrs::Message for TaskQueueStats {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Deprecated. Use `InternalTaskQueueStatus`. This is kept until `DescribeTaskQueue` supports legacy behavior.
@@ -912,8 +815,6 @@ pub struct TaskQueueStatus {
     pub task_id_block: ::core::option::Option<TaskIdBlock>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueStatus {
@@ -938,32 +839,32 @@ impl ::fastrs::Message for TaskQueueStatus {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.task_id_block {
-                ::fastrs::__private::Msg::<TaskIdBlock>::write_keyed(v, &[0x2a], w);
-            }
-            if self.rate_per_second.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.rate_per_second,
-                    &[0x21],
-                    w,
-                );
-            }
-            if self.ack_level != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.ack_level, &[0x18], w);
-            }
-            if self.read_level != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.read_level, &[0x10], w);
-            }
-            if self.backlog_count_hint != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.backlog_count_hint,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.task_id_block {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TaskIdBlock>,
+            >(v, &[0x2a], w);
+        }
+        if self.rate_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.rate_per_second, &[0x21], w);
+        }
+        if self.ack_level != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.ack_level, &[0x18], w);
+        }
+        if self.read_level != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.read_level, &[0x10], w);
+        }
+        if self.backlog_count_hint != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.backlog_count_hint, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -971,67 +872,33 @@ impl ::fastrs::Message for TaskQueueStatus {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.backlog_count_hint,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.read_level,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.ack_level,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x21) {
-                            tag = 0x21;
-                            continue;
-                        }
-                    }
-                    0x21 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.rate_per_second,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            TaskIdBlock,
-                        >::merge(
-                            self
-                                .task_id_block
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.backlog_count_hint, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.read_level, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.ack_level, r, depth)?;
+                }
+                0x21 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.rate_per_second, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TaskIdBlock>,
+                    >(&mut self.task_id_block, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1041,9 +908,7 @@ impl ::fastrs::Message for TaskQueueStatus {
         self.read_level = ::core::default::Default::default();
         self.ack_level = ::core::default::Default::default();
         self.rate_per_second = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.task_id_block.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_id_block = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1052,6 +917,16 @@ impl ::fastrs::Message for TaskQueueStatus {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskIdBlock {
@@ -1059,8 +934,6 @@ pub struct TaskIdBlock {
     pub end_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskIdBlock {
@@ -1076,34 +949,34 @@ impl ::fastrs::Message for TaskIdBlock {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.end_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.end_id, &[0x10], w);
-            }
-            if self.start_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.start_id, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.end_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.end_id, &[0x10], w);
+        }
+        if self.start_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.start_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int64::merge(&mut self.start_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.end_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int64::merge(&mut self.start_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.start_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.end_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.end_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1121,6 +994,16 @@ impl ::fastrs::Message for TaskIdBlock {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueuePartitionMetadata {
@@ -1128,8 +1011,6 @@ pub struct TaskQueuePartitionMetadata {
     pub owner_host_name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueuePartitionMetadata {
@@ -1145,38 +1026,34 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.owner_host_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.owner_host_name, &[0x12], w);
-            }
-            if !self.key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.key, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.owner_host_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.owner_host_name, &[0x12], w);
+        }
+        if !self.key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.owner_host_name, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.key, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.key, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.owner_host_name,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.owner_host_name, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1193,6 +1070,16 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1213,8 +1100,6 @@ pub struct PollerInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerInfo {
@@ -1251,34 +1136,36 @@ impl ::fastrs::Message for PollerInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.deployment_options {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.deployment_options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentOptions,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.worker_version_capabilities {
-                ::fastrs::__private::Msg::<
+                >,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.worker_version_capabilities {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::common::v1::WorkerVersionCapabilities,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.rate_per_second.to_bits() != 0 {
-                ::fastrs::__private::Double::write_keyed(
-                    &self.rate_per_second,
-                    &[0x19],
-                    w,
-                );
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_access_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x22], w);
+        }
+        if self.rate_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Double,
+            >(&self.rate_per_second, &[0x19], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_access_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1286,88 +1173,47 @@ impl ::fastrs::Message for PollerInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_access_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x19) {
-                            tag = 0x19;
-                            continue;
-                        }
-                    }
-                    0x19 => {
-                        ::fastrs::__private::Double::merge(
-                            &mut self.rate_per_second,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionCapabilities,
-                        >::merge(
-                            self
-                                .worker_version_capabilities
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentOptions,
-                        >::merge(
-                            self
-                                .deployment_options
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_access_time, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
+                }
+                0x19 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.rate_per_second, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionCapabilities,
+                        >,
+                    >(&mut self.worker_version_capabilities, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentOptions,
+                        >,
+                    >(&mut self.deployment_options, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.last_access_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_access_time = ::core::option::Option::None;
         self.identity.clear();
         self.rate_per_second = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.worker_version_capabilities.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.deployment_options.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_version_capabilities = ::core::option::Option::None;
+        self.deployment_options = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1375,6 +1221,16 @@ impl ::fastrs::Message for PollerInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1387,8 +1243,6 @@ pub struct StickyExecutionAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StickyExecutionAttributes {
@@ -1404,17 +1258,17 @@ impl ::fastrs::Message for StickyExecutionAttributes {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.worker_task_queue {
-                ::fastrs::__private::Msg::<TaskQueue>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.worker_task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<TaskQueue>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1422,49 +1276,25 @@ impl ::fastrs::Message for StickyExecutionAttributes {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            TaskQueue,
-                        >::merge(
-                            self
-                                .worker_task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<TaskQueue>,
+                    >(&mut self.worker_task_queue, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.worker_task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_task_queue = ::core::option::Option::None;
+        self.schedule_to_start_timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1472,6 +1302,16 @@ impl ::fastrs::Message for StickyExecutionAttributes {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Used by the worker versioning APIs, represents an unordered set of one or more versions which are
@@ -1482,8 +1322,6 @@ pub struct CompatibleVersionSet {
     pub build_ids: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CompatibleVersionSet {
@@ -1491,37 +1329,28 @@ impl ::fastrs::Message for CompatibleVersionSet {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Str,
             >(&self.build_ids, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Str,
-            >(&self.build_ids, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Str,
+        >(&self.build_ids, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while r.read_tag_if(0x0a) {
-            ::fastrs::__private::reserve_run(&mut self.build_ids, r, 0x0a);
-            let mut v = self.recycle.spare();
-            ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-            self.build_ids.push(v);
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::reserve_run(&mut self.build_ids, r, 0x0a);
-                    let mut v = self.recycle.spare();
-                    ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                    self.build_ids.push(v);
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_ids, r, depth, 0x0a)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1529,7 +1358,7 @@ impl ::fastrs::Message for CompatibleVersionSet {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_all(&mut self.build_ids);
+        self.build_ids.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1537,6 +1366,16 @@ impl ::fastrs::Message for CompatibleVersionSet {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Reachability of tasks for a worker on a single task queue.
@@ -1551,8 +1390,6 @@ pub struct TaskQueueReachability {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueReachability {
@@ -1563,64 +1400,47 @@ impl ::fastrs::Message for TaskQueueReachability {
             n += 1 + ::fastrs::__private::Str::size(&self.task_queue);
         }
         n
-            += ::fastrs::__private::size_packed::<
+            += ::fastrs::__private::compact::size_packed::<
                 ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskReachability>,
             >(&self.reachability, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskReachability>,
-            >(&self.reachability, &[0x12], w);
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_packed::<
+            ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskReachability>,
+        >(&self.reachability, &[0x12], w);
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::merge_packed::<
-                ::fastrs::__private::OpenEnum<super::super::enums::v1::TaskReachability>,
-            >(r, &mut self.reachability)?;
-        }
-        while r.read_tag_if(0x10) {
-            ::fastrs::__private::reserve_run(&mut self.reachability, r, 0x10);
-            self.reachability
-                .push(
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::TaskReachability,
-                    >::read(r, depth)?,
-                );
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::merge_packed::<
+                    ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskReachability,
                         >,
                     >(r, &mut self.reachability)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::reserve_run(&mut self.reachability, r, 0x10);
-                    self.reachability
-                        .push(
-                            ::fastrs::__private::OpenEnum::<
-                                super::super::enums::v1::TaskReachability,
-                            >::read(r, depth)?,
-                        );
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::TaskReachability,
+                        >,
+                    >(&mut self.reachability, r, depth, 0x10)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1638,6 +1458,16 @@ impl ::fastrs::Message for TaskQueueReachability {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Reachability of tasks for a worker by build id, in one or more task queues.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1648,8 +1478,6 @@ pub struct BuildIdReachability {
     pub task_queue_reachability: ::fastrs::alloc::vec::Vec<TaskQueueReachability>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BuildIdReachability {
@@ -1660,21 +1488,21 @@ impl ::fastrs::Message for BuildIdReachability {
             n += 1 + ::fastrs::__private::Str::size(&self.build_id);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<TaskQueueReachability>,
             >(&self.task_queue_reachability, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<TaskQueueReachability>,
-            >(&self.task_queue_reachability, &[0x12], w);
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<TaskQueueReachability>,
+        >(&self.task_queue_reachability, &[0x12], w);
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1682,41 +1510,25 @@ impl ::fastrs::Message for BuildIdReachability {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.task_queue_reachability,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            TaskQueueReachability,
-                        >::merge(&mut v, r, depth)?;
-                        self.task_queue_reachability.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<TaskQueueReachability>,
+                    >(&mut self.task_queue_reachability, r, depth, 0x12)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id.clear();
-        self.recycle.keep_messages(&mut self.task_queue_reachability);
+        self.task_queue_reachability.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1725,6 +1537,16 @@ impl ::fastrs::Message for BuildIdReachability {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RampByPercentage {
@@ -1732,8 +1554,6 @@ pub struct RampByPercentage {
     pub ramp_percentage: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RampByPercentage {
@@ -1746,33 +1566,24 @@ impl ::fastrs::Message for RampByPercentage {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.ramp_percentage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.ramp_percentage,
-                    &[0x0d],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.ramp_percentage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.ramp_percentage, &[0x0d], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0d) {
-            ::fastrs::__private::Float::merge(&mut self.ramp_percentage, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.ramp_percentage,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.ramp_percentage, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1788,6 +1599,16 @@ impl ::fastrs::Message for RampByPercentage {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Assignment rules are applied to *new* Workflow and Activity executions at
@@ -1837,8 +1658,6 @@ pub struct BuildIdAssignmentRule {
     pub ramp: ::core::option::Option<build_id_assignment_rule::Ramp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BuildIdAssignmentRule {
@@ -1859,18 +1678,20 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                build_id_assignment_rule::Ramp::PercentageRamp(v),
-            ) = &self.ramp
-            {
-                ::fastrs::__private::Msg::<RampByPercentage>::write_keyed(v, &[0x1a], w);
-            }
-            if !self.target_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.target_build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(
+            build_id_assignment_rule::Ramp::PercentageRamp(v),
+        ) = &self.ramp
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RampByPercentage>,
+            >(v, &[0x1a], w);
+        }
+        if !self.target_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.target_build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1880,30 +1701,27 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.target_build_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.target_build_id, r, depth)?;
                 }
                 0x1a => {
                     match &mut self.ramp {
                         ::core::option::Option::Some(
                             build_id_assignment_rule::Ramp::PercentageRamp(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                RampByPercentage,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<RampByPercentage>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                RampByPercentage,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .ramp
-                                .replace(build_id_assignment_rule::Ramp::PercentageRamp(v));
-                            build_id_assignment_rule::keep_ramp(&mut self.recycle, old);
+                            self.ramp = ::core::option::Option::Some(
+                                build_id_assignment_rule::Ramp::PercentageRamp(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<RampByPercentage>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1914,7 +1732,7 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
     }
     fn clear(&mut self) {
         self.target_build_id.clear();
-        build_id_assignment_rule::keep_ramp(&mut self.recycle, self.ramp.take());
+        self.ramp = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1922,6 +1740,16 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`BuildIdAssignmentRule`].
@@ -1936,15 +1764,6 @@ pub mod build_id_assignment_rule {
         /// where you want to send a certain portion of the traffic to the target
         /// Build ID.
         PercentageRamp(super::RampByPercentage),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_ramp(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Ramp>,
-    ) {
-        if let ::core::option::Option::Some(Ramp::PercentageRamp(v)) = old {
-            recycle.keep_message(v);
-        }
     }
 }
 /// These rules apply to tasks assigned to a particular Build ID
@@ -1977,8 +1796,6 @@ pub struct CompatibleBuildIdRedirectRule {
     pub target_build_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
@@ -1994,42 +1811,34 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.target_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.target_build_id, &[0x12], w);
-            }
-            if !self.source_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.source_build_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.target_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.target_build_id, &[0x12], w);
+        }
+        if !self.source_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.source_build_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.source_build_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.target_build_id, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.source_build_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.source_build_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.target_build_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.target_build_id, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2047,6 +1856,16 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimestampedBuildIdAssignmentRule {
@@ -2054,8 +1873,6 @@ pub struct TimestampedBuildIdAssignmentRule {
     pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
@@ -2075,19 +1892,17 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.rule {
-                ::fastrs::__private::Msg::<
-                    BuildIdAssignmentRule,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rule {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<BuildIdAssignmentRule>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2095,49 +1910,25 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            BuildIdAssignmentRule,
-                        >::merge(
-                            self
-                                .rule
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<BuildIdAssignmentRule>,
+                    >(&mut self.rule, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.rule.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rule = ::core::option::Option::None;
+        self.create_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2146,6 +1937,16 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimestampedCompatibleBuildIdRedirectRule {
@@ -2153,8 +1954,6 @@ pub struct TimestampedCompatibleBuildIdRedirectRule {
     pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
@@ -2174,19 +1973,17 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.rule {
-                ::fastrs::__private::Msg::<
-                    CompatibleBuildIdRedirectRule,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rule {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<CompatibleBuildIdRedirectRule>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2194,49 +1991,25 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            CompatibleBuildIdRedirectRule,
-                        >::merge(
-                            self
-                                .rule
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<CompatibleBuildIdRedirectRule>,
+                    >(&mut self.rule, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.rule.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rule = ::core::option::Option::None;
+        self.create_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2245,6 +2018,16 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PollerGroupInfo {
@@ -2252,8 +2035,6 @@ pub struct PollerGroupInfo {
     pub weight: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerGroupInfo {
@@ -2269,34 +2050,34 @@ impl ::fastrs::Message for PollerGroupInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.weight.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(&self.weight, &[0x15], w);
-            }
-            if !self.id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.weight.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.weight, &[0x15], w);
+        }
+        if !self.id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
-        }
-        if r.read_tag_if(0x15) {
-            ::fastrs::__private::Float::merge(&mut self.weight, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.id, r, depth)?;
                 }
                 0x15 => {
-                    ::fastrs::__private::Float::merge(&mut self.weight, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.weight, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2314,6 +2095,16 @@ impl ::fastrs::Message for PollerGroupInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A versioned snapshot of the poller groups the client should use for future polls to a task
 /// queue. The version is monotonically increasing so that a client can ignore a snapshot that is
@@ -2327,8 +2118,6 @@ pub struct PollerGroupsInfo {
     pub poller_groups: ::fastrs::alloc::vec::Vec<PollerGroupInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerGroupsInfo {
@@ -2339,21 +2128,21 @@ impl ::fastrs::Message for PollerGroupsInfo {
             n += 1 + ::fastrs::__private::Int64::size(&self.version);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<PollerGroupInfo>,
             >(&self.poller_groups, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<PollerGroupInfo>,
-            >(&self.poller_groups, &[0x12], w);
-            if self.version != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.version, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<PollerGroupInfo>,
+        >(&self.poller_groups, &[0x12], w);
+        if self.version != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.version, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2361,41 +2150,25 @@ impl ::fastrs::Message for PollerGroupsInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int64::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.poller_groups,
-                            r,
-                            0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            PollerGroupInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.poller_groups.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<PollerGroupInfo>,
+                    >(&mut self.poller_groups, r, depth, 0x12)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.poller_groups);
+        self.poller_groups.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2403,6 +2176,16 @@ impl ::fastrs::Message for PollerGroupsInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Attached to task responses to give hints to the SDK about how it may adjust its number of
@@ -2418,8 +2201,6 @@ pub struct PollerScalingDecision {
     pub poll_request_delta_suggestion: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerScalingDecision {
@@ -2436,37 +2217,24 @@ impl ::fastrs::Message for PollerScalingDecision {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.poll_request_delta_suggestion != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.poll_request_delta_suggestion,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.poll_request_delta_suggestion != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.poll_request_delta_suggestion, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.poll_request_delta_suggestion,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.poll_request_delta_suggestion,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.poll_request_delta_suggestion, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2483,6 +2251,16 @@ impl ::fastrs::Message for PollerScalingDecision {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimit {
@@ -2490,8 +2268,6 @@ pub struct RateLimit {
     pub requests_per_second: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RateLimit {
@@ -2504,33 +2280,24 @@ impl ::fastrs::Message for RateLimit {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.requests_per_second.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.requests_per_second,
-                    &[0x0d],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.requests_per_second.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.requests_per_second, &[0x0d], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0d) {
-            ::fastrs::__private::Float::merge(&mut self.requests_per_second, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.requests_per_second,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.requests_per_second, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -2547,6 +2314,16 @@ impl ::fastrs::Message for RateLimit {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ConfigMetadata {
@@ -2559,8 +2336,6 @@ pub struct ConfigMetadata {
     pub update_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ConfigMetadata {
@@ -2583,20 +2358,22 @@ impl ::fastrs::Message for ConfigMetadata {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.update_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.update_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.update_identity, &[0x12], w);
-            }
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.update_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if !self.update_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.update_identity, &[0x12], w);
+        }
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2604,41 +2381,23 @@ impl ::fastrs::Message for ConfigMetadata {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.update_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .update_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.update_identity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.update_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -2646,9 +2405,7 @@ impl ::fastrs::Message for ConfigMetadata {
     fn clear(&mut self) {
         self.reason.clear();
         self.update_identity.clear();
-        if let ::core::option::Option::Some(v) = self.update_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.update_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2657,6 +2414,16 @@ impl ::fastrs::Message for ConfigMetadata {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimitConfig {
@@ -2664,8 +2431,6 @@ pub struct RateLimitConfig {
     pub metadata: ::core::option::Option<ConfigMetadata>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RateLimitConfig {
@@ -2681,15 +2446,17 @@ impl ::fastrs::Message for RateLimitConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.metadata {
-                ::fastrs::__private::Msg::<ConfigMetadata>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.rate_limit {
-                ::fastrs::__private::Msg::<RateLimit>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ConfigMetadata>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rate_limit {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RateLimit>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2697,49 +2464,25 @@ impl ::fastrs::Message for RateLimitConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            RateLimit,
-                        >::merge(
-                            self
-                                .rate_limit
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ConfigMetadata,
-                        >::merge(
-                            self
-                                .metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RateLimit>,
+                    >(&mut self.rate_limit, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ConfigMetadata>,
+                    >(&mut self.metadata, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.rate_limit.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rate_limit = ::core::option::Option::None;
+        self.metadata = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2747,6 +2490,16 @@ impl ::fastrs::Message for RateLimitConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2762,8 +2515,6 @@ pub struct TaskQueueConfig {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueConfig {
@@ -2784,21 +2535,21 @@ impl ::fastrs::Message for TaskQueueConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_map::<
-                ::fastrs::__private::Str,
-                ::fastrs::__private::Float,
-            >(self.fairness_weight_overrides.iter(), &[0x1a], w);
-            if let ::core::option::Option::Some(v) = &self
-                .fairness_keys_rate_limit_default
-            {
-                ::fastrs::__private::Msg::<RateLimitConfig>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.queue_rate_limit {
-                ::fastrs::__private::Msg::<RateLimitConfig>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Float,
+        >(self.fairness_weight_overrides.iter(), &[0x1a], w);
+        if let ::core::option::Option::Some(v) = &self.fairness_keys_rate_limit_default {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RateLimitConfig>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.queue_rate_limit {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<RateLimitConfig>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2806,81 +2557,42 @@ impl ::fastrs::Message for TaskQueueConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            RateLimitConfig,
-                        >::merge(
-                            self
-                                .queue_rate_limit
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            RateLimitConfig,
-                        >::merge(
-                            self
-                                .fairness_keys_rate_limit_default
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        if self.fairness_weight_overrides.capacity() == 0 {
-                            self.fairness_weight_overrides
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Float,
-                                    >(r, 0x1a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Float,
-                        >(
-                            r,
-                            depth,
-                            self.recycle.spare(),
-                            ::core::default::Default::default(),
-                        )?;
-                        self.fairness_weight_overrides.insert(k, v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RateLimitConfig>,
+                    >(&mut self.queue_rate_limit, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<RateLimitConfig>,
+                    >(&mut self.fairness_keys_rate_limit_default, r, depth)?;
+                }
+                0x1a => {
+                    if self.fairness_weight_overrides.capacity() == 0 {
+                        self.fairness_weight_overrides
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Float,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Float,
+                    >(r, depth)?;
+                    self.fairness_weight_overrides.insert(k, v);
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.queue_rate_limit.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .fairness_keys_rate_limit_default
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        self.recycle.keep_each(self.fairness_weight_overrides.drain().map(|(k, _)| k));
+        self.queue_rate_limit = ::core::option::Option::None;
+        self.fairness_keys_rate_limit_default = ::core::option::Option::None;
+        self.fairness_weight_overrides.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2888,5 +2600,15 @@ impl ::fastrs::Message for TaskQueueConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

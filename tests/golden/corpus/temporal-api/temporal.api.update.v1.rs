@@ -16,8 +16,6 @@ pub struct WaitPolicy {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WaitPolicy {
@@ -34,31 +32,28 @@ impl ::fastrs::Message for WaitPolicy {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.lifecycle_stage.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.lifecycle_stage.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                >::write_keyed(&self.lifecycle_stage, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.lifecycle_stage, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-            >::merge(&mut self.lifecycle_stage, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                    >::merge(&mut self.lifecycle_stage, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
+                        >,
+                    >(&mut self.lifecycle_stage, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -75,6 +70,16 @@ impl ::fastrs::Message for WaitPolicy {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// The data needed by a client to refer to a previously invoked Workflow Update.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -85,8 +90,6 @@ pub struct UpdateRef {
     pub update_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateRef {
@@ -106,17 +109,17 @@ impl ::fastrs::Message for UpdateRef {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.update_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.update_id, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.update_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.update_id, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -124,38 +127,26 @@ impl ::fastrs::Message for UpdateRef {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .workflow_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.update_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.workflow_execution, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.update_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.workflow_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_execution = ::core::option::Option::None;
         self.update_id.clear();
         self.unknown_fields.clear();
     }
@@ -165,6 +156,16 @@ impl ::fastrs::Message for UpdateRef {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// The outcome of a Workflow Update: success or failure.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -172,8 +173,6 @@ pub struct Outcome {
     pub value: ::core::option::Option<outcome::Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Outcome {
@@ -200,22 +199,20 @@ impl ::fastrs::Message for Outcome {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.value {
-                ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::common::v1::Payloads,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                    ::fastrs::__private::Msg::<
-                        super::super::failure::v1::Failure,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.value {
+            ::core::option::Option::Some(outcome::Value::Success(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(outcome::Value::Failure(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -227,34 +224,36 @@ impl ::fastrs::Message for Outcome {
                 0x0a => {
                     match &mut self.value {
                         ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::common::v1::Payloads,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::common::v1::Payloads,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.value.replace(outcome::Value::Success(v));
-                            outcome::keep_value(&mut self.recycle, old);
+                            self.value = ::core::option::Option::Some(
+                                outcome::Value::Success(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
                 0x12 => {
                     match &mut self.value {
                         ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::failure::v1::Failure,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self.value.replace(outcome::Value::Failure(v));
-                            outcome::keep_value(&mut self.recycle, old);
+                            self.value = ::core::option::Option::Some(
+                                outcome::Value::Failure(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -264,7 +263,7 @@ impl ::fastrs::Message for Outcome {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        outcome::keep_value(&mut self.recycle, self.value.take());
+        self.value = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -273,6 +272,16 @@ impl ::fastrs::Message for Outcome {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`Outcome`].
 pub mod outcome {
@@ -280,17 +289,6 @@ pub mod outcome {
     pub enum Value {
         Success(super::super::super::common::v1::Payloads),
         Failure(super::super::super::failure::v1::Failure),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_value(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Value>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Value::Success(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Value::Failure(v)) => recycle.keep_message(v),
-            _ => {}
-        }
     }
 }
 /// Metadata about a Workflow Update.
@@ -302,8 +300,6 @@ pub struct Meta {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Meta {
@@ -319,34 +315,34 @@ impl ::fastrs::Message for Meta {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x12], w);
-            }
-            if !self.update_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.update_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x12], w);
+        }
+        if !self.update_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.update_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.update_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.update_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.update_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -364,6 +360,16 @@ impl ::fastrs::Message for Meta {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Input {
@@ -376,8 +382,6 @@ pub struct Input {
     pub args: ::core::option::Option<super::super::common::v1::Payloads>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Input {
@@ -404,22 +408,22 @@ impl ::fastrs::Message for Input {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.args {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.args {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x1a], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -427,57 +431,31 @@ impl ::fastrs::Message for Input {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .args
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.args, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
+        self.header = ::core::option::Option::None;
         self.name.clear();
-        if let ::core::option::Option::Some(v) = self.args.take() {
-            self.recycle.keep_message(v);
-        }
+        self.args = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -485,6 +463,16 @@ impl ::fastrs::Message for Input {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// The client request that triggers a Workflow Update.
@@ -502,8 +490,6 @@ pub struct Request {
     pub links: ::fastrs::alloc::vec::Vec<super::super::common::v1::Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Request {
@@ -520,34 +506,38 @@ impl ::fastrs::Message for Request {
             n += 1 + ::fastrs::__private::Str::size(&self.request_id);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Callback>,
             >(&self.completion_callbacks, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<super::super::common::v1::Link>,
             >(&self.links, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Link>,
-            >(&self.links, &[0x2a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-            >(&self.completion_callbacks, &[0x22], w);
-            if !self.request_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.request_id, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<Input>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.meta {
-                ::fastrs::__private::Msg::<Meta>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Link>,
+        >(&self.links, &[0x2a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+        >(&self.completion_callbacks, &[0x22], w);
+        if !self.request_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.request_id, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Input>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.meta {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Meta>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -555,93 +545,43 @@ impl ::fastrs::Message for Request {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Meta,
-                        >::merge(
-                            self
-                                .meta
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            Input,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.request_id, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(
-                            &mut self.completion_callbacks,
-                            r,
-                            0x22,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Callback,
-                        >::merge(&mut v, r, depth)?;
-                        self.completion_callbacks.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::reserve_run(&mut self.links, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Link,
-                        >::merge(&mut v, r, depth)?;
-                        self.links.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Meta>,
+                    >(&mut self.meta, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Input>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+                    >(&mut self.completion_callbacks, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Link>,
+                    >(&mut self.links, r, depth, 0x2a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.meta.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
+        self.meta = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
         self.request_id.clear();
-        self.recycle.keep_messages(&mut self.completion_callbacks);
-        self.recycle.keep_messages(&mut self.links);
+        self.completion_callbacks.clear();
+        self.links.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -649,6 +589,16 @@ impl ::fastrs::Message for Request {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// An Update protocol message indicating that a Workflow Update has been rejected.
@@ -660,8 +610,6 @@ pub struct Rejection {
     pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Rejection {
@@ -691,31 +639,27 @@ impl ::fastrs::Message for Rejection {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.rejected_request {
-                ::fastrs::__private::Msg::<Request>::write_keyed(v, &[0x1a], w);
-            }
-            if self.rejected_request_sequencing_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.rejected_request_sequencing_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.rejected_request_message_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.rejected_request_message_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.rejected_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Request>,
+            >(v, &[0x1a], w);
+        }
+        if self.rejected_request_sequencing_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.rejected_request_sequencing_event_id, &[0x10], w);
+        }
+        if !self.rejected_request_message_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.rejected_request_message_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -723,60 +667,28 @@ impl ::fastrs::Message for Rejection {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.rejected_request_message_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.rejected_request_sequencing_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Request,
-                        >::merge(
-                            self
-                                .rejected_request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.rejected_request_message_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.rejected_request_sequencing_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Request>,
+                    >(&mut self.rejected_request, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.failure, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -784,12 +696,8 @@ impl ::fastrs::Message for Rejection {
     fn clear(&mut self) {
         self.rejected_request_message_id.clear();
         self.rejected_request_sequencing_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.rejected_request.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.rejected_request = ::core::option::Option::None;
+        self.failure = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -797,6 +705,16 @@ impl ::fastrs::Message for Rejection {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// An Update protocol message indicating that a Workflow Update has
@@ -808,8 +726,6 @@ pub struct Acceptance {
     pub accepted_request: ::core::option::Option<Request>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Acceptance {
@@ -832,26 +748,22 @@ impl ::fastrs::Message for Acceptance {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.accepted_request {
-                ::fastrs::__private::Msg::<Request>::write_keyed(v, &[0x1a], w);
-            }
-            if self.accepted_request_sequencing_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.accepted_request_sequencing_event_id,
-                    &[0x10],
-                    w,
-                );
-            }
-            if !self.accepted_request_message_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.accepted_request_message_id,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.accepted_request {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Request>,
+            >(v, &[0x1a], w);
+        }
+        if self.accepted_request_sequencing_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.accepted_request_sequencing_event_id, &[0x10], w);
+        }
+        if !self.accepted_request_message_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.accepted_request_message_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -859,45 +771,23 @@ impl ::fastrs::Message for Acceptance {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.accepted_request_message_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.accepted_request_sequencing_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            Request,
-                        >::merge(
-                            self
-                                .accepted_request
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.accepted_request_message_id, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.accepted_request_sequencing_event_id, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Request>,
+                    >(&mut self.accepted_request, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -905,9 +795,7 @@ impl ::fastrs::Message for Acceptance {
     fn clear(&mut self) {
         self.accepted_request_message_id.clear();
         self.accepted_request_sequencing_event_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.accepted_request.take() {
-            self.recycle.keep_message(v);
-        }
+        self.accepted_request = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -915,6 +803,16 @@ impl ::fastrs::Message for Acceptance {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// An Update protocol message indicating that a Workflow Update has
@@ -925,8 +823,6 @@ pub struct Response {
     pub outcome: ::core::option::Option<Outcome>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Response {
@@ -942,15 +838,17 @@ impl ::fastrs::Message for Response {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.outcome {
-                ::fastrs::__private::Msg::<Outcome>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.meta {
-                ::fastrs::__private::Msg::<Meta>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.outcome {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Outcome>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.meta {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<Meta>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -958,49 +856,25 @@ impl ::fastrs::Message for Response {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            Meta,
-                        >::merge(
-                            self
-                                .meta
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            Outcome,
-                        >::merge(
-                            self
-                                .outcome
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Meta>,
+                    >(&mut self.meta, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<Outcome>,
+                    >(&mut self.outcome, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.meta.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.outcome.take() {
-            self.recycle.keep_message(v);
-        }
+        self.meta = ::core::option::Option::None;
+        self.outcome = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1008,5 +882,15 @@ impl ::fastrs::Message for Response {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -11,8 +11,6 @@ pub struct ReleaseInfo {
     pub notes: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ReleaseInfo {
@@ -35,20 +33,22 @@ impl ::fastrs::Message for ReleaseInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.notes.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.notes, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.release_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.notes.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.notes, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.release_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -56,46 +56,30 @@ impl ::fastrs::Message for ReleaseInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .release_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.notes, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.release_time, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.notes, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version.clear();
-        if let ::core::option::Option::Some(v) = self.release_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.release_time = ::core::option::Option::None;
         self.notes.clear();
         self.unknown_fields.clear();
     }
@@ -105,6 +89,16 @@ impl ::fastrs::Message for ReleaseInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Alert contains notification and severity.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -113,8 +107,6 @@ pub struct Alert {
     pub severity: ::fastrs::EnumValue<super::super::enums::v1::Severity>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Alert {
@@ -134,40 +126,34 @@ impl ::fastrs::Message for Alert {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.severity.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::Severity,
-                >::write_keyed(&self.severity, &[0x10], w);
-            }
-            if !self.message.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.message, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.severity.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::Severity>,
+            >(&self.severity, &[0x10], w);
+        }
+        if !self.message.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.message, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::Severity,
-            >::merge(&mut self.severity, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.message, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.message, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::Severity,
-                    >::merge(&mut self.severity, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<super::super::enums::v1::Severity>,
+                    >(&mut self.severity, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -185,6 +171,16 @@ impl ::fastrs::Message for Alert {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// VersionInfo contains details about current and recommended release versions as well as alerts and upgrade instructions.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -196,8 +192,6 @@ pub struct VersionInfo {
     pub last_update_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionInfo {
@@ -214,7 +208,7 @@ impl ::fastrs::Message for VersionInfo {
             n += 1 + ::fastrs::__private::Str::size(&self.instructions);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<Alert>,
             >(&self.alerts, 1);
         if let ::core::option::Option::Some(v) = &self.last_update_time {
@@ -227,26 +221,30 @@ impl ::fastrs::Message for VersionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_update_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<Alert>,
-            >(&self.alerts, &[0x22], w);
-            if !self.instructions.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.instructions, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.recommended {
-                ::fastrs::__private::Msg::<ReleaseInfo>::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current {
-                ::fastrs::__private::Msg::<ReleaseInfo>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_update_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<Alert>,
+        >(&self.alerts, &[0x22], w);
+        if !self.instructions.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.instructions, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.recommended {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ReleaseInfo>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ReleaseInfo>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -254,93 +252,43 @@ impl ::fastrs::Message for VersionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ReleaseInfo,
-                        >::merge(
-                            self
-                                .current
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ReleaseInfo,
-                        >::merge(
-                            self
-                                .recommended
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.instructions,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::reserve_run(&mut self.alerts, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<Alert>::merge(&mut v, r, depth)?;
-                        self.alerts.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_update_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ReleaseInfo>,
+                    >(&mut self.current, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ReleaseInfo>,
+                    >(&mut self.recommended, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.instructions, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<Alert>,
+                    >(&mut self.alerts, r, depth, 0x22)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_update_time, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.current.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.recommended.take() {
-            self.recycle.keep_message(v);
-        }
+        self.current = ::core::option::Option::None;
+        self.recommended = ::core::option::Option::None;
         self.instructions.clear();
-        self.recycle.keep_messages(&mut self.alerts);
-        if let ::core::option::Option::Some(v) = self.last_update_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.alerts.clear();
+        self.last_update_time = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -348,5 +296,15 @@ impl ::fastrs::Message for VersionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

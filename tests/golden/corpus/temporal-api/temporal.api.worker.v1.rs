@@ -14,8 +14,6 @@ pub struct WorkerPollerInfo {
     pub is_autoscaling: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerPollerInfo {
@@ -38,24 +36,22 @@ impl ::fastrs::Message for WorkerPollerInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.is_autoscaling {
-                ::fastrs::__private::Bool::write_keyed(&self.is_autoscaling, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_successful_poll_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.current_pollers != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.current_pollers,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.is_autoscaling {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.is_autoscaling, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_successful_poll_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.current_pollers != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.current_pollers, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -63,54 +59,30 @@ impl ::fastrs::Message for WorkerPollerInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.current_pollers,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_successful_poll_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.is_autoscaling,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.current_pollers, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_successful_poll_time, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.is_autoscaling, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_pollers = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_successful_poll_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_successful_poll_time = ::core::option::Option::None;
         self.is_autoscaling = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -119,6 +91,16 @@ impl ::fastrs::Message for WorkerPollerInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -144,8 +126,6 @@ pub struct WorkerSlotsInfo {
     pub last_interval_failure_tasks: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerSlotsInfo {
@@ -180,151 +160,84 @@ impl ::fastrs::Message for WorkerSlotsInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.last_interval_failure_tasks != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.last_interval_failure_tasks,
-                    &[0x38],
-                    w,
-                );
-            }
-            if self.last_interval_processed_tasks != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.last_interval_processed_tasks,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.total_failed_tasks != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.total_failed_tasks,
-                    &[0x28],
-                    w,
-                );
-            }
-            if self.total_processed_tasks != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.total_processed_tasks,
-                    &[0x20],
-                    w,
-                );
-            }
-            if !self.slot_supplier_kind.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.slot_supplier_kind,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if self.current_used_slots != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.current_used_slots,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.current_available_slots != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.current_available_slots,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.last_interval_failure_tasks != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.last_interval_failure_tasks, &[0x38], w);
+        }
+        if self.last_interval_processed_tasks != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.last_interval_processed_tasks, &[0x30], w);
+        }
+        if self.total_failed_tasks != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.total_failed_tasks, &[0x28], w);
+        }
+        if self.total_processed_tasks != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.total_processed_tasks, &[0x20], w);
+        }
+        if !self.slot_supplier_kind.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.slot_supplier_kind, &[0x1a], w);
+        }
+        if self.current_used_slots != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.current_used_slots, &[0x10], w);
+        }
+        if self.current_available_slots != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.current_available_slots, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.current_available_slots,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int32::merge(&mut self.current_used_slots, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.slot_supplier_kind, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.total_processed_tasks,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::Int32::merge(&mut self.total_failed_tasks, r, depth)?;
-        }
-        if r.read_tag_if(0x30) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.last_interval_processed_tasks,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x38) {
-            ::fastrs::__private::Int32::merge(
-                &mut self.last_interval_failure_tasks,
-                r,
-                depth,
-            )?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.current_available_slots,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.current_available_slots, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.current_used_slots,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.current_used_slots, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.slot_supplier_kind,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.slot_supplier_kind, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.total_processed_tasks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.total_processed_tasks, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.total_failed_tasks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.total_failed_tasks, r, depth)?;
                 }
                 0x30 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.last_interval_processed_tasks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.last_interval_processed_tasks, r, depth)?;
                 }
                 0x38 => {
-                    ::fastrs::__private::Int32::merge(
-                        &mut self.last_interval_failure_tasks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.last_interval_failure_tasks, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -347,6 +260,16 @@ impl ::fastrs::Message for WorkerSlotsInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Holds everything needed to identify the worker host/process context
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -368,8 +291,6 @@ pub struct WorkerHostInfo {
     pub worker_grouping_key: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerHostInfo {
@@ -394,93 +315,64 @@ impl ::fastrs::Message for WorkerHostInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.worker_grouping_key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_grouping_key,
-                    &[0x2a],
-                    w,
-                );
-            }
-            if self.current_host_mem_usage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.current_host_mem_usage,
-                    &[0x25],
-                    w,
-                );
-            }
-            if self.current_host_cpu_usage.to_bits() != 0 {
-                ::fastrs::__private::Float::write_keyed(
-                    &self.current_host_cpu_usage,
-                    &[0x1d],
-                    w,
-                );
-            }
-            if !self.process_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.process_id, &[0x12], w);
-            }
-            if !self.host_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.host_name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.worker_grouping_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_grouping_key, &[0x2a], w);
+        }
+        if self.current_host_mem_usage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.current_host_mem_usage, &[0x25], w);
+        }
+        if self.current_host_cpu_usage.to_bits() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Float,
+            >(&self.current_host_cpu_usage, &[0x1d], w);
+        }
+        if !self.process_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.process_id, &[0x12], w);
+        }
+        if !self.host_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.host_name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.host_name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.process_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1d) {
-            ::fastrs::__private::Float::merge(
-                &mut self.current_host_cpu_usage,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x25) {
-            ::fastrs::__private::Float::merge(
-                &mut self.current_host_mem_usage,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x2a) {
-            ::fastrs::__private::Str::merge(&mut self.worker_grouping_key, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.host_name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.host_name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.process_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.process_id, r, depth)?;
                 }
                 0x1d => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.current_host_cpu_usage,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.current_host_cpu_usage, r, depth)?;
                 }
                 0x25 => {
-                    ::fastrs::__private::Float::merge(
-                        &mut self.current_host_mem_usage,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.current_host_mem_usage, r, depth)?;
                 }
                 0x2a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.worker_grouping_key,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_grouping_key, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -500,6 +392,16 @@ impl ::fastrs::Message for WorkerHostInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Worker info message, contains information about the worker and its current state.
@@ -555,8 +457,6 @@ pub struct WorkerHeartbeat {
     pub drivers: ::fastrs::alloc::vec::Vec<StorageDriverInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerHeartbeat {
@@ -646,125 +546,135 @@ impl ::fastrs::Message for WorkerHeartbeat {
             n += 2 + ::fastrs::__private::Int32::size(&self.current_sticky_cache_size);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<PluginInfo>,
             >(&self.plugins, 2);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StorageDriverInfo>,
             >(&self.drivers, 2);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StorageDriverInfo>,
-            >(&self.drivers, &[0xc2, 0x01], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<PluginInfo>,
-            >(&self.plugins, &[0xba, 0x01], w);
-            if self.current_sticky_cache_size != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.current_sticky_cache_size,
-                    &[0xb0, 0x01],
-                    w,
-                );
-            }
-            if self.total_sticky_cache_miss != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.total_sticky_cache_miss,
-                    &[0xa8, 0x01],
-                    w,
-                );
-            }
-            if self.total_sticky_cache_hit != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.total_sticky_cache_hit,
-                    &[0xa0, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.nexus_poller_info {
-                ::fastrs::__private::Msg::<
-                    WorkerPollerInfo,
-                >::write_keyed(v, &[0x9a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_poller_info {
-                ::fastrs::__private::Msg::<
-                    WorkerPollerInfo,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_sticky_poller_info {
-                ::fastrs::__private::Msg::<
-                    WorkerPollerInfo,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_poller_info {
-                ::fastrs::__private::Msg::<
-                    WorkerPollerInfo,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.local_activity_slots_info {
-                ::fastrs::__private::Msg::<WorkerSlotsInfo>::write_keyed(v, &[0x7a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.nexus_task_slots_info {
-                ::fastrs::__private::Msg::<WorkerSlotsInfo>::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_task_slots_info {
-                ::fastrs::__private::Msg::<WorkerSlotsInfo>::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_slots_info {
-                ::fastrs::__private::Msg::<WorkerSlotsInfo>::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.elapsed_since_last_heartbeat {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::WorkerStatus,
-                >::write_keyed(&self.status, &[0x40], w);
-            }
-            if !self.sdk_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_version, &[0x3a], w);
-            }
-            if !self.sdk_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_name, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StorageDriverInfo>,
+        >(&self.drivers, &[0xc2, 0x01], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<PluginInfo>,
+        >(&self.plugins, &[0xba, 0x01], w);
+        if self.current_sticky_cache_size != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.current_sticky_cache_size, &[0xb0, 0x01], w);
+        }
+        if self.total_sticky_cache_miss != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.total_sticky_cache_miss, &[0xa8, 0x01], w);
+        }
+        if self.total_sticky_cache_hit != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.total_sticky_cache_hit, &[0xa0, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.nexus_poller_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerPollerInfo>,
+            >(v, &[0x9a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_poller_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerPollerInfo>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_sticky_poller_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerPollerInfo>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_poller_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerPollerInfo>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.local_activity_slots_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerSlotsInfo>,
+            >(v, &[0x7a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.nexus_task_slots_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerSlotsInfo>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_task_slots_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerSlotsInfo>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_slots_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerSlotsInfo>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.elapsed_since_last_heartbeat {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x4a], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::WorkerStatus>,
+            >(&self.status, &[0x40], w);
+        }
+        if !self.sdk_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_version, &[0x3a], w);
+        }
+        if !self.sdk_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_name, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.host_info {
-                ::fastrs::__private::Msg::<WorkerHostInfo>::write_keyed(v, &[0x1a], w);
-            }
-            if !self.worker_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.worker_identity, &[0x12], w);
-            }
-            if !self.worker_instance_key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_instance_key,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+                >,
+            >(v, &[0x2a], w);
+        }
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.host_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerHostInfo>,
+            >(v, &[0x1a], w);
+        }
+        if !self.worker_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_identity, &[0x12], w);
+        }
+        if !self.worker_instance_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_instance_key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -772,320 +682,132 @@ impl ::fastrs::Message for WorkerHeartbeat {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_instance_key,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerHostInfo,
-                        >::merge(
-                            self
-                                .host_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(&mut self.sdk_name, r, depth)?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.sdk_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkerStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .heartbeat_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .elapsed_since_last_heartbeat
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            WorkerSlotsInfo,
-                        >::merge(
-                            self
-                                .workflow_task_slots_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerSlotsInfo,
-                        >::merge(
-                            self
-                                .activity_task_slots_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            WorkerSlotsInfo,
-                        >::merge(
-                            self
-                                .nexus_task_slots_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerSlotsInfo,
-                        >::merge(
-                            self
-                                .local_activity_slots_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            WorkerPollerInfo,
-                        >::merge(
-                            self
-                                .workflow_poller_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerPollerInfo,
-                        >::merge(
-                            self
-                                .workflow_sticky_poller_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            WorkerPollerInfo,
-                        >::merge(
-                            self
-                                .activity_poller_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Msg::<
-                            WorkerPollerInfo,
-                        >::merge(
-                            self
-                                .nexus_poller_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa0) {
-                            tag = 0xa0;
-                            continue;
-                        }
-                    }
-                    0xa0 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.total_sticky_cache_hit,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa8) {
-                            tag = 0xa8;
-                            continue;
-                        }
-                    }
-                    0xa8 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.total_sticky_cache_miss,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb0) {
-                            tag = 0xb0;
-                            continue;
-                        }
-                    }
-                    0xb0 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.current_sticky_cache_size,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::reserve_run(&mut self.plugins, r, 0xba);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<PluginInfo>::merge(&mut v, r, depth)?;
-                        self.plugins.push(v);
-                        if r.read_tag_if(0xba) {
-                            continue;
-                        }
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::reserve_run(&mut self.drivers, r, 0xc2);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            StorageDriverInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.drivers.push(v);
-                        if r.read_tag_if(0xc2) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_instance_key, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_identity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerHostInfo>,
+                    >(&mut self.host_info, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_name, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_version, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkerStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.heartbeat_time, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.elapsed_since_last_heartbeat, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerSlotsInfo>,
+                    >(&mut self.workflow_task_slots_info, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerSlotsInfo>,
+                    >(&mut self.activity_task_slots_info, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerSlotsInfo>,
+                    >(&mut self.nexus_task_slots_info, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerSlotsInfo>,
+                    >(&mut self.local_activity_slots_info, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerPollerInfo>,
+                    >(&mut self.workflow_poller_info, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerPollerInfo>,
+                    >(&mut self.workflow_sticky_poller_info, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerPollerInfo>,
+                    >(&mut self.activity_poller_info, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerPollerInfo>,
+                    >(&mut self.nexus_poller_info, r, depth)?;
+                }
+                0xa0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.total_sticky_cache_hit, r, depth)?;
+                }
+                0xa8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.total_sticky_cache_miss, r, depth)?;
+                }
+                0xb0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.current_sticky_cache_size, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<PluginInfo>,
+                    >(&mut self.plugins, r, depth, 0xba)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StorageDriverInfo>,
+                    >(&mut self.drivers, r, depth, 0xc2)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1093,56 +815,28 @@ impl ::fastrs::Message for WorkerHeartbeat {
     fn clear(&mut self) {
         self.worker_instance_key.clear();
         self.worker_identity.clear();
-        if let ::core::option::Option::Some(v) = self.host_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.host_info = ::core::option::Option::None;
         self.task_queue.clear();
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment_version = ::core::option::Option::None;
         self.sdk_name.clear();
         self.sdk_version.clear();
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.heartbeat_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.elapsed_since_last_heartbeat.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_slots_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.activity_task_slots_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.nexus_task_slots_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.local_activity_slots_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_poller_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_sticky_poller_info.take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.activity_poller_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.nexus_poller_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_time = ::core::option::Option::None;
+        self.heartbeat_time = ::core::option::Option::None;
+        self.elapsed_since_last_heartbeat = ::core::option::Option::None;
+        self.workflow_task_slots_info = ::core::option::Option::None;
+        self.activity_task_slots_info = ::core::option::Option::None;
+        self.nexus_task_slots_info = ::core::option::Option::None;
+        self.local_activity_slots_info = ::core::option::Option::None;
+        self.workflow_poller_info = ::core::option::Option::None;
+        self.workflow_sticky_poller_info = ::core::option::Option::None;
+        self.activity_poller_info = ::core::option::Option::None;
+        self.nexus_poller_info = ::core::option::Option::None;
         self.total_sticky_cache_hit = ::core::default::Default::default();
         self.total_sticky_cache_miss = ::core::default::Default::default();
         self.current_sticky_cache_size = ::core::default::Default::default();
-        self.recycle.keep_messages(&mut self.plugins);
-        self.recycle.keep_messages(&mut self.drivers);
+        self.plugins.clear();
+        self.drivers.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1151,6 +845,16 @@ impl ::fastrs::Message for WorkerHeartbeat {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Detailed worker information.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1158,8 +862,6 @@ pub struct WorkerInfo {
     pub worker_heartbeat: ::core::option::Option<WorkerHeartbeat>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerInfo {
@@ -1172,12 +874,12 @@ impl ::fastrs::Message for WorkerInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.worker_heartbeat {
-                ::fastrs::__private::Msg::<WorkerHeartbeat>::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.worker_heartbeat {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkerHeartbeat>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1187,15 +889,9 @@ impl ::fastrs::Message for WorkerInfo {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        WorkerHeartbeat,
-                    >::merge(
-                        self
-                            .worker_heartbeat
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkerHeartbeat>,
+                    >(&mut self.worker_heartbeat, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1203,9 +899,7 @@ impl ::fastrs::Message for WorkerInfo {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.worker_heartbeat.take() {
-            self.recycle.keep_message(v);
-        }
+        self.worker_heartbeat = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1213,6 +907,16 @@ impl ::fastrs::Message for WorkerInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Limited worker information returned in the list response.
@@ -1252,8 +956,6 @@ pub struct WorkerListInfo {
     pub drivers: ::fastrs::alloc::vec::Vec<StorageDriverInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerListInfo {
@@ -1306,72 +1008,80 @@ impl ::fastrs::Message for WorkerListInfo {
             n += 1 + ::fastrs::__private::Str::size(&self.process_id);
         }
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<PluginInfo>,
             >(&self.plugins, 1);
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<StorageDriverInfo>,
             >(&self.drivers, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<StorageDriverInfo>,
-            >(&self.drivers, &[0x6a], w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<PluginInfo>,
-            >(&self.plugins, &[0x62], w);
-            if !self.process_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.process_id, &[0x5a], w);
-            }
-            if !self.worker_grouping_key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_grouping_key,
-                    &[0x52],
-                    w,
-                );
-            }
-            if !self.host_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.host_name, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::WorkerStatus,
-                >::write_keyed(&self.status, &[0x38], w);
-            }
-            if !self.sdk_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_version, &[0x32], w);
-            }
-            if !self.sdk_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.sdk_name, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<StorageDriverInfo>,
+        >(&self.drivers, &[0x6a], w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<PluginInfo>,
+        >(&self.plugins, &[0x62], w);
+        if !self.process_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.process_id, &[0x5a], w);
+        }
+        if !self.worker_grouping_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_grouping_key, &[0x52], w);
+        }
+        if !self.host_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.host_name, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x42], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::WorkerStatus>,
+            >(&self.status, &[0x38], w);
+        }
+        if !self.sdk_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_version, &[0x32], w);
+        }
+        if !self.sdk_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.sdk_name, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x1a], w);
-            }
-            if !self.worker_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.worker_identity, &[0x12], w);
-            }
-            if !self.worker_instance_key.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_instance_key,
-                    &[0x0a],
-                    w,
-                );
-            }
-        });
+                >,
+            >(v, &[0x22], w);
+        }
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x1a], w);
+        }
+        if !self.worker_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_identity, &[0x12], w);
+        }
+        if !self.worker_instance_key.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_instance_key, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1379,147 +1089,77 @@ impl ::fastrs::Message for WorkerListInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_instance_key,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_identity,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.sdk_name, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.sdk_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkerStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(&mut self.host_name, r, depth)?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_grouping_key,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Str::merge(&mut self.process_id, r, depth)?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::reserve_run(&mut self.plugins, r, 0x62);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<PluginInfo>::merge(&mut v, r, depth)?;
-                        self.plugins.push(v);
-                        if r.read_tag_if(0x62) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::reserve_run(&mut self.drivers, r, 0x6a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            StorageDriverInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.drivers.push(v);
-                        if r.read_tag_if(0x6a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_instance_key, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_identity, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_name, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.sdk_version, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkerStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.host_name, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_grouping_key, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.process_id, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<PluginInfo>,
+                    >(&mut self.plugins, r, depth, 0x62)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<StorageDriverInfo>,
+                    >(&mut self.drivers, r, depth, 0x6a)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -1528,20 +1168,16 @@ impl ::fastrs::Message for WorkerListInfo {
         self.worker_instance_key.clear();
         self.worker_identity.clear();
         self.task_queue.clear();
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment_version = ::core::option::Option::None;
         self.sdk_name.clear();
         self.sdk_version.clear();
         self.status = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.start_time = ::core::option::Option::None;
         self.host_name.clear();
         self.worker_grouping_key.clear();
         self.process_id.clear();
-        self.recycle.keep_messages(&mut self.plugins);
-        self.recycle.keep_messages(&mut self.drivers);
+        self.plugins.clear();
+        self.drivers.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1549,6 +1185,16 @@ impl ::fastrs::Message for WorkerListInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1559,8 +1205,6 @@ pub struct PluginInfo {
     pub version: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PluginInfo {
@@ -1576,34 +1220,34 @@ impl ::fastrs::Message for PluginInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.name, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x12], w);
+        }
+        if !self.name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.name, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.name, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1621,6 +1265,16 @@ impl ::fastrs::Message for PluginInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StorageDriverInfo {
@@ -1628,8 +1282,6 @@ pub struct StorageDriverInfo {
     pub r#type: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StorageDriverInfo {
@@ -1642,25 +1294,24 @@ impl ::fastrs::Message for StorageDriverInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.r#type.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.r#type, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.r#type.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.r#type, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.r#type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.r#type, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1677,6 +1328,16 @@ impl ::fastrs::Message for StorageDriverInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// A command sent from the server to a worker.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1684,8 +1345,6 @@ pub struct WorkerCommand {
     pub r#type: ::core::option::Option<worker_command::Type>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerCommand {
@@ -1703,17 +1362,14 @@ impl ::fastrs::Message for WorkerCommand {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                worker_command::Type::CancelActivity(v),
-            ) = &self.r#type
-            {
-                ::fastrs::__private::Msg::<
-                    CancelActivityCommand,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(worker_command::Type::CancelActivity(v)) = &self
+            .r#type
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<CancelActivityCommand>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1727,19 +1383,18 @@ impl ::fastrs::Message for WorkerCommand {
                         ::core::option::Option::Some(
                             worker_command::Type::CancelActivity(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                CancelActivityCommand,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CancelActivityCommand>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                CancelActivityCommand,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .r#type
-                                .replace(worker_command::Type::CancelActivity(v));
-                            worker_command::keep_type(&mut self.recycle, old);
+                            self.r#type = ::core::option::Option::Some(
+                                worker_command::Type::CancelActivity(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CancelActivityCommand>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1749,7 +1404,7 @@ impl ::fastrs::Message for WorkerCommand {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        worker_command::keep_type(&mut self.recycle, self.r#type.take());
+        self.r#type = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1758,21 +1413,22 @@ impl ::fastrs::Message for WorkerCommand {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`WorkerCommand`].
 pub mod worker_command {
     #[derive(Clone, PartialEq, Debug)]
     pub enum Type {
         CancelActivity(super::CancelActivityCommand),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_type(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Type>,
-    ) {
-        if let ::core::option::Option::Some(Type::CancelActivity(v)) = old {
-            recycle.keep_message(v);
-        }
     }
 }
 /// Cancel an activity if it is still running. Otherwise, do nothing.
@@ -1781,8 +1437,6 @@ pub struct CancelActivityCommand {
     pub task_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelActivityCommand {
@@ -1795,25 +1449,24 @@ impl ::fastrs::Message for CancelActivityCommand {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.task_token.is_empty() {
-                ::fastrs::__private::Bytes::write_keyed(&self.task_token, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.task_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bytes,
+            >(&self.task_token, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Bytes::merge(&mut self.task_token, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Bytes::merge(&mut self.task_token, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.task_token, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1830,6 +1483,16 @@ impl ::fastrs::Message for CancelActivityCommand {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// The result of executing a WorkerCommand.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1837,8 +1500,6 @@ pub struct WorkerCommandResult {
     pub r#type: ::core::option::Option<worker_command_result::Type>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerCommandResult {
@@ -1856,17 +1517,15 @@ impl ::fastrs::Message for WorkerCommandResult {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(
-                worker_command_result::Type::CancelActivity(v),
-            ) = &self.r#type
-            {
-                ::fastrs::__private::Msg::<
-                    CancelActivityResult,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(
+            worker_command_result::Type::CancelActivity(v),
+        ) = &self.r#type
+        {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<CancelActivityResult>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1880,19 +1539,18 @@ impl ::fastrs::Message for WorkerCommandResult {
                         ::core::option::Option::Some(
                             worker_command_result::Type::CancelActivity(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                CancelActivityResult,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<CancelActivityResult>,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                CancelActivityResult,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .r#type
-                                .replace(worker_command_result::Type::CancelActivity(v));
-                            worker_command_result::keep_type(&mut self.recycle, old);
+                            self.r#type = ::core::option::Option::Some(
+                                worker_command_result::Type::CancelActivity(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<CancelActivityResult>,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -1902,7 +1560,7 @@ impl ::fastrs::Message for WorkerCommandResult {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        worker_command_result::keep_type(&mut self.recycle, self.r#type.take());
+        self.r#type = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1911,21 +1569,22 @@ impl ::fastrs::Message for WorkerCommandResult {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// Types nested in [`WorkerCommandResult`].
 pub mod worker_command_result {
     #[derive(Clone, PartialEq, Debug)]
     pub enum Type {
         CancelActivity(super::CancelActivityResult),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_type(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Type>,
-    ) {
-        if let ::core::option::Option::Some(Type::CancelActivity(v)) = old {
-            recycle.keep_message(v);
-        }
     }
 }
 /// Result of a CancelActivityCommand.
@@ -1934,8 +1593,6 @@ pub mod worker_command_result {
 pub struct CancelActivityResult {
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelActivityResult {
@@ -1944,9 +1601,7 @@ impl ::fastrs::Message for CancelActivityResult {
         self.unknown_fields.len()
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-        });
+        self.unknown_fields.write(w);
     }
     fn merge_from(
         &mut self,
@@ -1967,5 +1622,15 @@ impl ::fastrs::Message for CancelActivityResult {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }

@@ -90,8 +90,6 @@ pub struct WorkflowExecutionInfo {
     pub external_payload_count: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionInfo {
@@ -227,157 +225,139 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.external_payload_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.external_payload_count,
-                    &[0xd0, 0x01],
-                    w,
-                );
-            }
-            if self.external_payload_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.external_payload_size_bytes,
-                    &[0xc8, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0xc2, 0x01], w);
-            }
-            if !self.worker_deployment_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.worker_deployment_name,
-                    &[0xba, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_info {
-                ::fastrs::__private::Msg::<
-                    WorkflowExecutionVersioningInfo,
-                >::write_keyed(v, &[0xb2, 0x01], w);
-            }
-            if !self.first_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.first_run_id,
-                    &[0xaa, 0x01],
-                    w,
-                );
-            }
-            if !self.inherited_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.inherited_build_id,
-                    &[0xa2, 0x01],
-                    w,
-                );
-            }
-            if !self.assigned_build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.assigned_build_id,
-                    &[0x9a, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.root_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_duration {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self
-                .most_recent_worker_version_stamp
-            {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if self.history_size_bytes != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.history_size_bytes,
-                    &[0x78],
-                    w,
-                );
-            }
-            if self.state_transition_count != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.state_transition_count,
-                    &[0x70],
-                    w,
-                );
-            }
-            if !self.task_queue.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.task_queue, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.auto_reset_points {
-                ::fastrs::__private::Msg::<ResetPoints>::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.parent_execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if !self.parent_namespace_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.parent_namespace_id,
-                    &[0x3a],
-                    w,
-                );
-            }
-            if self.history_length != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.history_length,
-                    &[0x30],
-                    w,
-                );
-            }
-            if self.status.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.external_payload_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.external_payload_count, &[0xd0, 0x01], w);
+        }
+        if self.external_payload_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.external_payload_size_bytes, &[0xc8, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if !self.worker_deployment_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.worker_deployment_name, &[0xba, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkflowExecutionVersioningInfo>,
+            >(v, &[0xb2, 0x01], w);
+        }
+        if !self.first_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.first_run_id, &[0xaa, 0x01], w);
+        }
+        if !self.inherited_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.inherited_build_id, &[0xa2, 0x01], w);
+        }
+        if !self.assigned_build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.assigned_build_id, &[0x9a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.root_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_duration {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.most_recent_worker_version_stamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if self.history_size_bytes != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.history_size_bytes, &[0x78], w);
+        }
+        if self.state_transition_count != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.state_transition_count, &[0x70], w);
+        }
+        if !self.task_queue.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.task_queue, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.auto_reset_points {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<ResetPoints>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.parent_execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x42], w);
+        }
+        if !self.parent_namespace_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.parent_namespace_id, &[0x3a], w);
+        }
+        if self.history_length != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.history_length, &[0x30], w);
+        }
+        if self.status.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowExecutionStatus,
-                >::write_keyed(&self.status, &[0x28], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.close_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.r#type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowExecution,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.status, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.close_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.r#type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowExecution>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -385,404 +365,179 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .r#type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .close_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >::merge(&mut self.status, r, depth)?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.history_length,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.parent_namespace_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .parent_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .execution_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            ResetPoints,
-                        >::merge(
-                            self
-                                .auto_reset_points
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Str::merge(&mut self.task_queue, r, depth)?;
-                        if r.read_tag_if(0x70) {
-                            tag = 0x70;
-                            continue;
-                        }
-                    }
-                    0x70 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.state_transition_count,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x78) {
-                            tag = 0x78;
-                            continue;
-                        }
-                    }
-                    0x78 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.history_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .most_recent_worker_version_stamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .execution_duration
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowExecution,
-                        >::merge(
-                            self
-                                .root_execution
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x9a) {
-                            tag = 0x9a;
-                            continue;
-                        }
-                    }
-                    0x9a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.assigned_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.inherited_build_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.first_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb2) {
-                            tag = 0xb2;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        ::fastrs::__private::Msg::<
-                            WorkflowExecutionVersioningInfo,
-                        >::merge(
-                            self
-                                .versioning_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.worker_deployment_name,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc8) {
-                            tag = 0xc8;
-                            continue;
-                        }
-                    }
-                    0xc8 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.external_payload_size_bytes,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xd0) {
-                            tag = 0xd0;
-                            continue;
-                        }
-                    }
-                    0xd0 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.external_payload_count,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.execution, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.r#type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.start_time, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.close_time, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowExecutionStatus,
+                        >,
+                    >(&mut self.status, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.history_length, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.parent_namespace_id, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.parent_execution, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.execution_time, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<ResetPoints>,
+                    >(&mut self.auto_reset_points, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x70 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.state_transition_count, r, depth)?;
+                }
+                0x78 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.history_size_bytes, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.most_recent_worker_version_stamp, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.execution_duration, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkflowExecution,
+                        >,
+                    >(&mut self.root_execution, r, depth)?;
+                }
+                0x9a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.assigned_build_id, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.inherited_build_id, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.first_run_id, r, depth)?;
+                }
+                0xb2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkflowExecutionVersioningInfo>,
+                    >(&mut self.versioning_info, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.worker_deployment_name, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0xc8 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.external_payload_size_bytes, r, depth)?;
+                }
+                0xd0 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.external_payload_count, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.r#type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.close_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution = ::core::option::Option::None;
+        self.r#type = ::core::option::Option::None;
+        self.start_time = ::core::option::Option::None;
+        self.close_time = ::core::option::Option::None;
         self.status = ::core::default::Default::default();
         self.history_length = ::core::default::Default::default();
         self.parent_namespace_id.clear();
-        if let ::core::option::Option::Some(v) = self.parent_execution.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.execution_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.auto_reset_points.take() {
-            self.recycle.keep_message(v);
-        }
+        self.parent_execution = ::core::option::Option::None;
+        self.execution_time = ::core::option::Option::None;
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
+        self.auto_reset_points = ::core::option::Option::None;
         self.task_queue.clear();
         self.state_transition_count = ::core::default::Default::default();
         self.history_size_bytes = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self
-            .most_recent_worker_version_stamp
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.execution_duration.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.root_execution.take() {
-            self.recycle.keep_message(v);
-        }
+        self.most_recent_worker_version_stamp = ::core::option::Option::None;
+        self.execution_duration = ::core::option::Option::None;
+        self.root_execution = ::core::option::Option::None;
         self.assigned_build_id.clear();
         self.inherited_build_id.clear();
         self.first_run_id.clear();
-        if let ::core::option::Option::Some(v) = self.versioning_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.versioning_info = ::core::option::Option::None;
         self.worker_deployment_name.clear();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
+        self.priority = ::core::option::Option::None;
         self.external_payload_size_bytes = ::core::default::Default::default();
         self.external_payload_count = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -792,6 +547,16 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Holds all the extra information about workflow execution that is not part of Visibility.
@@ -824,8 +589,6 @@ pub struct WorkflowExecutionExtendedInfo {
     pub pause_info: ::core::option::Option<WorkflowExecutionPauseInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
@@ -877,48 +640,46 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.pause_info {
-                ::fastrs::__private::Msg::<
-                    WorkflowExecutionPauseInfo,
-                >::write_keyed(v, &[0x42], w);
-            }
-            ::fastrs::__private::write_map::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.pause_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<WorkflowExecutionPauseInfo>,
+            >(v, &[0x42], w);
+        }
+        ::fastrs::__private::write_map::<
+            ::fastrs::__private::Str,
+            ::fastrs::__private::Msg<RequestIdInfo>,
+        >(self.request_id_infos.iter(), &[0x3a], w);
+        if !self.reset_run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
                 ::fastrs::__private::Str,
-                ::fastrs::__private::Msg<RequestIdInfo>,
-            >(self.request_id_infos.iter(), &[0x3a], w);
-            if !self.reset_run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reset_run_id, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.original_start_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_reset_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.cancel_requested {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.cancel_requested,
-                    &[0x18],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.run_expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.execution_expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+            >(&self.reset_run_id, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.original_start_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_reset_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.cancel_requested {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.cancel_requested, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.run_expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.execution_expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -926,159 +687,72 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .execution_expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .run_expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.cancel_requested,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_reset_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .original_start_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.reset_run_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        if self.request_id_infos.capacity() == 0 {
-                            self.request_id_infos
-                                .reserve(
-                                    ::fastrs::__private::map_run_length::<
-                                        ::fastrs::__private::Str,
-                                        ::fastrs::__private::Msg<RequestIdInfo>,
-                                    >(r, 0x3a),
-                                );
-                        }
-                        let (k, v) = ::fastrs::__private::read_map_entry_into::<
-                            ::fastrs::__private::Str,
-                            ::fastrs::__private::Msg<RequestIdInfo>,
-                        >(r, depth, self.recycle.spare(), self.recycle.spare_message())?;
-                        if let ::core::option::Option::Some(old) = self
-                            .request_id_infos
-                            .insert(k, v)
-                        {
-                            self.recycle.keep_message(old);
-                        }
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            WorkflowExecutionPauseInfo,
-                        >::merge(
-                            self
-                                .pause_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.execution_expiration_time, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.run_expiration_time, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.cancel_requested, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_reset_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.original_start_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reset_run_id, r, depth)?;
+                }
+                0x3a => {
+                    if self.request_id_infos.capacity() == 0 {
+                        self.request_id_infos
+                            .reserve(
+                                ::fastrs::__private::map_run_length::<
+                                    ::fastrs::__private::Str,
+                                    ::fastrs::__private::Msg<RequestIdInfo>,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = ::fastrs::__private::read_map_entry::<
+                        ::fastrs::__private::Str,
+                        ::fastrs::__private::Msg<RequestIdInfo>,
+                    >(r, depth)?;
+                    self.request_id_infos.insert(k, v);
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<WorkflowExecutionPauseInfo>,
+                    >(&mut self.pause_info, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.execution_expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.run_expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.execution_expiration_time = ::core::option::Option::None;
+        self.run_expiration_time = ::core::option::Option::None;
         self.cancel_requested = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_reset_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.original_start_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_reset_time = ::core::option::Option::None;
+        self.original_start_time = ::core::option::Option::None;
         self.reset_run_id.clear();
-        for (k, v) in self.request_id_infos.drain() {
-            self.recycle.keep(k);
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.pause_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.request_id_infos.clear();
+        self.pause_info = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1086,6 +760,16 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Holds all the information about worker versioning for a particular workflow execution.
@@ -1204,8 +888,6 @@ pub struct WorkflowExecutionVersioningInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
@@ -1258,58 +940,58 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >::write_keyed(
-                    &self.continue_as_new_initial_versioning_behavior,
-                    &[0x48],
-                    w,
-                );
-            }
-            if self.revision_number != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.revision_number,
-                    &[0x40],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+                >,
+            >(&self.continue_as_new_initial_versioning_behavior, &[0x48], w);
+        }
+        if self.revision_number != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.revision_number, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.version_transition {
-                ::fastrs::__private::Msg::<
-                    DeploymentVersionTransition,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_transition {
-                ::fastrs::__private::Msg::<
-                    DeploymentTransition,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    VersioningOverride,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<
-                    super::super::deployment::v1::Deployment,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+                >,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.version_transition {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<DeploymentVersionTransition>,
+            >(v, &[0x32], w);
+        }
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment_transition {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<DeploymentTransition>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<VersioningOverride>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::deployment::v1::Deployment>,
+            >(v, &[0x12], w);
+        }
+        if self.behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::VersioningBehavior,
-                >::write_keyed(&self.behavior, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.behavior, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1317,145 +999,73 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
-                        >::merge(&mut self.behavior, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::Deployment,
-                        >::merge(
-                            self
-                                .deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            DeploymentTransition,
-                        >::merge(
-                            self
-                                .deployment_transition
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            DeploymentVersionTransition,
-                        >::merge(
-                            self
-                                .version_transition
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.revision_number,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x48) {
-                            tag = 0x48;
-                            continue;
-                        }
-                    }
-                    0x48 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >::merge(
-                            &mut self.continue_as_new_initial_versioning_behavior,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.behavior, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::Deployment,
+                        >,
+                    >(&mut self.deployment, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<DeploymentTransition>,
+                    >(&mut self.deployment_transition, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<DeploymentVersionTransition>,
+                    >(&mut self.version_transition, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.revision_number, r, depth)?;
+                }
+                0x48 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
+                        >,
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.behavior = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.deployment_transition.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment = ::core::option::Option::None;
+        self.versioning_override = ::core::option::Option::None;
+        self.deployment_transition = ::core::option::Option::None;
         self.version.clear();
-        if let ::core::option::Option::Some(v) = self.version_transition.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.version_transition = ::core::option::Option::None;
+        self.deployment_version = ::core::option::Option::None;
         self.revision_number = ::core::default::Default::default();
         self.continue_as_new_initial_versioning_behavior = ::core::default::Default::default();
         self.unknown_fields.clear();
@@ -1465,6 +1075,16 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Holds information about ongoing transition of a workflow execution from one deployment to another.
@@ -1476,8 +1096,6 @@ pub struct DeploymentTransition {
     pub deployment: ::core::option::Option<super::super::deployment::v1::Deployment>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentTransition {
@@ -1494,14 +1112,12 @@ impl ::fastrs::Message for DeploymentTransition {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<
-                    super::super::deployment::v1::Deployment,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::deployment::v1::Deployment>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1511,15 +1127,11 @@ impl ::fastrs::Message for DeploymentTransition {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Msg::<
-                        super::super::deployment::v1::Deployment,
-                    >::merge(
-                        self
-                            .deployment
-                            .get_or_insert_with(|| self.recycle.spare_message()),
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::Deployment,
+                        >,
+                    >(&mut self.deployment, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -1527,9 +1139,7 @@ impl ::fastrs::Message for DeploymentTransition {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1537,6 +1147,16 @@ impl ::fastrs::Message for DeploymentTransition {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Holds information about ongoing transition of a workflow execution from one worker
@@ -1554,8 +1174,6 @@ pub struct DeploymentVersionTransition {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentVersionTransition {
@@ -1575,17 +1193,19 @@ impl ::fastrs::Message for DeploymentVersionTransition {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.version, &[0x0a], w);
-            }
-        });
+                >,
+            >(v, &[0x12], w);
+        }
+        if !self.version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.version, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1593,39 +1213,27 @@ impl ::fastrs::Message for DeploymentVersionTransition {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.version, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.deployment_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version.clear();
-        if let ::core::option::Option::Some(v) = self.deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment_version = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1633,6 +1241,16 @@ impl ::fastrs::Message for DeploymentVersionTransition {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1649,8 +1267,6 @@ pub struct WorkflowExecutionConfig {
     pub user_metadata: ::core::option::Option<super::super::sdk::v1::UserMetadata>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionConfig {
@@ -1683,35 +1299,32 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.default_workflow_task_timeout
-            {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.default_workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -1719,106 +1332,43 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .default_workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.default_workflow_task_timeout, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_execution_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self
-            .default_workflow_task_timeout
-            .take()
-        {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
+        self.task_queue = ::core::option::Option::None;
+        self.workflow_execution_timeout = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.default_workflow_task_timeout = ::core::option::Option::None;
+        self.user_metadata = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -1826,6 +1376,16 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1897,8 +1457,6 @@ pub struct PendingActivityInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingActivityInfo {
@@ -2059,141 +1617,145 @@ impl ::fastrs::Message for PendingActivityInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-                ::fastrs::__private::Msg::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<
                     super::super::deployment::v1::WorkerDeploymentVersion,
-                >::write_keyed(v, &[0xca, 0x01], w);
+                >,
+            >(v, &[0xca, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_options {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::activity::v1::ActivityOptions>,
+            >(v, &[0xc2, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.pause_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<pending_activity_info::PauseInfo>,
+            >(v, &[0xba, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0xb2, 0x01], w);
+        }
+        if !self.last_worker_deployment_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.last_worker_deployment_version, &[0xaa, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::deployment::v1::Deployment>,
+            >(v, &[0xa2, 0x01], w);
+        }
+        if self.paused {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.paused, &[0x98, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x92, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_worker_version_stamp {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkerVersionStamp>,
+            >(v, &[0x7a], w);
+        }
+        match &self.assigned_build_id {
+            ::core::option::Option::Some(
+                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                >(v, &[0x6a], w);
             }
-            if let ::core::option::Option::Some(v) = &self.activity_options {
-                ::fastrs::__private::Msg::<
-                    super::super::activity::v1::ActivityOptions,
-                >::write_keyed(v, &[0xc2, 0x01], w);
+            ::core::option::Option::Some(
+                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                    v,
+                ),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(v, &[0x72], w);
             }
-            if let ::core::option::Option::Some(v) = &self.pause_info {
-                ::fastrs::__private::Msg::<
-                    pending_activity_info::PauseInfo,
-                >::write_keyed(v, &[0xba, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0xb2, 0x01], w);
-            }
-            if !self.last_worker_deployment_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.last_worker_deployment_version,
-                    &[0xaa, 0x01],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.last_deployment {
-                ::fastrs::__private::Msg::<
-                    super::super::deployment::v1::Deployment,
-                >::write_keyed(v, &[0xa2, 0x01], w);
-            }
-            if self.paused {
-                ::fastrs::__private::Bool::write_keyed(&self.paused, &[0x98, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x92, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_worker_version_stamp {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkerVersionStamp,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            match &self.assigned_build_id {
-                ::core::option::Option::Some(
-                    pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Empty,
-                    >::write_keyed(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                        v,
-                    ),
-                ) => {
-                    ::fastrs::__private::Str::write_keyed(v, &[0x72], w);
-                }
-                _ => {}
-            }
-            if !self.last_worker_identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.last_worker_identity,
-                    &[0x62],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.last_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.expiration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.maximum_attempts != 0 {
-                ::fastrs::__private::Int32::write_keyed(
-                    &self.maximum_attempts,
-                    &[0x40],
-                    w,
-                );
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x38], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_started_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+            _ => {}
+        }
+        if !self.last_worker_identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.last_worker_identity, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.expiration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x4a], w);
+        }
+        if self.maximum_attempts != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.maximum_attempts, &[0x40], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_started_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x22], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::PendingActivityState,
-                >::write_keyed(&self.state, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.activity_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::ActivityType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.activity_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.activity_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x18], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.activity_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+            >(v, &[0x12], w);
+        }
+        if !self.activity_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.activity_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -2201,439 +1763,204 @@ impl ::fastrs::Message for PendingActivityInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.activity_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::ActivityType,
-                        >::merge(
-                            self
-                                .activity_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::PendingActivityState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .heartbeat_details
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_heartbeat_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_started_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int32::merge(
-                            &mut self.maximum_attempts,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .expiration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.last_worker_identity,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x6a => {
-                        match &mut self.assigned_build_id {
-                            ::core::option::Option::Some(
-                                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    ::fastrs::well_known::Empty,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .assigned_build_id
-                                    .replace(
-                                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
-                                            v,
-                                        ),
-                                    );
-                                pending_activity_info::keep_assigned_build_id(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        match &mut self.assigned_build_id {
-                            ::core::option::Option::Some(
-                                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                                    v,
-                                ),
-                            ) => {
-                                ::fastrs::__private::Str::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare();
-                                ::fastrs::__private::Str::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .assigned_build_id
-                                    .replace(
-                                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                                            v,
-                                        ),
-                                    );
-                                pending_activity_info::keep_assigned_build_id(
-                                    &mut self.recycle,
-                                    old,
-                                );
-                            }
-                        }
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >::merge(
-                            self
-                                .last_worker_version_stamp
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .current_retry_interval
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x92) {
-                            tag = 0x92;
-                            continue;
-                        }
-                    }
-                    0x92 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x98) {
-                            tag = 0x98;
-                            continue;
-                        }
-                    }
-                    0x98 => {
-                        ::fastrs::__private::Bool::merge(&mut self.paused, r, depth)?;
-                        if r.read_tag_if(0xa2) {
-                            tag = 0xa2;
-                            continue;
-                        }
-                    }
-                    0xa2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::Deployment,
-                        >::merge(
-                            self
-                                .last_deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xaa) {
-                            tag = 0xaa;
-                            continue;
-                        }
-                    }
-                    0xaa => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.last_worker_deployment_version,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xb2) {
-                            tag = 0xb2;
-                            continue;
-                        }
-                    }
-                    0xb2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xba) {
-                            tag = 0xba;
-                            continue;
-                        }
-                    }
-                    0xba => {
-                        ::fastrs::__private::Msg::<
-                            pending_activity_info::PauseInfo,
-                        >::merge(
-                            self
-                                .pause_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xc2) {
-                            tag = 0xc2;
-                            continue;
-                        }
-                    }
-                    0xc2 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::activity::v1::ActivityOptions,
-                        >::merge(
-                            self
-                                .activity_options
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0xca) {
-                            tag = 0xca;
-                            continue;
-                        }
-                    }
-                    0xca => {
-                        ::fastrs::__private::Msg::<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .last_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.activity_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
+                    >(&mut self.activity_type, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::PendingActivityState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.heartbeat_details, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_heartbeat_time, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_started_time, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.maximum_attempts, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.scheduled_time, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.expiration_time, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_failure, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.last_worker_identity, r, depth)?;
+                }
+                0x6a => {
+                    match &mut self.assigned_build_id {
+                        ::core::option::Option::Some(
+                            pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.assigned_build_id = ::core::option::Option::Some(
+                                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x72 => {
+                    match &mut self.assigned_build_id {
+                        ::core::option::Option::Some(
+                            pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                                v,
+                            ),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.assigned_build_id = ::core::option::Option::Some(
+                                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Str,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
+                    >(&mut self.last_worker_version_stamp, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.current_retry_interval, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x92 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x98 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.paused, r, depth)?;
+                }
+                0xa2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::Deployment,
+                        >,
+                    >(&mut self.last_deployment, r, depth)?;
+                }
+                0xaa => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.last_worker_deployment_version, r, depth)?;
+                }
+                0xb2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0xba => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<pending_activity_info::PauseInfo>,
+                    >(&mut self.pause_info, r, depth)?;
+                }
+                0xc2 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::activity::v1::ActivityOptions,
+                        >,
+                    >(&mut self.activity_options, r, depth)?;
+                }
+                0xca => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >(&mut self.last_deployment_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
-        if let ::core::option::Option::Some(v) = self.activity_type.take() {
-            self.recycle.keep_message(v);
-        }
+        self.activity_type = ::core::option::Option::None;
         self.state = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.heartbeat_details.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_heartbeat_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_started_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.heartbeat_details = ::core::option::Option::None;
+        self.last_heartbeat_time = ::core::option::Option::None;
+        self.last_started_time = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
         self.maximum_attempts = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expiration_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_failure.take() {
-            self.recycle.keep_message(v);
-        }
+        self.scheduled_time = ::core::option::Option::None;
+        self.expiration_time = ::core::option::Option::None;
+        self.last_failure = ::core::option::Option::None;
         self.last_worker_identity.clear();
-        if let ::core::option::Option::Some(v) = self.last_worker_version_stamp.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.current_retry_interval.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_worker_version_stamp = ::core::option::Option::None;
+        self.current_retry_interval = ::core::option::Option::None;
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
         self.paused = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_deployment.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_deployment = ::core::option::Option::None;
         self.last_worker_deployment_version.clear();
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.pause_info.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.activity_options.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_deployment_version.take() {
-            self.recycle.keep_message(v);
-        }
-        pending_activity_info::keep_assigned_build_id(
-            &mut self.recycle,
-            self.assigned_build_id.take(),
-        );
+        self.priority = ::core::option::Option::None;
+        self.pause_info = ::core::option::Option::None;
+        self.activity_options = ::core::option::Option::None;
+        self.last_deployment_version = ::core::option::Option::None;
+        self.assigned_build_id = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2641,6 +1968,16 @@ impl ::fastrs::Message for PendingActivityInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`PendingActivityInfo`].
@@ -2662,22 +1999,6 @@ pub mod pending_activity_info {
         #[deprecated]
         LastIndependentlyAssignedBuildId(::fastrs::alloc::string::String),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    #[allow(deprecated)]
-    pub(super) fn keep_assigned_build_id(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<AssignedBuildId>,
-    ) {
-        match old {
-            ::core::option::Option::Some(AssignedBuildId::UseWorkflowBuildId(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(
-                AssignedBuildId::LastIndependentlyAssignedBuildId(v),
-            ) => recycle.keep(v),
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct PauseInfo {
         /// The time when the activity was paused.
@@ -2685,8 +2006,6 @@ pub mod pending_activity_info {
         pub paused_by: ::core::option::Option<pause_info::PausedBy>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for PauseInfo {
@@ -2714,27 +2033,25 @@ pub mod pending_activity_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                match &self.paused_by {
-                    ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
-                        ::fastrs::__private::Msg::<
-                            pause_info::Manual,
-                        >::write_keyed(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                        ::fastrs::__private::Msg::<
-                            pause_info::Rule,
-                        >::write_keyed(v, &[0x22], w);
-                    }
-                    _ => {}
+            self.unknown_fields.write(w);
+            match &self.paused_by {
+                ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<pause_info::Manual>,
+                    >(v, &[0x12], w);
                 }
-                if let ::core::option::Option::Some(v) = &self.pause_time {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::Timestamp,
-                    >::write_keyed(v, &[0x0a], w);
+                ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<pause_info::Rule>,
+                    >(v, &[0x22], w);
                 }
-            });
+                _ => {}
+            }
+            if let ::core::option::Option::Some(v) = &self.pause_time {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                >(v, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -2744,34 +2061,27 @@ pub mod pending_activity_info {
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .pause_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                        >(&mut self.pause_time, r, depth)?;
                     }
                     0x12 => {
                         match &mut self.paused_by {
                             ::core::option::Option::Some(
                                 pause_info::PausedBy::Manual(v),
                             ) => {
-                                ::fastrs::__private::Msg::<
-                                    pause_info::Manual,
-                                >::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<pause_info::Manual>,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    pause_info::Manual,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .paused_by
-                                    .replace(pause_info::PausedBy::Manual(v));
-                                pause_info::keep_paused_by(&mut self.recycle, old);
+                                self.paused_by = ::core::option::Option::Some(
+                                    pause_info::PausedBy::Manual(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<pause_info::Manual>,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -2780,19 +2090,18 @@ pub mod pending_activity_info {
                             ::core::option::Option::Some(
                                 pause_info::PausedBy::Rule(v),
                             ) => {
-                                ::fastrs::__private::Msg::<
-                                    pause_info::Rule,
-                                >::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<pause_info::Rule>,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    pause_info::Rule,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .paused_by
-                                    .replace(pause_info::PausedBy::Rule(v));
-                                pause_info::keep_paused_by(&mut self.recycle, old);
+                                self.paused_by = ::core::option::Option::Some(
+                                    pause_info::PausedBy::Rule(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<pause_info::Rule>,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -2802,10 +2111,8 @@ pub mod pending_activity_info {
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            if let ::core::option::Option::Some(v) = self.pause_time.take() {
-                self.recycle.keep_message(v);
-            }
-            pause_info::keep_paused_by(&mut self.recycle, self.paused_by.take());
+            self.pause_time = ::core::option::Option::None;
+            self.paused_by = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -2813,6 +2120,21 @@ pub mod pending_activity_info {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Types nested in [`PauseInfo`].
@@ -2825,21 +2147,6 @@ pub mod pending_activity_info {
             /// activity was paused by the rule
             Rule(Rule),
         }
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        pub(super) fn keep_paused_by(
-            recycle: &mut ::fastrs::__private::Recycler,
-            old: ::core::option::Option<PausedBy>,
-        ) {
-            match old {
-                ::core::option::Option::Some(PausedBy::Manual(v)) => {
-                    recycle.keep_message(v)
-                }
-                ::core::option::Option::Some(PausedBy::Rule(v)) => {
-                    recycle.keep_message(v)
-                }
-                _ => {}
-            }
-        }
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct Manual {
             /// The identity of the actor that paused the activity.
@@ -2848,8 +2155,6 @@ pub mod pending_activity_info {
             pub reason: ::fastrs::alloc::string::String,
             /// Fields this schema does not know, kept and written back on encode.
             pub unknown_fields: ::fastrs::UnknownFields,
-            #[doc(hidden)]
-            pub recycle: ::fastrs::__private::Recycler,
         }
         #[allow(deprecated)]
         impl ::fastrs::Message for Manual {
@@ -2865,42 +2170,34 @@ pub mod pending_activity_info {
                 n
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                w.in_registers(|w| {
-                    self.unknown_fields.write(w);
-                    if !self.reason.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(&self.reason, &[0x12], w);
-                    }
-                    if !self.identity.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(
-                            &self.identity,
-                            &[0x0a],
-                            w,
-                        );
-                    }
-                });
+                self.unknown_fields.write(w);
+                if !self.reason.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.reason, &[0x12], w);
+                }
+                if !self.identity.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.identity, &[0x0a], w);
+                }
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                if r.read_tag_if(0x0a) {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                }
-                if r.read_tag_if(0x12) {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                }
                 while !r.is_empty() {
                     match r.read_tag()? {
                         0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.identity,
-                                r,
-                                depth,
-                            )?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.identity, r, depth)?;
                         }
                         0x12 => {
-                            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.reason, r, depth)?;
                         }
                         tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                     }
@@ -2918,6 +2215,21 @@ pub mod pending_activity_info {
             fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
                 &mut self.unknown_fields
             }
+            fn fast_read_partial(
+                &mut self,
+                buf: &[u8],
+                options: &::fastrs::DecodeOptions,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                ::fastrs::__private::compact::read_partial(
+                    self,
+                    Self::FULL_NAME,
+                    buf,
+                    options,
+                )
+            }
+            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+                ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+            }
         }
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct Rule {
@@ -2929,8 +2241,6 @@ pub mod pending_activity_info {
             pub reason: ::fastrs::alloc::string::String,
             /// Fields this schema does not know, kept and written back on encode.
             pub unknown_fields: ::fastrs::UnknownFields,
-            #[doc(hidden)]
-            pub recycle: ::fastrs::__private::Recycler,
         }
         #[allow(deprecated)]
         impl ::fastrs::Message for Rule {
@@ -2949,55 +2259,44 @@ pub mod pending_activity_info {
                 n
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                w.in_registers(|w| {
-                    self.unknown_fields.write(w);
-                    if !self.reason.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(&self.reason, &[0x1a], w);
-                    }
-                    if !self.identity.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(
-                            &self.identity,
-                            &[0x12],
-                            w,
-                        );
-                    }
-                    if !self.rule_id.is_empty() {
-                        ::fastrs::__private::Str::write_keyed(&self.rule_id, &[0x0a], w);
-                    }
-                });
+                self.unknown_fields.write(w);
+                if !self.reason.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.reason, &[0x1a], w);
+                }
+                if !self.identity.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.identity, &[0x12], w);
+                }
+                if !self.rule_id.is_empty() {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Str,
+                    >(&self.rule_id, &[0x0a], w);
+                }
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                if r.read_tag_if(0x0a) {
-                    ::fastrs::__private::Str::merge(&mut self.rule_id, r, depth)?;
-                }
-                if r.read_tag_if(0x12) {
-                    ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                }
-                if r.read_tag_if(0x1a) {
-                    ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                }
                 while !r.is_empty() {
                     match r.read_tag()? {
                         0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.rule_id,
-                                r,
-                                depth,
-                            )?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.rule_id, r, depth)?;
                         }
                         0x12 => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.identity,
-                                r,
-                                depth,
-                            )?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.identity, r, depth)?;
                         }
                         0x1a => {
-                            ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Str,
+                            >(&mut self.reason, r, depth)?;
                         }
                         tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                     }
@@ -3016,6 +2315,21 @@ pub mod pending_activity_info {
             fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
                 &mut self.unknown_fields
             }
+            fn fast_read_partial(
+                &mut self,
+                buf: &[u8],
+                options: &::fastrs::DecodeOptions,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                ::fastrs::__private::compact::read_partial(
+                    self,
+                    Self::FULL_NAME,
+                    buf,
+                    options,
+                )
+            }
+            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+                ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+            }
         }
     }
 }
@@ -3031,8 +2345,6 @@ pub struct PendingChildExecutionInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingChildExecutionInfo {
@@ -3061,75 +2373,66 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.parent_close_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::ParentClosePolicy,
-                >::write_keyed(&self.parent_close_policy, &[0x28], w);
-            }
-            if self.initiated_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.initiated_id, &[0x20], w);
-            }
-            if !self.workflow_type_name.is_empty() {
-                ::fastrs::__private::Str::write_keyed(
-                    &self.workflow_type_name,
-                    &[0x1a],
-                    w,
-                );
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.parent_close_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
+            >(&self.parent_close_policy, &[0x28], w);
+        }
+        if self.initiated_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.initiated_id, &[0x20], w);
+        }
+        if !self.workflow_type_name.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_type_name, &[0x1a], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x0a) {
-            ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
-        }
-        if r.read_tag_if(0x12) {
-            ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-        }
-        if r.read_tag_if(0x1a) {
-            ::fastrs::__private::Str::merge(&mut self.workflow_type_name, r, depth)?;
-        }
-        if r.read_tag_if(0x20) {
-            ::fastrs::__private::Int64::merge(&mut self.initiated_id, r, depth)?;
-        }
-        if r.read_tag_if(0x28) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::ParentClosePolicy,
-            >::merge(&mut self.parent_close_policy, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
-                    ::fastrs::__private::Str::merge(&mut self.workflow_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
                 }
                 0x12 => {
-                    ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
                 }
                 0x1a => {
-                    ::fastrs::__private::Str::merge(
-                        &mut self.workflow_type_name,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_type_name, r, depth)?;
                 }
                 0x20 => {
-                    ::fastrs::__private::Int64::merge(&mut self.initiated_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.initiated_id, r, depth)?;
                 }
                 0x28 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::ParentClosePolicy,
-                    >::merge(&mut self.parent_close_policy, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::ParentClosePolicy,
+                        >,
+                    >(&mut self.parent_close_policy, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -3150,6 +2453,16 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PendingWorkflowTaskInfo {
@@ -3164,8 +2477,6 @@ pub struct PendingWorkflowTaskInfo {
     pub attempt: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingWorkflowTaskInfo {
@@ -3206,32 +2517,34 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x28], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.started_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.original_scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x28], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.started_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.original_scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::PendingWorkflowTaskState,
-                >::write_keyed(&self.state, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3239,84 +2552,44 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::PendingWorkflowTaskState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .original_scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .started_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                        >,
+                    >(&mut self.state, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.scheduled_time, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.original_scheduled_time, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.started_time, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.state = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.original_scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.started_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.scheduled_time = ::core::option::Option::None;
+        self.original_scheduled_time = ::core::option::Option::None;
+        self.started_time = ::core::option::Option::None;
         self.attempt = ::core::default::Default::default();
         self.unknown_fields.clear();
     }
@@ -3326,14 +2599,22 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetPoints {
     pub points: ::fastrs::alloc::vec::Vec<ResetPointInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetPoints {
@@ -3341,18 +2622,16 @@ impl ::fastrs::Message for ResetPoints {
     fn size(&self) -> usize {
         let mut n = self.unknown_fields.len();
         n
-            += ::fastrs::__private::size_repeated::<
+            += ::fastrs::__private::compact::size_repeated::<
                 ::fastrs::__private::Msg<ResetPointInfo>,
             >(&self.points, 1);
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            ::fastrs::__private::write_repeated::<
-                ::fastrs::__private::Msg<ResetPointInfo>,
-            >(&self.points, &[0x0a], w);
-        });
+        self.unknown_fields.write(w);
+        ::fastrs::__private::compact::write_repeated::<
+            ::fastrs::__private::Msg<ResetPointInfo>,
+        >(&self.points, &[0x0a], w);
     }
     fn merge_from(
         &mut self,
@@ -3360,29 +2639,19 @@ impl ::fastrs::Message for ResetPoints {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::reserve_run(&mut self.points, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        ::fastrs::__private::Msg::<
-                            ResetPointInfo,
-                        >::merge(&mut v, r, depth)?;
-                        self.points.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::push::<
+                        ::fastrs::__private::Msg<ResetPointInfo>,
+                    >(&mut self.points, r, depth, 0x0a)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        self.recycle.keep_messages(&mut self.points);
+        self.points.clear();
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -3390,6 +2659,16 @@ impl ::fastrs::Message for ResetPoints {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// ResetPointInfo records the workflow event id that is the first one processed by a given
@@ -3415,8 +2694,6 @@ pub struct ResetPointInfo {
     pub build_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetPointInfo {
@@ -3459,38 +2736,42 @@ impl ::fastrs::Message for ResetPointInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.build_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.build_id, &[0x3a], w);
-            }
-            if self.resettable {
-                ::fastrs::__private::Bool::write_keyed(&self.resettable, &[0x30], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.expire_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.first_workflow_task_completed_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.first_workflow_task_completed_id,
-                    &[0x18],
-                    w,
-                );
-            }
-            if !self.run_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.run_id, &[0x12], w);
-            }
-            if !self.binary_checksum.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.binary_checksum, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.build_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.build_id, &[0x3a], w);
+        }
+        if self.resettable {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.resettable, &[0x30], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.expire_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.create_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.first_workflow_task_completed_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.first_workflow_task_completed_id, &[0x18], w);
+        }
+        if !self.run_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.run_id, &[0x12], w);
+        }
+        if !self.binary_checksum.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.binary_checksum, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3498,85 +2779,43 @@ impl ::fastrs::Message for ResetPointInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.binary_checksum,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.run_id, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.first_workflow_task_completed_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .create_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .expire_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x30) {
-                            tag = 0x30;
-                            continue;
-                        }
-                    }
-                    0x30 => {
-                        ::fastrs::__private::Bool::merge(
-                            &mut self.resettable,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(&mut self.build_id, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.binary_checksum, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.run_id, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.first_workflow_task_completed_id, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.create_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.expire_time, r, depth)?;
+                }
+                0x30 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.resettable, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.build_id, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3585,12 +2824,8 @@ impl ::fastrs::Message for ResetPointInfo {
         self.binary_checksum.clear();
         self.run_id.clear();
         self.first_workflow_task_completed_id = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.create_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.expire_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.create_time = ::core::option::Option::None;
+        self.expire_time = ::core::option::Option::None;
         self.resettable = ::core::default::Default::default();
         self.build_id.clear();
         self.unknown_fields.clear();
@@ -3600,6 +2835,16 @@ impl ::fastrs::Message for ResetPointInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// NewWorkflowExecutionInfo is a shared message that encapsulates all the
@@ -3643,8 +2888,6 @@ pub struct NewWorkflowExecutionInfo {
     pub priority: ::core::option::Option<super::super::common::v1::Priority>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NewWorkflowExecutionInfo {
@@ -3738,85 +2981,89 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    VersioningOverride,
-                >::write_keyed(v, &[0x7a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.user_metadata {
-                ::fastrs::__private::Msg::<
-                    super::super::sdk::v1::UserMetadata,
-                >::write_keyed(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Header,
-                >::write_keyed(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.search_attributes {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::SearchAttributes,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.memo {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Memo,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if !self.cron_schedule.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.cron_schedule, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.retry_policy {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::RetryPolicy,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.workflow_id_reuse_policy.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<VersioningOverride>,
+            >(v, &[0x7a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.user_metadata {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+            >(v, &[0x72], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.header {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Header>,
+            >(v, &[0x6a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.search_attributes {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::SearchAttributes>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.memo {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+            >(v, &[0x5a], w);
+        }
+        if !self.cron_schedule.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.cron_schedule, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.retry_policy {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+            >(v, &[0x4a], w);
+        }
+        if self.workflow_id_reuse_policy.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::WorkflowIdReusePolicy,
-                >::write_keyed(&self.workflow_id_reuse_policy, &[0x40], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Payloads,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.task_queue {
-                ::fastrs::__private::Msg::<
-                    super::super::taskqueue::v1::TaskQueue,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_type {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::WorkflowType,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.workflow_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.workflow_id, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.workflow_id_reuse_policy, &[0x40], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.input {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+            >(v, &[0x22], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.task_queue {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.workflow_type {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+            >(v, &[0x12], w);
+        }
+        if !self.workflow_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.workflow_id, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -3824,281 +3071,113 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.workflow_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::WorkflowType,
-                        >::merge(
-                            self
-                                .workflow_type
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::taskqueue::v1::TaskQueue,
-                        >::merge(
-                            self
-                                .task_queue
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Payloads,
-                        >::merge(
-                            self
-                                .input
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_execution_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_run_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .workflow_task_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >::merge(&mut self.workflow_id_reuse_policy, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::RetryPolicy,
-                        >::merge(
-                            self
-                                .retry_policy
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.cron_schedule,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Memo,
-                        >::merge(
-                            self
-                                .memo
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::SearchAttributes,
-                        >::merge(
-                            self
-                                .search_attributes
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x6a) {
-                            tag = 0x6a;
-                            continue;
-                        }
-                    }
-                    0x6a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Header,
-                        >::merge(
-                            self
-                                .header
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::sdk::v1::UserMetadata,
-                        >::merge(
-                            self
-                                .user_metadata
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Msg::<
-                            VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.workflow_id, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
+                    >(&mut self.workflow_type, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
+                    >(&mut self.task_queue, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
+                    >(&mut self.input, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_run_timeout, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.workflow_task_timeout, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::WorkflowIdReusePolicy,
+                        >,
+                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
+                    >(&mut self.retry_policy, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.cron_schedule, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Memo>,
+                    >(&mut self.memo, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::SearchAttributes,
+                        >,
+                    >(&mut self.search_attributes, r, depth)?;
+                }
+                0x6a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Header>,
+                    >(&mut self.header, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
+                    >(&mut self.user_metadata, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_id.clear();
-        if let ::core::option::Option::Some(v) = self.workflow_type.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.task_queue.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.input.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_execution_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_run_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.workflow_task_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.workflow_type = ::core::option::Option::None;
+        self.task_queue = ::core::option::Option::None;
+        self.input = ::core::option::Option::None;
+        self.workflow_execution_timeout = ::core::option::Option::None;
+        self.workflow_run_timeout = ::core::option::Option::None;
+        self.workflow_task_timeout = ::core::option::Option::None;
         self.workflow_id_reuse_policy = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.retry_policy.take() {
-            self.recycle.keep_message(v);
-        }
+        self.retry_policy = ::core::option::Option::None;
         self.cron_schedule.clear();
-        if let ::core::option::Option::Some(v) = self.memo.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.search_attributes.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.header.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.user_metadata.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
+        self.memo = ::core::option::Option::None;
+        self.search_attributes = ::core::option::Option::None;
+        self.header = ::core::option::Option::None;
+        self.user_metadata = ::core::option::Option::None;
+        self.versioning_override = ::core::option::Option::None;
+        self.priority = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4106,6 +3185,16 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// CallbackInfo contains the state of an attached workflow callback.
@@ -4135,8 +3224,6 @@ pub struct CallbackInfo {
     pub blocked_reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CallbackInfo {
@@ -4197,50 +3284,52 @@ impl ::fastrs::Message for CallbackInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.blocked_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.blocked_reason, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x28], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::CallbackState,
-                >::write_keyed(&self.state, &[0x20], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.registration_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.trigger {
-                ::fastrs::__private::Msg::<
-                    callback_info::Trigger,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.callback {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Callback,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.blocked_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.blocked_reason, &[0x4a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x42], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x28], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::CallbackState>,
+            >(&self.state, &[0x20], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.registration_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.trigger {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<callback_info::Trigger>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.callback {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4248,150 +3337,68 @@ impl ::fastrs::Message for CallbackInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Callback,
-                        >::merge(
-                            self
-                                .callback
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            callback_info::Trigger,
-                        >::merge(
-                            self
-                                .trigger
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .registration_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x20) {
-                            tag = 0x20;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::CallbackState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x28) {
-                            tag = 0x28;
-                            continue;
-                        }
-                    }
-                    0x28 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_attempt_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x42) {
-                            tag = 0x42;
-                            continue;
-                        }
-                    }
-                    0x42 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.blocked_reason,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Callback>,
+                    >(&mut self.callback, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<callback_info::Trigger>,
+                    >(&mut self.trigger, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.registration_time, r, depth)?;
+                }
+                0x20 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::CallbackState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x28 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_attempt_failure, r, depth)?;
+                }
+                0x42 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.blocked_reason, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.callback.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.trigger.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.registration_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.callback = ::core::option::Option::None;
+        self.trigger = ::core::option::Option::None;
+        self.registration_time = ::core::option::Option::None;
         self.state = ::core::default::Default::default();
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.last_attempt_failure = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
         self.blocked_reason.clear();
         self.unknown_fields.clear();
     }
@@ -4400,6 +3407,16 @@ impl ::fastrs::Message for CallbackInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`CallbackInfo`].
@@ -4410,8 +3427,6 @@ pub mod callback_info {
     pub struct WorkflowClosed {
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowClosed {
@@ -4420,9 +3435,7 @@ pub mod callback_info {
             self.unknown_fields.len()
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-            });
+            self.unknown_fields.write(w);
         }
         fn merge_from(
             &mut self,
@@ -4444,6 +3457,21 @@ pub mod callback_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// Trigger for when a workflow update is completed.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -4451,8 +3479,6 @@ pub mod callback_info {
         pub update_id: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for UpdateWorkflowExecutionCompleted {
@@ -4465,25 +3491,24 @@ pub mod callback_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if !self.update_id.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.update_id, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if !self.update_id.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.update_id, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            if r.read_tag_if(0x0a) {
-                ::fastrs::__private::Str::merge(&mut self.update_id, r, depth)?;
-            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.update_id, r, depth)?;
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.update_id, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -4500,14 +3525,27 @@ pub mod callback_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
         pub variant: ::core::option::Option<trigger::Variant>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Trigger {
@@ -4531,26 +3569,22 @@ pub mod callback_info {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        trigger::Variant::WorkflowClosed(v),
-                    ) => {
-                        ::fastrs::__private::Msg::<
-                            WorkflowClosed,
-                        >::write_keyed(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                    ) => {
-                        ::fastrs::__private::Msg::<
-                            UpdateWorkflowExecutionCompleted,
-                        >::write_keyed(v, &[0x12], w);
-                    }
-                    _ => {}
+            self.unknown_fields.write(w);
+            match &self.variant {
+                ::core::option::Option::Some(trigger::Variant::WorkflowClosed(v)) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<WorkflowClosed>,
+                    >(v, &[0x0a], w);
                 }
-            });
+                ::core::option::Option::Some(
+                    trigger::Variant::UpdateWorkflowExecutionCompleted(v),
+                ) => {
+                    ::fastrs::__private::compact::write::<
+                        ::fastrs::__private::Msg<UpdateWorkflowExecutionCompleted>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
+            }
         }
         fn merge_from(
             &mut self,
@@ -4564,19 +3598,18 @@ pub mod callback_info {
                             ::core::option::Option::Some(
                                 trigger::Variant::WorkflowClosed(v),
                             ) => {
-                                ::fastrs::__private::Msg::<
-                                    WorkflowClosed,
-                                >::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<WorkflowClosed>,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    WorkflowClosed,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(trigger::Variant::WorkflowClosed(v));
-                                trigger::keep_variant(&mut self.recycle, old);
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::WorkflowClosed(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<WorkflowClosed>,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -4585,21 +3618,18 @@ pub mod callback_info {
                             ::core::option::Option::Some(
                                 trigger::Variant::UpdateWorkflowExecutionCompleted(v),
                             ) => {
-                                ::fastrs::__private::Msg::<
-                                    UpdateWorkflowExecutionCompleted,
-                                >::merge(v, r, depth)?;
+                                ::fastrs::__private::compact::merge::<
+                                    ::fastrs::__private::Msg<UpdateWorkflowExecutionCompleted>,
+                                >(v, r, depth)?;
                             }
                             _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    UpdateWorkflowExecutionCompleted,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .variant
-                                    .replace(
-                                        trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                                    );
-                                trigger::keep_variant(&mut self.recycle, old);
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::UpdateWorkflowExecutionCompleted(
+                                        ::fastrs::__private::compact::read::<
+                                            ::fastrs::__private::Msg<UpdateWorkflowExecutionCompleted>,
+                                        >(r, depth)?,
+                                    ),
+                                );
                             }
                         }
                     }
@@ -4609,7 +3639,7 @@ pub mod callback_info {
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            trigger::keep_variant(&mut self.recycle, self.variant.take());
+            self.variant = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -4618,6 +3648,21 @@ pub mod callback_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
     }
     /// Types nested in [`Trigger`].
     pub mod trigger {
@@ -4625,21 +3670,6 @@ pub mod callback_info {
         pub enum Variant {
             WorkflowClosed(super::WorkflowClosed),
             UpdateWorkflowExecutionCompleted(super::UpdateWorkflowExecutionCompleted),
-        }
-        /// Keeps the allocation of a replaced or cleared value for the next decode.
-        pub(super) fn keep_variant(
-            recycle: &mut ::fastrs::__private::Recycler,
-            old: ::core::option::Option<Variant>,
-        ) {
-            match old {
-                ::core::option::Option::Some(Variant::WorkflowClosed(v)) => {
-                    recycle.keep_message(v)
-                }
-                ::core::option::Option::Some(
-                    Variant::UpdateWorkflowExecutionCompleted(v),
-                ) => recycle.keep_message(v),
-                _ => {}
-            }
         }
     }
 }
@@ -4703,8 +3733,6 @@ pub struct PendingNexusOperationInfo {
     pub start_to_close_timeout: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingNexusOperationInfo {
@@ -4785,82 +3813,94 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x8a, 0x01], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x82, 0x01], w);
-            }
-            if !self.operation_token.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_token, &[0x7a], w);
-            }
-            if !self.blocked_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.blocked_reason, &[0x72], w);
-            }
-            if self.scheduled_event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(
-                    &self.scheduled_event_id,
-                    &[0x68],
-                    w,
-                );
-            }
-            if let ::core::option::Option::Some(v) = &self.cancellation_info {
-                ::fastrs::__private::Msg::<
-                    NexusOperationCancellationInfo,
-                >::write_keyed(v, &[0x62], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x5a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x4a], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x40], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x8a, 0x01], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x82, 0x01], w);
+        }
+        if !self.operation_token.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_token, &[0x7a], w);
+        }
+        if !self.blocked_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.blocked_reason, &[0x72], w);
+        }
+        if self.scheduled_event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.scheduled_event_id, &[0x68], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.cancellation_info {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<NexusOperationCancellationInfo>,
+            >(v, &[0x62], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x5a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x52], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x4a], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x40], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::PendingNexusOperationState,
-                >::write_keyed(&self.state, &[0x38], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.scheduled_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Duration,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if !self.operation_id.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation_id, &[0x22], w);
-            }
-            if !self.operation.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.operation, &[0x1a], w);
-            }
-            if !self.service.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.service, &[0x12], w);
-            }
-            if !self.endpoint.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.endpoint, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x38], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.scheduled_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+            >(v, &[0x2a], w);
+        }
+        if !self.operation_id.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation_id, &[0x22], w);
+        }
+        if !self.operation.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.operation, &[0x1a], w);
+        }
+        if !self.service.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.service, &[0x12], w);
+        }
+        if !self.endpoint.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.endpoint, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -4868,209 +3908,95 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.endpoint, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Str::merge(&mut self.service, r, depth)?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.operation, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .scheduled_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x38) {
-                            tag = 0x38;
-                            continue;
-                        }
-                    }
-                    0x38 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::PendingNexusOperationState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x40) {
-                            tag = 0x40;
-                            continue;
-                        }
-                    }
-                    0x40 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x52) {
-                            tag = 0x52;
-                            continue;
-                        }
-                    }
-                    0x52 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_attempt_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x5a) {
-                            tag = 0x5a;
-                            continue;
-                        }
-                    }
-                    0x5a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x62) {
-                            tag = 0x62;
-                            continue;
-                        }
-                    }
-                    0x62 => {
-                        ::fastrs::__private::Msg::<
-                            NexusOperationCancellationInfo,
-                        >::merge(
-                            self
-                                .cancellation_info
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x68) {
-                            tag = 0x68;
-                            continue;
-                        }
-                    }
-                    0x68 => {
-                        ::fastrs::__private::Int64::merge(
-                            &mut self.scheduled_event_id,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x72) {
-                            tag = 0x72;
-                            continue;
-                        }
-                    }
-                    0x72 => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.blocked_reason,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x7a) {
-                            tag = 0x7a;
-                            continue;
-                        }
-                    }
-                    0x7a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.operation_token,
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x82) {
-                            tag = 0x82;
-                            continue;
-                        }
-                    }
-                    0x82 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .schedule_to_start_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x8a) {
-                            tag = 0x8a;
-                            continue;
-                        }
-                    }
-                    0x8a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Duration,
-                        >::merge(
-                            self
-                                .start_to_close_timeout
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.endpoint, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.service, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_id, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.scheduled_time, r, depth)?;
+                }
+                0x38 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::PendingNexusOperationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x40 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x52 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_attempt_failure, r, depth)?;
+                }
+                0x5a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x62 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<NexusOperationCancellationInfo>,
+                    >(&mut self.cancellation_info, r, depth)?;
+                }
+                0x68 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)?;
+                }
+                0x72 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.blocked_reason, r, depth)?;
+                }
+                0x7a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.operation_token, r, depth)?;
+                }
+                0x82 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                }
+                0x8a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
+                    >(&mut self.start_to_close_timeout, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -5080,35 +4006,19 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         self.service.clear();
         self.operation.clear();
         self.operation_id.clear();
-        if let ::core::option::Option::Some(v) = self.schedule_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.scheduled_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_to_close_timeout = ::core::option::Option::None;
+        self.scheduled_time = ::core::option::Option::None;
         self.state = ::core::default::Default::default();
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.cancellation_info.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.last_attempt_failure = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
+        self.cancellation_info = ::core::option::Option::None;
         self.scheduled_event_id = ::core::default::Default::default();
         self.blocked_reason.clear();
         self.operation_token.clear();
-        if let ::core::option::Option::Some(v) = self.schedule_to_start_timeout.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.start_to_close_timeout.take() {
-            self.recycle.keep_message(v);
-        }
+        self.schedule_to_start_timeout = ::core::option::Option::None;
+        self.start_to_close_timeout = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5116,6 +4026,16 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// NexusOperationCancellationInfo contains the state of a nexus operation cancellation.
@@ -5143,8 +4063,6 @@ pub struct NexusOperationCancellationInfo {
     pub blocked_reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancellationInfo {
@@ -5195,40 +4113,44 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.blocked_reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.blocked_reason, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-                ::fastrs::__private::Msg::<
-                    super::super::failure::v1::Failure,
-                >::write_keyed(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x22], w);
-            }
-            if self.attempt != 0 {
-                ::fastrs::__private::Int32::write_keyed(&self.attempt, &[0x18], w);
-            }
-            if self.state.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+        self.unknown_fields.write(w);
+        if !self.blocked_reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.blocked_reason, &[0x3a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x32], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+            >(v, &[0x2a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x22], w);
+        }
+        if self.attempt != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int32,
+            >(&self.attempt, &[0x18], w);
+        }
+        if self.state.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::NexusOperationCancellationState,
-                >::write_keyed(&self.state, &[0x10], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.requested_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+                >,
+            >(&self.state, &[0x10], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.requested_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5236,114 +4158,56 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .requested_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x10) {
-                            tag = 0x10;
-                            continue;
-                        }
-                    }
-                    0x10 => {
-                        ::fastrs::__private::OpenEnum::<
-                            super::super::enums::v1::NexusOperationCancellationState,
-                        >::merge(&mut self.state, r, depth)?;
-                        if r.read_tag_if(0x18) {
-                            tag = 0x18;
-                            continue;
-                        }
-                    }
-                    0x18 => {
-                        ::fastrs::__private::Int32::merge(&mut self.attempt, r, depth)?;
-                        if r.read_tag_if(0x22) {
-                            tag = 0x22;
-                            continue;
-                        }
-                    }
-                    0x22 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .last_attempt_complete_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x2a) {
-                            tag = 0x2a;
-                            continue;
-                        }
-                    }
-                    0x2a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::failure::v1::Failure,
-                        >::merge(
-                            self
-                                .last_attempt_failure
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x32) {
-                            tag = 0x32;
-                            continue;
-                        }
-                    }
-                    0x32 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .next_attempt_schedule_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x3a) {
-                            tag = 0x3a;
-                            continue;
-                        }
-                    }
-                    0x3a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.blocked_reason,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.requested_time, r, depth)?;
                 }
-                break;
+                0x10 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
+                            super::super::enums::v1::NexusOperationCancellationState,
+                        >,
+                    >(&mut self.state, r, depth)?;
+                }
+                0x18 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.attempt, r, depth)?;
+                }
+                0x22 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                }
+                0x2a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
+                    >(&mut self.last_attempt_failure, r, depth)?;
+                }
+                0x32 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                }
+                0x3a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.blocked_reason, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.requested_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.requested_time = ::core::option::Option::None;
         self.state = ::core::default::Default::default();
         self.attempt = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.last_attempt_complete_time.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.last_attempt_failure.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.next_attempt_schedule_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.last_attempt_complete_time = ::core::option::Option::None;
+        self.last_attempt_failure = ::core::option::Option::None;
+        self.next_attempt_schedule_time = ::core::option::Option::None;
         self.blocked_reason.clear();
         self.unknown_fields.clear();
     }
@@ -5352,6 +4216,16 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5374,8 +4248,6 @@ pub struct WorkflowExecutionOptions {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionOptions {
@@ -5402,24 +4274,22 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::TimeSkippingConfig,
-                >::write_keyed(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.priority {
-                ::fastrs::__private::Msg::<
-                    super::super::common::v1::Priority,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.versioning_override {
-                ::fastrs::__private::Msg::<
-                    VersioningOverride,
-                >::write_keyed(v, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::TimeSkippingConfig>,
+            >(v, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.priority {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+            >(v, &[0x12], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.versioning_override {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<VersioningOverride>,
+            >(v, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5427,67 +4297,33 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Msg::<
-                            VersioningOverride,
-                        >::merge(
-                            self
-                                .versioning_override
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::Priority,
-                        >::merge(
-                            self
-                                .priority
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >::merge(
-                            self
-                                .time_skipping_config
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<super::super::common::v1::Priority>,
+                    >(&mut self.priority, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
+                    >(&mut self.time_skipping_config, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        if let ::core::option::Option::Some(v) = self.versioning_override.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.priority.take() {
-            self.recycle.keep_message(v);
-        }
-        if let ::core::option::Option::Some(v) = self.time_skipping_config.take() {
-            self.recycle.keep_message(v);
-        }
+        self.versioning_override = ::core::option::Option::None;
+        self.priority = ::core::option::Option::None;
+        self.time_skipping_config = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5495,6 +4331,16 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Used to override the versioning behavior (and pinned deployment version, if applicable) of a
@@ -5527,8 +4373,6 @@ pub struct VersioningOverride {
     pub pinned_version: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for VersioningOverride {
@@ -5575,44 +4419,44 @@ impl ::fastrs::Message for VersioningOverride {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.pinned_version.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.pinned_version, &[0x4a], w);
+        self.unknown_fields.write(w);
+        if !self.pinned_version.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.pinned_version, &[0x4a], w);
+        }
+        match &self.r#override {
+            ::core::option::Option::Some(versioning_override::Override::Pinned(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<versioning_override::PinnedOverride>,
+                >(v, &[0x1a], w);
             }
-            match &self.r#override {
-                ::core::option::Option::Some(
-                    versioning_override::Override::Pinned(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        versioning_override::PinnedOverride,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    versioning_override::Override::AutoUpgrade(v),
-                ) => {
-                    ::fastrs::__private::Bool::write_keyed(v, &[0x20], w);
-                }
-                ::core::option::Option::Some(
-                    versioning_override::Override::OneTime(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        versioning_override::OneTimeOverride,
-                    >::write_keyed(v, &[0x2a], w);
-                }
-                _ => {}
+            ::core::option::Option::Some(
+                versioning_override::Override::AutoUpgrade(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Bool,
+                >(v, &[0x20], w);
             }
-            if let ::core::option::Option::Some(v) = &self.deployment {
-                ::fastrs::__private::Msg::<
-                    super::super::deployment::v1::Deployment,
-                >::write_keyed(v, &[0x12], w);
+            ::core::option::Option::Some(versioning_override::Override::OneTime(v)) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<versioning_override::OneTimeOverride>,
+                >(v, &[0x2a], w);
             }
-            if self.behavior.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
+            _ => {}
+        }
+        if let ::core::option::Option::Some(v) = &self.deployment {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<super::super::deployment::v1::Deployment>,
+            >(v, &[0x12], w);
+        }
+        if self.behavior.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<
                     super::super::enums::v1::VersioningBehavior,
-                >::write_keyed(&self.behavior, &[0x08], w);
-            }
-        });
+                >,
+            >(&self.behavior, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -5620,114 +4464,93 @@ impl ::fastrs::Message for VersioningOverride {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x08 => {
-                        ::fastrs::__private::OpenEnum::<
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
-                        >::merge(&mut self.behavior, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
+                        >,
+                    >(&mut self.behavior, r, depth)?;
+                }
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
-                        >::merge(
-                            self
-                                .deployment
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                    }
-                    0x1a => {
-                        match &mut self.r#override {
-                            ::core::option::Option::Some(
-                                versioning_override::Override::Pinned(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
+                        >,
+                    >(&mut self.deployment, r, depth)?;
+                }
+                0x1a => {
+                    match &mut self.r#override {
+                        ::core::option::Option::Some(
+                            versioning_override::Override::Pinned(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
                                     versioning_override::PinnedOverride,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    versioning_override::PinnedOverride,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .r#override
-                                    .replace(versioning_override::Override::Pinned(v));
-                                versioning_override::keep_override(&mut self.recycle, old);
-                            }
+                                >,
+                            >(v, r, depth)?;
                         }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x20 => {
-                        let old = self
-                            .r#override
-                            .replace(
-                                versioning_override::Override::AutoUpgrade(
-                                    ::fastrs::__private::Bool::read(r, depth)?,
+                        _ => {
+                            self.r#override = ::core::option::Option::Some(
+                                versioning_override::Override::Pinned(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            versioning_override::PinnedOverride,
+                                        >,
+                                    >(r, depth)?,
                                 ),
                             );
-                        versioning_override::keep_override(&mut self.recycle, old);
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
                         }
                     }
-                    0x2a => {
-                        match &mut self.r#override {
-                            ::core::option::Option::Some(
-                                versioning_override::Override::OneTime(v),
-                            ) => {
-                                ::fastrs::__private::Msg::<
-                                    versioning_override::OneTimeOverride,
-                                >::merge(v, r, depth)?;
-                            }
-                            _ => {
-                                let mut v = self.recycle.spare_message();
-                                ::fastrs::__private::Msg::<
-                                    versioning_override::OneTimeOverride,
-                                >::merge(&mut v, r, depth)?;
-                                let old = self
-                                    .r#override
-                                    .replace(versioning_override::Override::OneTime(v));
-                                versioning_override::keep_override(&mut self.recycle, old);
-                            }
-                        }
-                        if r.read_tag_if(0x4a) {
-                            tag = 0x4a;
-                            continue;
-                        }
-                    }
-                    0x4a => {
-                        ::fastrs::__private::Str::merge(
-                            &mut self.pinned_version,
-                            r,
-                            depth,
-                        )?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
-                break;
+                0x20 => {
+                    self.r#override = ::core::option::Option::Some(
+                        versioning_override::Override::AutoUpgrade(
+                            ::fastrs::__private::compact::read::<
+                                ::fastrs::__private::Bool,
+                            >(r, depth)?,
+                        ),
+                    );
+                }
+                0x2a => {
+                    match &mut self.r#override {
+                        ::core::option::Option::Some(
+                            versioning_override::Override::OneTime(v),
+                        ) => {
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    versioning_override::OneTimeOverride,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.r#override = ::core::option::Option::Some(
+                                versioning_override::Override::OneTime(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            versioning_override::OneTimeOverride,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                }
+                0x4a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.pinned_version, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.behavior = ::core::default::Default::default();
-        if let ::core::option::Option::Some(v) = self.deployment.take() {
-            self.recycle.keep_message(v);
-        }
+        self.deployment = ::core::option::Option::None;
         self.pinned_version.clear();
-        versioning_override::keep_override(&mut self.recycle, self.r#override.take());
+        self.r#override = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5735,6 +4558,16 @@ impl ::fastrs::Message for VersioningOverride {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`VersioningOverride`].
@@ -5757,17 +4590,6 @@ pub mod versioning_override {
         /// aip.dev/not-precedent: one_time describes one-time routing semantics, not a timestamp or duration. --)
         OneTime(OneTimeOverride),
     }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_override(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Override>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Override::Pinned(v)) => recycle.keep_message(v),
-            ::core::option::Option::Some(Override::OneTime(v)) => recycle.keep_message(v),
-            _ => {}
-        }
-    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct PinnedOverride {
         /// Defaults to PINNED_OVERRIDE_BEHAVIOR_UNSPECIFIED.
@@ -5786,8 +4608,6 @@ pub mod versioning_override {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for PinnedOverride {
@@ -5811,19 +4631,19 @@ pub mod versioning_override {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.version {
-                    ::fastrs::__private::Msg::<
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.version {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         super::super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if self.behavior.to_i32() != 0 {
-                    ::fastrs::__private::OpenEnum::<
-                        PinnedOverrideBehavior,
-                    >::write_keyed(&self.behavior, &[0x08], w);
-                }
-            });
+                    >,
+                >(v, &[0x12], w);
+            }
+            if self.behavior.to_i32() != 0 {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::OpenEnum<PinnedOverrideBehavior>,
+                >(&self.behavior, &[0x08], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -5831,41 +4651,27 @@ pub mod versioning_override {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x08 => {
-                            ::fastrs::__private::OpenEnum::<
-                                PinnedOverrideBehavior,
-                            >::merge(&mut self.behavior, r, depth)?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                super::super::super::deployment::v1::WorkerDeploymentVersion,
-                            >::merge(
-                                self
-                                    .version
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::OpenEnum<PinnedOverrideBehavior>,
+                        >(&mut self.behavior, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::deployment::v1::WorkerDeploymentVersion,
+                            >,
+                        >(&mut self.version, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.behavior = ::core::default::Default::default();
-            if let ::core::option::Option::Some(v) = self.version.take() {
-                self.recycle.keep_message(v);
-            }
+            self.version = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5873,6 +4679,21 @@ pub mod versioning_override {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// Routes Workflow Tasks for this execution to `target_deployment_version`
@@ -5902,8 +4723,6 @@ pub mod versioning_override {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for OneTimeOverride {
@@ -5920,15 +4739,14 @@ pub mod versioning_override {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.target_deployment_version
-                {
-                    ::fastrs::__private::Msg::<
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.target_deployment_version {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<
                         super::super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-            });
+                    >,
+                >(v, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -5938,15 +4756,11 @@ pub mod versioning_override {
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
-                        ::fastrs::__private::Msg::<
-                            super::super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::merge(
-                            self
-                                .target_deployment_version
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::deployment::v1::WorkerDeploymentVersion,
+                            >,
+                        >(&mut self.target_deployment_version, r, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -5954,12 +4768,7 @@ pub mod versioning_override {
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            if let ::core::option::Option::Some(v) = self
-                .target_deployment_version
-                .take()
-            {
-                self.recycle.keep_message(v);
-            }
+            self.target_deployment_version = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -5967,6 +4776,21 @@ pub mod versioning_override {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -6024,8 +4848,6 @@ pub struct OnConflictOptions {
     pub attach_links: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for OnConflictOptions {
@@ -6044,63 +4866,44 @@ impl ::fastrs::Message for OnConflictOptions {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.attach_links {
-                ::fastrs::__private::Bool::write_keyed(&self.attach_links, &[0x18], w);
-            }
-            if self.attach_completion_callbacks {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.attach_completion_callbacks,
-                    &[0x10],
-                    w,
-                );
-            }
-            if self.attach_request_id {
-                ::fastrs::__private::Bool::write_keyed(
-                    &self.attach_request_id,
-                    &[0x08],
-                    w,
-                );
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.attach_links {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_links, &[0x18], w);
+        }
+        if self.attach_completion_callbacks {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_completion_callbacks, &[0x10], w);
+        }
+        if self.attach_request_id {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.attach_request_id, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::Bool::merge(&mut self.attach_request_id, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Bool::merge(
-                &mut self.attach_completion_callbacks,
-                r,
-                depth,
-            )?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.attach_links, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.attach_request_id,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_request_id, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Bool::merge(
-                        &mut self.attach_completion_callbacks,
-                        r,
-                        depth,
-                    )?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_completion_callbacks, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(&mut self.attach_links, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.attach_links, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6119,6 +4922,16 @@ impl ::fastrs::Message for OnConflictOptions {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// RequestIdInfo contains details of a request ID.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6134,8 +4947,6 @@ pub struct RequestIdInfo {
     pub buffered: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestIdInfo {
@@ -6158,49 +4969,44 @@ impl ::fastrs::Message for RequestIdInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if self.buffered {
-                ::fastrs::__private::Bool::write_keyed(&self.buffered, &[0x18], w);
-            }
-            if self.event_id != 0 {
-                ::fastrs::__private::Int64::write_keyed(&self.event_id, &[0x10], w);
-            }
-            if self.event_type.to_i32() != 0 {
-                ::fastrs::__private::OpenEnum::<
-                    super::super::enums::v1::EventType,
-                >::write_keyed(&self.event_type, &[0x08], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if self.buffered {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Bool,
+            >(&self.buffered, &[0x18], w);
+        }
+        if self.event_id != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Int64,
+            >(&self.event_id, &[0x10], w);
+        }
+        if self.event_type.to_i32() != 0 {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
+            >(&self.event_type, &[0x08], w);
+        }
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        if r.read_tag_if(0x08) {
-            ::fastrs::__private::OpenEnum::<
-                super::super::enums::v1::EventType,
-            >::merge(&mut self.event_type, r, depth)?;
-        }
-        if r.read_tag_if(0x10) {
-            ::fastrs::__private::Int64::merge(&mut self.event_id, r, depth)?;
-        }
-        if r.read_tag_if(0x18) {
-            ::fastrs::__private::Bool::merge(&mut self.buffered, r, depth)?;
-        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    ::fastrs::__private::OpenEnum::<
-                        super::super::enums::v1::EventType,
-                    >::merge(&mut self.event_type, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
+                    >(&mut self.event_type, r, depth)?;
                 }
                 0x10 => {
-                    ::fastrs::__private::Int64::merge(&mut self.event_id, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.event_id, r, depth)?;
                 }
                 0x18 => {
-                    ::fastrs::__private::Bool::merge(&mut self.buffered, r, depth)?;
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.buffered, r, depth)?;
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
@@ -6219,6 +5025,16 @@ impl ::fastrs::Message for RequestIdInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
 }
 /// PostResetOperation represents an operation to be performed on the new workflow execution after a workflow reset.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6226,8 +5042,6 @@ pub struct PostResetOperation {
     pub variant: ::core::option::Option<post_reset_operation::Variant>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PostResetOperation {
@@ -6254,26 +5068,24 @@ impl ::fastrs::Message for PostResetOperation {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(
-                    post_reset_operation::Variant::SignalWorkflow(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        post_reset_operation::SignalWorkflow,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                ) => {
-                    ::fastrs::__private::Msg::<
-                        post_reset_operation::UpdateWorkflowOptions,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                _ => {}
+        self.unknown_fields.write(w);
+        match &self.variant {
+            ::core::option::Option::Some(
+                post_reset_operation::Variant::SignalWorkflow(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<post_reset_operation::SignalWorkflow>,
+                >(v, &[0x0a], w);
             }
-        });
+            ::core::option::Option::Some(
+                post_reset_operation::Variant::UpdateWorkflowOptions(v),
+            ) => {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<post_reset_operation::UpdateWorkflowOptions>,
+                >(v, &[0x12], w);
+            }
+            _ => {}
+        }
     }
     fn merge_from(
         &mut self,
@@ -6287,19 +5099,22 @@ impl ::fastrs::Message for PostResetOperation {
                         ::core::option::Option::Some(
                             post_reset_operation::Variant::SignalWorkflow(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                post_reset_operation::SignalWorkflow,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    post_reset_operation::SignalWorkflow,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                post_reset_operation::SignalWorkflow,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(post_reset_operation::Variant::SignalWorkflow(v));
-                            post_reset_operation::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                post_reset_operation::Variant::SignalWorkflow(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            post_reset_operation::SignalWorkflow,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -6308,21 +5123,22 @@ impl ::fastrs::Message for PostResetOperation {
                         ::core::option::Option::Some(
                             post_reset_operation::Variant::UpdateWorkflowOptions(v),
                         ) => {
-                            ::fastrs::__private::Msg::<
-                                post_reset_operation::UpdateWorkflowOptions,
-                            >::merge(v, r, depth)?;
+                            ::fastrs::__private::compact::merge::<
+                                ::fastrs::__private::Msg<
+                                    post_reset_operation::UpdateWorkflowOptions,
+                                >,
+                            >(v, r, depth)?;
                         }
                         _ => {
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                post_reset_operation::UpdateWorkflowOptions,
-                            >::merge(&mut v, r, depth)?;
-                            let old = self
-                                .variant
-                                .replace(
-                                    post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                                );
-                            post_reset_operation::keep_variant(&mut self.recycle, old);
+                            self.variant = ::core::option::Option::Some(
+                                post_reset_operation::Variant::UpdateWorkflowOptions(
+                                    ::fastrs::__private::compact::read::<
+                                        ::fastrs::__private::Msg<
+                                            post_reset_operation::UpdateWorkflowOptions,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
                         }
                     }
                 }
@@ -6332,7 +5148,7 @@ impl ::fastrs::Message for PostResetOperation {
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
-        post_reset_operation::keep_variant(&mut self.recycle, self.variant.take());
+        self.variant = ::core::option::Option::None;
         self.unknown_fields.clear();
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6340,6 +5156,16 @@ impl ::fastrs::Message for PostResetOperation {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
 /// Types nested in [`PostResetOperation`].
@@ -6349,21 +5175,6 @@ pub mod post_reset_operation {
     pub enum Variant {
         SignalWorkflow(SignalWorkflow),
         UpdateWorkflowOptions(UpdateWorkflowOptions),
-    }
-    /// Keeps the allocation of a replaced or cleared value for the next decode.
-    pub(super) fn keep_variant(
-        recycle: &mut ::fastrs::__private::Recycler,
-        old: ::core::option::Option<Variant>,
-    ) {
-        match old {
-            ::core::option::Option::Some(Variant::SignalWorkflow(v)) => {
-                recycle.keep_message(v)
-            }
-            ::core::option::Option::Some(Variant::UpdateWorkflowOptions(v)) => {
-                recycle.keep_message(v)
-            }
-            _ => {}
-        }
     }
     /// SignalWorkflow represents sending a signal after a workflow reset.
     /// Keep the parameter in sync with temporal.api.workflowservice.v1.SignalWorkflowExecutionRequest.
@@ -6379,8 +5190,6 @@ pub mod post_reset_operation {
         pub links: ::fastrs::alloc::vec::Vec<super::super::super::common::v1::Link>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for SignalWorkflow {
@@ -6405,31 +5214,31 @@ pub mod post_reset_operation {
                         >::size(v);
             }
             n
-                += ::fastrs::__private::size_repeated::<
+                += ::fastrs::__private::compact::size_repeated::<
                     ::fastrs::__private::Msg<super::super::super::common::v1::Link>,
                 >(&self.links, 1);
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                ::fastrs::__private::write_repeated::<
-                    ::fastrs::__private::Msg<super::super::super::common::v1::Link>,
-                >(&self.links, &[0x22], w);
-                if let ::core::option::Option::Some(v) = &self.header {
-                    ::fastrs::__private::Msg::<
-                        super::super::super::common::v1::Header,
-                    >::write_keyed(v, &[0x1a], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.input {
-                    ::fastrs::__private::Msg::<
-                        super::super::super::common::v1::Payloads,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if !self.signal_name.is_empty() {
-                    ::fastrs::__private::Str::write_keyed(&self.signal_name, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            ::fastrs::__private::compact::write_repeated::<
+                ::fastrs::__private::Msg<super::super::super::common::v1::Link>,
+            >(&self.links, &[0x22], w);
+            if let ::core::option::Option::Some(v) = &self.header {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::super::common::v1::Header>,
+                >(v, &[0x1a], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.input {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::super::super::common::v1::Payloads>,
+                >(v, &[0x12], w);
+            }
+            if !self.signal_name.is_empty() {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Str,
+                >(&self.signal_name, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -6437,77 +5246,43 @@ pub mod post_reset_operation {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Str::merge(
-                                &mut self.signal_name,
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                super::super::super::common::v1::Payloads,
-                            >::merge(
-                                self
-                                    .input
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x1a) {
-                                tag = 0x1a;
-                                continue;
-                            }
-                        }
-                        0x1a => {
-                            ::fastrs::__private::Msg::<
-                                super::super::super::common::v1::Header,
-                            >::merge(
-                                self
-                                    .header
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x22) {
-                                tag = 0x22;
-                                continue;
-                            }
-                        }
-                        0x22 => {
-                            ::fastrs::__private::reserve_run(&mut self.links, r, 0x22);
-                            let mut v = self.recycle.spare_message();
-                            ::fastrs::__private::Msg::<
-                                super::super::super::common::v1::Link,
-                            >::merge(&mut v, r, depth)?;
-                            self.links.push(v);
-                            if r.read_tag_if(0x22) {
-                                continue;
-                            }
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge::<
+                            ::fastrs::__private::Str,
+                        >(&mut self.signal_name, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::common::v1::Payloads,
+                            >,
+                        >(&mut self.input, r, depth)?;
+                    }
+                    0x1a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::common::v1::Header,
+                            >,
+                        >(&mut self.header, r, depth)?;
+                    }
+                    0x22 => {
+                        ::fastrs::__private::compact::push::<
+                            ::fastrs::__private::Msg<
+                                super::super::super::common::v1::Link,
+                            >,
+                        >(&mut self.links, r, depth, 0x22)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.signal_name.clear();
-            if let ::core::option::Option::Some(v) = self.input.take() {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.header.take() {
-                self.recycle.keep_message(v);
-            }
-            self.recycle.keep_messages(&mut self.links);
+            self.input = ::core::option::Option::None;
+            self.header = ::core::option::Option::None;
+            self.links.clear();
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6515,6 +5290,21 @@ pub mod post_reset_operation {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
     /// UpdateWorkflowOptions represents updating workflow execution options after a workflow reset.
@@ -6530,8 +5320,6 @@ pub mod post_reset_operation {
         pub update_mask: ::core::option::Option<::fastrs::well_known::FieldMask>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
-        #[doc(hidden)]
-        pub recycle: ::fastrs::__private::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for UpdateWorkflowOptions {
@@ -6555,20 +5343,17 @@ pub mod post_reset_operation {
             n
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            w.in_registers(|w| {
-                self.unknown_fields.write(w);
-                if let ::core::option::Option::Some(v) = &self.update_mask {
-                    ::fastrs::__private::Msg::<
-                        ::fastrs::well_known::FieldMask,
-                    >::write_keyed(v, &[0x12], w);
-                }
-                if let ::core::option::Option::Some(v) = &self.workflow_execution_options
-                {
-                    ::fastrs::__private::Msg::<
-                        super::WorkflowExecutionOptions,
-                    >::write_keyed(v, &[0x0a], w);
-                }
-            });
+            self.unknown_fields.write(w);
+            if let ::core::option::Option::Some(v) = &self.update_mask {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+                >(v, &[0x12], w);
+            }
+            if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
+                ::fastrs::__private::compact::write::<
+                    ::fastrs::__private::Msg<super::WorkflowExecutionOptions>,
+                >(v, &[0x0a], w);
+            }
         }
         fn merge_from(
             &mut self,
@@ -6576,52 +5361,25 @@ pub mod post_reset_operation {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             while !r.is_empty() {
-                let mut tag = r.read_tag()?;
-                loop {
-                    match tag {
-                        0x0a => {
-                            ::fastrs::__private::Msg::<
-                                super::WorkflowExecutionOptions,
-                            >::merge(
-                                self
-                                    .workflow_execution_options
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                            if r.read_tag_if(0x12) {
-                                tag = 0x12;
-                                continue;
-                            }
-                        }
-                        0x12 => {
-                            ::fastrs::__private::Msg::<
-                                ::fastrs::well_known::FieldMask,
-                            >::merge(
-                                self
-                                    .update_mask
-                                    .get_or_insert_with(|| self.recycle.spare_message()),
-                                r,
-                                depth,
-                            )?;
-                        }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<super::WorkflowExecutionOptions>,
+                        >(&mut self.workflow_execution_options, r, depth)?;
                     }
-                    break;
+                    0x12 => {
+                        ::fastrs::__private::compact::merge_optional::<
+                            ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
+                        >(&mut self.update_mask, r, depth)?;
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
             }
             ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
-            if let ::core::option::Option::Some(v) = self
-                .workflow_execution_options
-                .take()
-            {
-                self.recycle.keep_message(v);
-            }
-            if let ::core::option::Option::Some(v) = self.update_mask.take() {
-                self.recycle.keep_message(v);
-            }
+            self.workflow_execution_options = ::core::option::Option::None;
+            self.update_mask = ::core::option::Option::None;
             self.unknown_fields.clear();
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
@@ -6629,6 +5387,21 @@ pub mod post_reset_operation {
         }
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            ::fastrs::__private::compact::read_partial(
+                self,
+                Self::FULL_NAME,
+                buf,
+                options,
+            )
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
 }
@@ -6643,8 +5416,6 @@ pub struct WorkflowExecutionPauseInfo {
     pub reason: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
-    #[doc(hidden)]
-    pub recycle: ::fastrs::__private::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionPauseInfo {
@@ -6667,20 +5438,22 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
         n
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        w.in_registers(|w| {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.reason, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.paused_time {
-                ::fastrs::__private::Msg::<
-                    ::fastrs::well_known::Timestamp,
-                >::write_keyed(v, &[0x12], w);
-            }
-            if !self.identity.is_empty() {
-                ::fastrs::__private::Str::write_keyed(&self.identity, &[0x0a], w);
-            }
-        });
+        self.unknown_fields.write(w);
+        if !self.reason.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.reason, &[0x1a], w);
+        }
+        if let ::core::option::Option::Some(v) = &self.paused_time {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+            >(v, &[0x12], w);
+        }
+        if !self.identity.is_empty() {
+            ::fastrs::__private::compact::write::<
+                ::fastrs::__private::Str,
+            >(&self.identity, &[0x0a], w);
+        }
     }
     fn merge_from(
         &mut self,
@@ -6688,46 +5461,30 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let mut tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        ::fastrs::__private::Str::merge(&mut self.identity, r, depth)?;
-                        if r.read_tag_if(0x12) {
-                            tag = 0x12;
-                            continue;
-                        }
-                    }
-                    0x12 => {
-                        ::fastrs::__private::Msg::<
-                            ::fastrs::well_known::Timestamp,
-                        >::merge(
-                            self
-                                .paused_time
-                                .get_or_insert_with(|| self.recycle.spare_message()),
-                            r,
-                            depth,
-                        )?;
-                        if r.read_tag_if(0x1a) {
-                            tag = 0x1a;
-                            continue;
-                        }
-                    }
-                    0x1a => {
-                        ::fastrs::__private::Str::merge(&mut self.reason, r, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.identity, r, depth)?;
                 }
-                break;
+                0x12 => {
+                    ::fastrs::__private::compact::merge_optional::<
+                        ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
+                    >(&mut self.paused_time, r, depth)?;
+                }
+                0x1a => {
+                    ::fastrs::__private::compact::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.reason, r, depth)?;
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
-        if let ::core::option::Option::Some(v) = self.paused_time.take() {
-            self.recycle.keep_message(v);
-        }
+        self.paused_time = ::core::option::Option::None;
         self.reason.clear();
         self.unknown_fields.clear();
     }
@@ -6736,5 +5493,15 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
     }
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::__private::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
