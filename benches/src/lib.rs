@@ -6,6 +6,10 @@ pub mod fast {
     include!(concat!(env!("OUT_DIR"), "/fastrs/mod.rs"));
 }
 
+/// fastrs in size mode (`protoc_gen_fastrs::Mode::Size`), from a crate of
+/// its own (see there why).
+pub use fastrs_bench_size as fast_size;
+
 /// fastrs with `map_hasher=::foldhash::fast::RandomState`, buffa's default
 /// hasher (the map workloads only).
 #[allow(clippy::all, dead_code, missing_docs)]

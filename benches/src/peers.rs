@@ -49,8 +49,17 @@ where
 
 /// fastrs (see [`library`]).
 pub fn fastrs<M: fastrs::Message + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    fastrs_as::<M>("fastrs", payloads)
+}
+
+/// fastrs in size mode: the same calls on size-mode generated code.
+pub fn fastrs_size<M: fastrs::Message + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    fastrs_as::<M>("fastrs size", payloads)
+}
+
+fn fastrs_as<M: fastrs::Message + 'static>(lib: &'static str, payloads: &[Vec<u8>]) -> [Op; 3] {
     library(
-        "fastrs",
+        lib,
         payloads,
         |p| M::decode(p).expect("fastrs decodes the payload"),
         |m: &M, buf| m.encode_append(buf),

@@ -6,7 +6,7 @@ use std::slice::from_ref;
 
 use crate::data::{self, Dist, Shape};
 use crate::harness::{measure, Measured, Op, Settings};
-use crate::{bf, fast, fast_foldhash, pb, peers, qp};
+use crate::{bf, fast, fast_foldhash, fast_size, pb, peers, qp};
 
 /// One row of the table: a workload and operation, and each library's result.
 #[derive(Debug, Clone)]
@@ -76,6 +76,7 @@ macro_rules! peers {
     ($payload:expr, $($path:ident)::+) => {
         vec![
             peers::fastrs::<fast::$($path)::+>($payload),
+            peers::fastrs_size::<fast_size::$($path)::+>($payload),
             peers::prost::<pb::$($path)::+>($payload),
             peers::buffa::<bf::$($path)::+>($payload),
             peers::memcpy($payload),
@@ -84,6 +85,7 @@ macro_rules! peers {
     ($payload:expr, $($path:ident)::+, $quick:ty) => {
         vec![
             peers::fastrs::<fast::$($path)::+>($payload),
+            peers::fastrs_size::<fast_size::$($path)::+>($payload),
             peers::prost::<pb::$($path)::+>($payload),
             peers::buffa::<bf::$($path)::+>($payload),
             peers::quick::<$quick>($payload),
@@ -370,11 +372,12 @@ fn json_table(rows: &[Row]) -> String {
 }
 
 /// The binary table: one row per workload and operation; times are medians in
-/// ns/op, ratios are fastrs ÷ prost (below 1 is faster), allocations per operation.
+/// ns/op, ratios are fastrs ÷ prost (below 1 is faster; `size` is fastrs's
+/// size-mode code), allocations per operation.
 fn binary_table(rows: &[Row]) -> String {
     let mut out = String::new();
-    out.push_str("| workload | op | bytes | fastrs ns | prost ns | buffa ns | quick ns | floor ns | fastrs ÷ prost | buffa ÷ prost | quick ÷ prost | allocs/op fastrs · prost · buffa · quick | alloc bytes/op fastrs · prost · buffa · quick |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+    out.push_str("| workload | op | bytes | fastrs ns | fastrs size ns | prost ns | buffa ns | quick ns | floor ns | fastrs ÷ prost | size ÷ prost | buffa ÷ prost | quick ÷ prost | allocs/op fastrs · size · prost · buffa · quick | alloc bytes/op fastrs · size · prost · buffa · quick |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
     for row in rows {
         let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
         let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
@@ -390,7 +393,7 @@ fn binary_table(rows: &[Row]) -> String {
             _ => "—".into(),
         };
         let allocs = |f: fn(&Measured) -> u64| {
-            ["fastrs", "prost", "buffa", "quick"]
+            ["fastrs", "fastrs size", "prost", "buffa", "quick"]
                 .map(|l| get(l).map_or("—".into(), |m| f(m).to_string()))
                 .join(" · ")
         };
@@ -400,16 +403,18 @@ fn binary_table(rows: &[Row]) -> String {
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             row.workload,
             row.op,
             row.wire_bytes,
             fastrs_ns,
+            ns("fastrs size"),
             ns("prost"),
             ns("buffa"),
             ns("quick"),
             if floor.is_empty() { "—".into() } else { floor },
             ratio("fastrs"),
+            ratio("fastrs size"),
             ratio("buffa"),
             ratio("quick"),
             allocs(|m| m.allocs),

@@ -13,7 +13,8 @@
 //! seconds (user + system of cargo and rustc), the ratio fastrs ÷ prost and
 //! the generated line counts.
 //!
-//! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME]`.
+//! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME] [--mode speed|size]`
+//! (without `--mode`, the generator picks by the schema's size).
 
 mod types;
 
@@ -66,6 +67,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let rounds: usize = flag("--rounds").map_or(Ok(1), |r| r.parse())?;
     let out_file = flag("--out");
     let only = flag("--only");
+    let mode = match flag("--mode").as_deref() {
+        None => None,
+        Some("speed") => Some(protoc_gen_fastrs::Mode::Speed),
+        Some("size") => Some(protoc_gen_fastrs::Mode::Size),
+        Some(other) => return Err(format!("--mode is `speed` or `size`, not `{other}`").into()),
+    };
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
@@ -80,7 +87,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o)))
     {
         eprintln!("== {}: generating", schema.name);
-        let crates = [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, &work, &root));
+        let crates = [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, mode, &work, &root));
         let crates: Vec<Crate> = crates.into_iter().collect::<Result<_, _>>()?;
         rows.extend(measure(schema.name, &crates, rounds)?);
     }
@@ -105,6 +112,7 @@ fn generate(
     corpus: &Path,
     schema: &Schema,
     lib: Lib,
+    mode: Option<protoc_gen_fastrs::Mode>,
     work: &Path,
     root: &Path,
 ) -> Result<Crate, Box<dyn std::error::Error>> {
@@ -122,7 +130,10 @@ fn generate(
         let part = gen.join(format!("part{i}"));
         std::fs::create_dir_all(&part)?;
         match lib {
-            Lib::Fastrs => protoc_gen_fastrs::Builder::new()
+            Lib::Fastrs => mode
+                .map_or_else(protoc_gen_fastrs::Builder::new, |m| {
+                    protoc_gen_fastrs::Builder::new().mode(m)
+                })
                 .include_file("mod.rs")
                 .cargo_directives(false)
                 .out_dir(&part)
