@@ -19,6 +19,20 @@ use crate::options::DecodeOptions;
 use crate::reader::Reader;
 use crate::writer::Writer;
 
+/// The next tag, or `None` at the end of the message: the head of a
+/// size-mode decoder's loop, out of line.
+///
+/// # Errors
+/// A malformed tag.
+#[inline(never)]
+pub fn next_tag(r: &mut Reader<'_>) -> Result<Option<u32>, DecodeError> {
+    if r.is_empty() {
+        Ok(None)
+    } else {
+        r.read_tag().map(Some)
+    }
+}
+
 /// Writes one value and, before it, its tag bytes `key`.
 #[inline(never)]
 pub fn write<C: Codec>(v: &C::Value, key: &[u8], w: &mut Writer<'_>) {

@@ -38,8 +38,7 @@ pub fn body(msg: &Message) -> TokenStream {
         })
         .collect();
     if msg.mode == Mode::Size {
-        // One read path: half the code, and a dispatch per field.
-        return in_order_then_dispatch(msg, &arms, false);
+        return compact_dispatch(msg, &arms);
     }
     let leaf = !holds_messages(msg);
     if leaf || arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
@@ -73,6 +72,34 @@ fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in
                 #extensions
                 tag => r.skip_field(tag, depth, &mut self.#unknown)?,
             }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+
+/// Size mode: one `match` per field read, without the in-order reads or
+/// predictions; each arm's value is a `Result`, checked once after the
+/// `match` (one error path, not one per arm).
+fn compact_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> TokenStream {
+    let unknown = &msg.unknown_fields;
+    if arms.is_empty() && msg.checked_extension_tags.is_empty() {
+        // No field: every tag is unknown.
+        return quote! {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(r)? {
+                r.skip_field(tag, depth, &mut self.#unknown)?;
+            }
+            ::core::result::Result::Ok(())
+        };
+    }
+    let arms = arms.iter().map(|(arm, _)| arm.as_result());
+    let extensions = msg.checked_extension_tags.iter().map(tag_value);
+    quote! {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(r)? {
+            match tag {
+                #(#arms)*
+                #(tag @ #extensions => r.skip_checked_utf8(tag, &mut self.#unknown),)*
+                tag => r.skip_field(tag, depth, &mut self.#unknown),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -136,6 +163,9 @@ struct Arm {
     short: bool,
     /// A repeated field's value: the same tag most likely comes next.
     repeats: bool,
+    /// The arm as one call returning `Result<(), DecodeError>`, if it is one
+    /// (`body` is then that call and `?`).
+    call: Option<TokenStream>,
 }
 
 impl Arm {
@@ -145,6 +175,15 @@ impl Arm {
             body,
             short: tag.bytes.len() <= 2,
             repeats: false,
+            call: None,
+        }
+    }
+
+    /// An arm that is one call returning a `Result`.
+    fn call(tag: &Tag, call: TokenStream) -> Self {
+        Self {
+            call: Some(call.clone()),
+            ..Self::new(tag, quote!(#call?;))
         }
     }
 
@@ -179,6 +218,20 @@ impl Arm {
     fn plain(&self) -> TokenStream {
         let Arm { tag, body, .. } = self;
         quote!(#tag => { #body })
+    }
+
+    /// The arm as a `match` arm whose value is a `Result`.
+    fn as_result(&self) -> TokenStream {
+        let Arm { tag, body, call, .. } = self;
+        match call {
+            Some(call) => quote!(#tag => #call,),
+            None => quote! {
+                #tag => {
+                    #body
+                    ::core::result::Result::Ok(())
+                }
+            },
+        }
     }
 
     /// The arm, followed by a check for the tag expected next: its own for a
@@ -252,11 +305,12 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
         }
         Shape::Implicit(kind) => {
             let merge = value_fn(msg, kind, ValueOp::Merge);
-            quote!(#merge(&mut self.#ident, r, depth)?;)
+            return vec![Arm::call(&f.tag, quote!(#merge(&mut self.#ident, r, depth)))];
         }
         Shape::Optional(kind) if msg.mode == Mode::Size => {
             let codec = codec(kind, scope);
-            quote!(::fastrs::__private::compact::merge_optional::<#codec>(&mut self.#ident, r, depth)?;)
+            let call = quote!(::fastrs::__private::compact::merge_optional::<#codec>(&mut self.#ident, r, depth));
+            return vec![Arm::call(&f.tag, call)];
         }
         Shape::Optional(kind) => {
             let merge = value_fn(msg, kind, ValueOp::Merge);
@@ -368,7 +422,7 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
             quote!(::fastrs::__private::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
         } else {
             let (codec, merge_packed) = (codec(kind, scope), helper(msg, "merge_packed"));
-            quote!(#merge_packed::<#codec>(r, &mut self.#ident)?;)
+            return Arm::call(t, quote!(#merge_packed::<#codec>(r, &mut self.#ident)));
         };
         Arm::new(t, body)
     });
@@ -376,8 +430,8 @@ fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option
         let tag = tag_value(t);
         if msg.mode == Mode::Size && !is_closed(kind) {
             let codec = codec(kind, scope);
-            let push = quote!(::fastrs::__private::compact::push::<#codec>(&mut self.#ident, r, depth, #tag)?;);
-            return Arm::repeating(t, push);
+            let push = quote!(::fastrs::__private::compact::push::<#codec>(&mut self.#ident, r, depth, #tag));
+            return Arm::call(t, push);
         }
         let reserve = quote!(::fastrs::__private::reserve_run(&mut self.#ident, r, #tag););
         let push = if is_closed(kind) {

@@ -111,37 +111,39 @@ impl ::fastrs::Message for User {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Uint32,
-                    >(r, &mut self.scores)?;
+                    >(r, &mut self.scores)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.scores, r, depth, 0x18)?;
+                    >(&mut self.scores, r, depth, 0x18)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.active, r, depth)?;
+                    >(&mut self.active, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<Role>,
-                    >(&mut self.role, r, depth)?;
+                    >(&mut self.role, r, depth)
                 }
                 0x32 => {
                     if self.counters.capacity() == 0 {
@@ -158,6 +160,7 @@ impl ::fastrs::Message for User {
                         ::fastrs::__private::Int64,
                     >(r, depth)?;
                     self.counters.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.contact {
@@ -176,6 +179,7 @@ impl ::fastrs::Message for User {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     match &mut self.contact {
@@ -194,14 +198,15 @@ impl ::fastrs::Message for User {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Address>,
-                    >(&mut self.home, r, depth)?;
+                    >(&mut self.home, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -277,15 +282,17 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.city, r, depth)?;
+                    >(&mut self.city, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -334,25 +341,27 @@ impl ::fastrs::Message for Manager {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::alloc::boxed::Box<Manager>>,
-                    >(&mut self.reports_to, r, depth)?;
+                    >(&mut self.reports_to, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.level, r, depth)?;
+                    >(&mut self.level, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -477,17 +486,19 @@ impl ::fastrs::Message for Login {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.user, r, depth)?;
+                    >(&mut self.user, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.password, r, depth)?;
+                    >(&mut self.password, r, depth)
                 }
                 0x1a => {
                     match &mut self.second_factor {
@@ -506,6 +517,7 @@ impl ::fastrs::Message for Login {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     self.second_factor = ::core::option::Option::Some(
@@ -515,9 +527,10 @@ impl ::fastrs::Message for Login {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -95,42 +95,44 @@ impl ::fastrs::Message for Defaults {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.big, r, depth)?;
+                    >(&mut self.big, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Double,
-                    >(&mut self.ratio, r, depth)?;
+                    >(&mut self.ratio, r, depth)
                 }
                 0x25 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Float,
-                    >(&mut self.nan, r, depth)?;
+                    >(&mut self.nan, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.on, r, depth)?;
+                    >(&mut self.on, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.text, r, depth)?;
+                    >(&mut self.text, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.raw, r, depth)?;
+                    >(&mut self.raw, r, depth)
                 }
                 0x40 => {
                     if let ::core::option::Option::Some(v) = ::fastrs::__private::read_closed_enum::<
@@ -138,9 +140,10 @@ impl ::fastrs::Message for Defaults {
                     >(r, 0x40, &mut self.unknown_fields)? {
                         self.level = ::core::option::Option::Some(v);
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -235,22 +238,25 @@ impl ::fastrs::Message for Order {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.note, r, depth)?;
+                    >(&mut self.note, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::merge_packed_closed::<
                         Level,
                     >(r, &mut self.levels, 3, &mut self.unknown_fields)?;
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     ::fastrs::__private::reserve_run(&mut self.levels, r, 0x18);
@@ -259,11 +265,13 @@ impl ::fastrs::Message for Order {
                     >(r, 0x18, &mut self.unknown_fields)? {
                         self.levels.push(v);
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     ::fastrs::__private::merge_packed_closed::<
                         Level,
                     >(r, &mut self.packed_levels, 4, &mut self.unknown_fields)?;
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     ::fastrs::__private::reserve_run(&mut self.packed_levels, r, 0x20);
@@ -272,6 +280,7 @@ impl ::fastrs::Message for Order {
                     >(r, 0x20, &mut self.unknown_fields)? {
                         self.packed_levels.push(v);
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     if self.by_name.capacity() == 0 {
@@ -289,16 +298,17 @@ impl ::fastrs::Message for Order {
                     >(r, depth, 0x2a, &mut self.unknown_fields)? {
                         self.by_name.insert(k, v);
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x33 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Group<order::Shipping, 6>,
-                    >(&mut self.shipping, r, depth)?;
+                    >(&mut self.shipping, r, depth)
                 }
                 0x43 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Group<order::Line, 8>,
-                    >(&mut self.line, r, depth, 0x43)?;
+                    >(&mut self.line, r, depth, 0x43)
                 }
                 0x5a => {
                     match &mut self.payment {
@@ -317,6 +327,7 @@ impl ::fastrs::Message for Order {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x60 => {
                     if let ::core::option::Option::Some(v) = ::fastrs::__private::read_closed_enum::<
@@ -326,14 +337,15 @@ impl ::fastrs::Message for Order {
                             order::Payment::Tier(v),
                         );
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::alloc::boxed::Box<Order>>,
-                    >(&mut self.parent, r, depth)?;
+                    >(&mut self.parent, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -524,15 +536,17 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x3a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.city, r, depth)?;
+                        >(&mut self.city, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -618,20 +632,22 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x4a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.sku, r, depth)?;
+                        >(&mut self.sku, r, depth)
                     }
                     0x50 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.quantity, r, depth)?;
+                        >(&mut self.quantity, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -731,30 +747,32 @@ impl ::fastrs::Message for Keywords {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.r#match, r, depth)?;
+                    >(&mut self.r#match, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.self_, r, depth)?;
+                    >(&mut self.self_, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<keywords::Option>,
-                    >(&mut self.option, r, depth)?;
+                    >(&mut self.option, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -829,15 +847,17 @@ pub mod keywords {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.some, r, depth)?;
+                        >(&mut self.some, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -910,15 +930,17 @@ impl ::fastrs::Message for Old {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.x, r, depth)?;
+                    >(&mut self.x, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -191,22 +191,24 @@ impl ::fastrs::Message for GrpcLogEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<grpc_log_entry::Type>,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<grpc_log_entry::Logger>,
-                    >(&mut self.logger, r, depth)?;
+                    >(&mut self.logger, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Uint128>,
-                    >(&mut self.call_id, r, depth)?;
+                    >(&mut self.call_id, r, depth)
                 }
                 0x22 => {
                     match &mut self.payload {
@@ -227,6 +229,7 @@ impl ::fastrs::Message for GrpcLogEntry {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.payload {
@@ -247,49 +250,50 @@ impl ::fastrs::Message for GrpcLogEntry {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Peer>,
-                    >(&mut self.peer, r, depth)?;
+                    >(&mut self.peer, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.truncated, r, depth)?;
+                    >(&mut self.truncated, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.method_name, r, depth)?;
+                    >(&mut self.method_name, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.status_code, r, depth)?;
+                    >(&mut self.status_code, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.status_message, r, depth)?;
+                    >(&mut self.status_message, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.status_details, r, depth)?;
+                    >(&mut self.status_details, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.timeout, r, depth)?;
+                    >(&mut self.timeout, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.sequence_id_within_call, r, depth)?;
+                    >(&mut self.sequence_id_within_call, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -502,25 +506,27 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.flags, r, depth)?;
+                    >(&mut self.flags, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.length, r, depth)?;
+                    >(&mut self.length, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -588,15 +594,17 @@ impl ::fastrs::Message for Metadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<MetadataEntry>,
-                    >(&mut self.entry, r, depth, 0x0a)?;
+                    >(&mut self.entry, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -662,20 +670,22 @@ impl ::fastrs::Message for MetadataEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.key, r, depth)?;
+                    >(&mut self.key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.value, r, depth)?;
+                    >(&mut self.value, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -768,30 +778,32 @@ impl ::fastrs::Message for Peer {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<peer::PeerType>,
-                    >(&mut self.peer_type, r, depth)?;
+                    >(&mut self.peer_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.peer, r, depth)?;
+                    >(&mut self.peer, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.address, r, depth)?;
+                    >(&mut self.address, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.ip_port, r, depth)?;
+                    >(&mut self.ip_port, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -909,20 +921,22 @@ impl ::fastrs::Message for Uint128 {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Fixed64,
-                    >(&mut self.high, r, depth)?;
+                    >(&mut self.high, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Fixed64,
-                    >(&mut self.low, r, depth)?;
+                    >(&mut self.low, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -76,35 +76,37 @@ impl ::fastrs::Message for Channel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelRef>,
-                    >(&mut self.r#ref, r, depth)?;
+                    >(&mut self.r#ref, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelData>,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ChannelRef>,
-                    >(&mut self.channel_ref, r, depth, 0x1a)?;
+                    >(&mut self.channel_ref, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SubchannelRef>,
-                    >(&mut self.subchannel_ref, r, depth, 0x22)?;
+                    >(&mut self.subchannel_ref, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SocketRef>,
-                    >(&mut self.socket_ref, r, depth, 0x2a)?;
+                    >(&mut self.socket_ref, r, depth, 0x2a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -207,35 +209,37 @@ impl ::fastrs::Message for Subchannel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SubchannelRef>,
-                    >(&mut self.r#ref, r, depth)?;
+                    >(&mut self.r#ref, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelData>,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ChannelRef>,
-                    >(&mut self.channel_ref, r, depth, 0x1a)?;
+                    >(&mut self.channel_ref, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SubchannelRef>,
-                    >(&mut self.subchannel_ref, r, depth, 0x22)?;
+                    >(&mut self.subchannel_ref, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SocketRef>,
-                    >(&mut self.socket_ref, r, depth, 0x2a)?;
+                    >(&mut self.socket_ref, r, depth, 0x2a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -299,15 +303,17 @@ impl ::fastrs::Message for ChannelConnectivityState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<channel_connectivity_state::State>,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -499,50 +505,52 @@ impl ::fastrs::Message for ChannelData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelConnectivityState>,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.target, r, depth)?;
+                    >(&mut self.target, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelTrace>,
-                    >(&mut self.trace, r, depth)?;
+                    >(&mut self.trace, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_started, r, depth)?;
+                    >(&mut self.calls_started, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_succeeded, r, depth)?;
+                    >(&mut self.calls_succeeded, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_failed, r, depth)?;
+                    >(&mut self.calls_failed, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_call_started_timestamp, r, depth)?;
+                    >(&mut self.last_call_started_timestamp, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.max_connections_per_subchannel, r, depth)?;
+                    >(&mut self.max_connections_per_subchannel, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -667,22 +675,24 @@ impl ::fastrs::Message for ChannelTraceEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<channel_trace_event::Severity>,
-                    >(&mut self.severity, r, depth)?;
+                    >(&mut self.severity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.timestamp, r, depth)?;
+                    >(&mut self.timestamp, r, depth)
                 }
                 0x22 => {
                     match &mut self.child_ref {
@@ -703,6 +713,7 @@ impl ::fastrs::Message for ChannelTraceEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.child_ref {
@@ -723,9 +734,10 @@ impl ::fastrs::Message for ChannelTraceEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -864,25 +876,27 @@ impl ::fastrs::Message for ChannelTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_events_logged, r, depth)?;
+                    >(&mut self.num_events_logged, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.creation_timestamp, r, depth)?;
+                    >(&mut self.creation_timestamp, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ChannelTraceEvent>,
-                    >(&mut self.events, r, depth, 0x1a)?;
+                    >(&mut self.events, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -950,20 +964,22 @@ impl ::fastrs::Message for ChannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.channel_id, r, depth)?;
+                    >(&mut self.channel_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1030,20 +1046,22 @@ impl ::fastrs::Message for SubchannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.subchannel_id, r, depth)?;
+                    >(&mut self.subchannel_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1110,20 +1128,22 @@ impl ::fastrs::Message for SocketRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.socket_id, r, depth)?;
+                    >(&mut self.socket_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1190,20 +1210,22 @@ impl ::fastrs::Message for ServerRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.server_id, r, depth)?;
+                    >(&mut self.server_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1281,25 +1303,27 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ServerRef>,
-                    >(&mut self.r#ref, r, depth)?;
+                    >(&mut self.r#ref, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ServerData>,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SocketRef>,
-                    >(&mut self.listen_socket, r, depth, 0x1a)?;
+                    >(&mut self.listen_socket, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1403,35 +1427,37 @@ impl ::fastrs::Message for ServerData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ChannelTrace>,
-                    >(&mut self.trace, r, depth)?;
+                    >(&mut self.trace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_started, r, depth)?;
+                    >(&mut self.calls_started, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_succeeded, r, depth)?;
+                    >(&mut self.calls_succeeded, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.calls_failed, r, depth)?;
+                    >(&mut self.calls_failed, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_call_started_timestamp, r, depth)?;
+                    >(&mut self.last_call_started_timestamp, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1543,40 +1569,42 @@ impl ::fastrs::Message for Socket {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SocketRef>,
-                    >(&mut self.r#ref, r, depth)?;
+                    >(&mut self.r#ref, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SocketData>,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Address>,
-                    >(&mut self.local, r, depth)?;
+                    >(&mut self.local, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Address>,
-                    >(&mut self.remote, r, depth)?;
+                    >(&mut self.remote, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Security>,
-                    >(&mut self.security, r, depth)?;
+                    >(&mut self.security, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.remote_name, r, depth)?;
+                    >(&mut self.remote_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1844,85 +1872,87 @@ impl ::fastrs::Message for SocketData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.streams_started, r, depth)?;
+                    >(&mut self.streams_started, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.streams_succeeded, r, depth)?;
+                    >(&mut self.streams_succeeded, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.streams_failed, r, depth)?;
+                    >(&mut self.streams_failed, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.messages_sent, r, depth)?;
+                    >(&mut self.messages_sent, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.messages_received, r, depth)?;
+                    >(&mut self.messages_received, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.keep_alives_sent, r, depth)?;
+                    >(&mut self.keep_alives_sent, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_local_stream_created_timestamp, r, depth)?;
+                    >(&mut self.last_local_stream_created_timestamp, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_remote_stream_created_timestamp, r, depth)?;
+                    >(&mut self.last_remote_stream_created_timestamp, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_message_sent_timestamp, r, depth)?;
+                    >(&mut self.last_message_sent_timestamp, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_message_received_timestamp, r, depth)?;
+                    >(&mut self.last_message_received_timestamp, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
-                    >(&mut self.local_flow_control_window, r, depth)?;
+                    >(&mut self.local_flow_control_window, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Int64Value>,
-                    >(&mut self.remote_flow_control_window, r, depth)?;
+                    >(&mut self.remote_flow_control_window, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SocketOption>,
-                    >(&mut self.option, r, depth, 0x6a)?;
+                    >(&mut self.option, r, depth, 0x6a)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::UInt32Value>,
-                    >(&mut self.received_goaway_error, r, depth)?;
+                    >(&mut self.received_goaway_error, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.peer_max_concurrent_streams, r, depth)?;
+                    >(&mut self.peer_max_concurrent_streams, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2015,8 +2045,10 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.address {
                         ::core::option::Option::Some(
@@ -2036,6 +2068,7 @@ impl ::fastrs::Message for Address {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.address {
@@ -2056,6 +2089,7 @@ impl ::fastrs::Message for Address {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.address {
@@ -2076,9 +2110,10 @@ impl ::fastrs::Message for Address {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2153,20 +2188,22 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bytes,
-                        >(&mut self.ip_address, r, depth)?;
+                        >(&mut self.ip_address, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.port, r, depth)?;
+                        >(&mut self.port, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2227,15 +2264,17 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.filename, r, depth)?;
+                        >(&mut self.filename, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2306,20 +2345,22 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                        >(&mut self.value, r, depth)?;
+                        >(&mut self.value, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2397,8 +2438,10 @@ impl ::fastrs::Message for Security {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.model {
                         ::core::option::Option::Some(security::Model::Tls(v)) => {
@@ -2416,6 +2459,7 @@ impl ::fastrs::Message for Security {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.model {
@@ -2434,9 +2478,10 @@ impl ::fastrs::Message for Security {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2534,8 +2579,10 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         match &mut self.cipher_suite {
                             ::core::option::Option::Some(
@@ -2555,6 +2602,7 @@ pub mod security {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x12 => {
                         match &mut self.cipher_suite {
@@ -2575,19 +2623,20 @@ pub mod security {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bytes,
-                        >(&mut self.local_certificate, r, depth)?;
+                        >(&mut self.local_certificate, r, depth)
                     }
                     0x22 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bytes,
-                        >(&mut self.remote_certificate, r, depth)?;
+                        >(&mut self.remote_certificate, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2671,20 +2720,22 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                        >(&mut self.value, r, depth)?;
+                        >(&mut self.value, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2771,25 +2822,27 @@ impl ::fastrs::Message for SocketOption {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.value, r, depth)?;
+                    >(&mut self.value, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                    >(&mut self.additional, r, depth)?;
+                    >(&mut self.additional, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2847,15 +2900,17 @@ impl ::fastrs::Message for SocketOptionTimeout {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.duration, r, depth)?;
+                    >(&mut self.duration, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2922,20 +2977,22 @@ impl ::fastrs::Message for SocketOptionLinger {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.active, r, depth)?;
+                    >(&mut self.active, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.duration, r, depth)?;
+                    >(&mut self.duration, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3244,155 +3301,157 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_state, r, depth)?;
+                    >(&mut self.tcpi_state, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_ca_state, r, depth)?;
+                    >(&mut self.tcpi_ca_state, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_retransmits, r, depth)?;
+                    >(&mut self.tcpi_retransmits, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_probes, r, depth)?;
+                    >(&mut self.tcpi_probes, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_backoff, r, depth)?;
+                    >(&mut self.tcpi_backoff, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_options, r, depth)?;
+                    >(&mut self.tcpi_options, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_snd_wscale, r, depth)?;
+                    >(&mut self.tcpi_snd_wscale, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rcv_wscale, r, depth)?;
+                    >(&mut self.tcpi_rcv_wscale, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rto, r, depth)?;
+                    >(&mut self.tcpi_rto, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_ato, r, depth)?;
+                    >(&mut self.tcpi_ato, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_snd_mss, r, depth)?;
+                    >(&mut self.tcpi_snd_mss, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rcv_mss, r, depth)?;
+                    >(&mut self.tcpi_rcv_mss, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_unacked, r, depth)?;
+                    >(&mut self.tcpi_unacked, r, depth)
                 }
                 0x70 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_sacked, r, depth)?;
+                    >(&mut self.tcpi_sacked, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_lost, r, depth)?;
+                    >(&mut self.tcpi_lost, r, depth)
                 }
                 0x80 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_retrans, r, depth)?;
+                    >(&mut self.tcpi_retrans, r, depth)
                 }
                 0x88 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_fackets, r, depth)?;
+                    >(&mut self.tcpi_fackets, r, depth)
                 }
                 0x90 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_last_data_sent, r, depth)?;
+                    >(&mut self.tcpi_last_data_sent, r, depth)
                 }
                 0x98 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_last_ack_sent, r, depth)?;
+                    >(&mut self.tcpi_last_ack_sent, r, depth)
                 }
                 0xa0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_last_data_recv, r, depth)?;
+                    >(&mut self.tcpi_last_data_recv, r, depth)
                 }
                 0xa8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_last_ack_recv, r, depth)?;
+                    >(&mut self.tcpi_last_ack_recv, r, depth)
                 }
                 0xb0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_pmtu, r, depth)?;
+                    >(&mut self.tcpi_pmtu, r, depth)
                 }
                 0xb8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rcv_ssthresh, r, depth)?;
+                    >(&mut self.tcpi_rcv_ssthresh, r, depth)
                 }
                 0xc0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rtt, r, depth)?;
+                    >(&mut self.tcpi_rtt, r, depth)
                 }
                 0xc8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_rttvar, r, depth)?;
+                    >(&mut self.tcpi_rttvar, r, depth)
                 }
                 0xd0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_snd_ssthresh, r, depth)?;
+                    >(&mut self.tcpi_snd_ssthresh, r, depth)
                 }
                 0xd8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_snd_cwnd, r, depth)?;
+                    >(&mut self.tcpi_snd_cwnd, r, depth)
                 }
                 0xe0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_advmss, r, depth)?;
+                    >(&mut self.tcpi_advmss, r, depth)
                 }
                 0xe8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.tcpi_reordering, r, depth)?;
+                    >(&mut self.tcpi_reordering, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3491,20 +3550,22 @@ impl ::fastrs::Message for GetTopChannelsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.start_channel_id, r, depth)?;
+                    >(&mut self.start_channel_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.max_results, r, depth)?;
+                    >(&mut self.max_results, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3573,20 +3634,22 @@ impl ::fastrs::Message for GetTopChannelsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Channel>,
-                    >(&mut self.channel, r, depth, 0x0a)?;
+                    >(&mut self.channel, r, depth, 0x0a)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.end, r, depth)?;
+                    >(&mut self.end, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3658,20 +3721,22 @@ impl ::fastrs::Message for GetServersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.start_server_id, r, depth)?;
+                    >(&mut self.start_server_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.max_results, r, depth)?;
+                    >(&mut self.max_results, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3740,20 +3805,22 @@ impl ::fastrs::Message for GetServersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Server>,
-                    >(&mut self.server, r, depth, 0x0a)?;
+                    >(&mut self.server, r, depth, 0x0a)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.end, r, depth)?;
+                    >(&mut self.end, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3809,15 +3876,17 @@ impl ::fastrs::Message for GetServerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.server_id, r, depth)?;
+                    >(&mut self.server_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3873,15 +3942,17 @@ impl ::fastrs::Message for GetServerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Server>,
-                    >(&mut self.server, r, depth)?;
+                    >(&mut self.server, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3961,25 +4032,27 @@ impl ::fastrs::Message for GetServerSocketsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.server_id, r, depth)?;
+                    >(&mut self.server_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.start_socket_id, r, depth)?;
+                    >(&mut self.start_socket_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.max_results, r, depth)?;
+                    >(&mut self.max_results, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4049,20 +4122,22 @@ impl ::fastrs::Message for GetServerSocketsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<SocketRef>,
-                    >(&mut self.socket_ref, r, depth, 0x0a)?;
+                    >(&mut self.socket_ref, r, depth, 0x0a)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.end, r, depth)?;
+                    >(&mut self.end, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4118,15 +4193,17 @@ impl ::fastrs::Message for GetChannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.channel_id, r, depth)?;
+                    >(&mut self.channel_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4182,15 +4259,17 @@ impl ::fastrs::Message for GetChannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Channel>,
-                    >(&mut self.channel, r, depth)?;
+                    >(&mut self.channel, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4245,15 +4324,17 @@ impl ::fastrs::Message for GetSubchannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.subchannel_id, r, depth)?;
+                    >(&mut self.subchannel_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4309,15 +4390,17 @@ impl ::fastrs::Message for GetSubchannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Subchannel>,
-                    >(&mut self.subchannel, r, depth)?;
+                    >(&mut self.subchannel, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4384,20 +4467,22 @@ impl ::fastrs::Message for GetSocketRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.socket_id, r, depth)?;
+                    >(&mut self.socket_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.summary, r, depth)?;
+                    >(&mut self.summary, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4454,15 +4539,17 @@ impl ::fastrs::Message for GetSocketResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Socket>,
-                    >(&mut self.socket, r, depth)?;
+                    >(&mut self.socket, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

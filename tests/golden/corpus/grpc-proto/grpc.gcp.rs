@@ -101,37 +101,39 @@ impl ::fastrs::Message for AltsContext {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.application_protocol, r, depth)?;
+                    >(&mut self.application_protocol, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.record_protocol, r, depth)?;
+                    >(&mut self.record_protocol, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<SecurityLevel>,
-                    >(&mut self.security_level, r, depth)?;
+                    >(&mut self.security_level, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.peer_service_account, r, depth)?;
+                    >(&mut self.peer_service_account, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.local_service_account, r, depth)?;
+                    >(&mut self.local_service_account, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RpcProtocolVersions>,
-                    >(&mut self.peer_rpc_versions, r, depth)?;
+                    >(&mut self.peer_rpc_versions, r, depth)
                 }
                 0x3a => {
                     if self.peer_attributes.capacity() == 0 {
@@ -148,9 +150,10 @@ impl ::fastrs::Message for AltsContext {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.peer_attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -236,25 +239,27 @@ impl ::fastrs::Message for Endpoint {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.ip_address, r, depth)?;
+                    >(&mut self.ip_address, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.port, r, depth)?;
+                    >(&mut self.port, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<NetworkProtocol>,
-                    >(&mut self.protocol, r, depth)?;
+                    >(&mut self.protocol, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -340,8 +345,10 @@ impl ::fastrs::Message for Identity {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.identity_oneof {
                         ::core::option::Option::Some(
@@ -361,6 +368,7 @@ impl ::fastrs::Message for Identity {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.identity_oneof {
@@ -381,6 +389,7 @@ impl ::fastrs::Message for Identity {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     if self.attributes.capacity() == 0 {
@@ -397,9 +406,10 @@ impl ::fastrs::Message for Identity {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -592,70 +602,72 @@ impl ::fastrs::Message for StartClientHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<HandshakeProtocol>,
-                    >(&mut self.handshake_security_protocol, r, depth)?;
+                    >(&mut self.handshake_security_protocol, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.application_protocols, r, depth, 0x12)?;
+                    >(&mut self.application_protocols, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.record_protocols, r, depth, 0x1a)?;
+                    >(&mut self.record_protocols, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Identity>,
-                    >(&mut self.target_identities, r, depth, 0x22)?;
+                    >(&mut self.target_identities, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Identity>,
-                    >(&mut self.local_identity, r, depth)?;
+                    >(&mut self.local_identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Endpoint>,
-                    >(&mut self.local_endpoint, r, depth)?;
+                    >(&mut self.local_endpoint, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Endpoint>,
-                    >(&mut self.remote_endpoint, r, depth)?;
+                    >(&mut self.remote_endpoint, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.target_name, r, depth)?;
+                    >(&mut self.target_name, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RpcProtocolVersions>,
-                    >(&mut self.rpc_versions, r, depth)?;
+                    >(&mut self.rpc_versions, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.max_frame_size, r, depth)?;
+                    >(&mut self.max_frame_size, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.access_token, r, depth)?;
+                    >(&mut self.access_token, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<TransportProtocolPreferences>,
-                    >(&mut self.transport_protocol_preferences, r, depth)?;
+                    >(&mut self.transport_protocol_preferences, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -766,25 +778,27 @@ impl ::fastrs::Message for ServerHandshakeParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.record_protocols, r, depth, 0x0a)?;
+                    >(&mut self.record_protocols, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Identity>,
-                    >(&mut self.local_identities, r, depth, 0x12)?;
+                    >(&mut self.local_identities, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Str,
-                    >(&mut self.token, r, depth)?;
+                    >(&mut self.token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -943,12 +957,14 @@ impl ::fastrs::Message for StartServerHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.application_protocols, r, depth, 0x0a)?;
+                    >(&mut self.application_protocols, r, depth, 0x0a)
                 }
                 0x12 => {
                     if self.handshake_parameters.capacity() == 0 {
@@ -965,39 +981,40 @@ impl ::fastrs::Message for StartServerHandshakeReq {
                         ::fastrs::__private::Msg<ServerHandshakeParameters>,
                     >(r, depth)?;
                     self.handshake_parameters.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.in_bytes, r, depth)?;
+                    >(&mut self.in_bytes, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Endpoint>,
-                    >(&mut self.local_endpoint, r, depth)?;
+                    >(&mut self.local_endpoint, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Endpoint>,
-                    >(&mut self.remote_endpoint, r, depth)?;
+                    >(&mut self.remote_endpoint, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RpcProtocolVersions>,
-                    >(&mut self.rpc_versions, r, depth)?;
+                    >(&mut self.rpc_versions, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.max_frame_size, r, depth)?;
+                    >(&mut self.max_frame_size, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<TransportProtocolPreferences>,
-                    >(&mut self.transport_protocol_preferences, r, depth)?;
+                    >(&mut self.transport_protocol_preferences, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1073,20 +1090,22 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.in_bytes, r, depth)?;
+                    >(&mut self.in_bytes, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.network_latency_ms, r, depth)?;
+                    >(&mut self.network_latency_ms, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1165,8 +1184,10 @@ impl ::fastrs::Message for HandshakerReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.req_oneof {
                         ::core::option::Option::Some(
@@ -1186,6 +1207,7 @@ impl ::fastrs::Message for HandshakerReq {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.req_oneof {
@@ -1206,6 +1228,7 @@ impl ::fastrs::Message for HandshakerReq {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.req_oneof {
@@ -1226,9 +1249,10 @@ impl ::fastrs::Message for HandshakerReq {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1379,55 +1403,57 @@ impl ::fastrs::Message for HandshakerResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.application_protocol, r, depth)?;
+                    >(&mut self.application_protocol, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.record_protocol, r, depth)?;
+                    >(&mut self.record_protocol, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.key_data, r, depth)?;
+                    >(&mut self.key_data, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Identity>,
-                    >(&mut self.peer_identity, r, depth)?;
+                    >(&mut self.peer_identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Identity>,
-                    >(&mut self.local_identity, r, depth)?;
+                    >(&mut self.local_identity, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.keep_channel_open, r, depth)?;
+                    >(&mut self.keep_channel_open, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RpcProtocolVersions>,
-                    >(&mut self.peer_rpc_versions, r, depth)?;
+                    >(&mut self.peer_rpc_versions, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.max_frame_size, r, depth)?;
+                    >(&mut self.max_frame_size, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<NegotiatedTransportProtocol>,
-                    >(&mut self.transport_protocol, r, depth)?;
+                    >(&mut self.transport_protocol, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1500,20 +1526,22 @@ impl ::fastrs::Message for HandshakerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.code, r, depth)?;
+                    >(&mut self.code, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1606,30 +1634,32 @@ impl ::fastrs::Message for HandshakerResp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.out_frames, r, depth)?;
+                    >(&mut self.out_frames, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.bytes_consumed, r, depth)?;
+                    >(&mut self.bytes_consumed, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<HandshakerResult>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<HandshakerStatus>,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1698,20 +1728,22 @@ impl ::fastrs::Message for RpcProtocolVersions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
-                    >(&mut self.max_rpc_version, r, depth)?;
+                    >(&mut self.max_rpc_version, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<rpc_protocol_versions::Version>,
-                    >(&mut self.min_rpc_version, r, depth)?;
+                    >(&mut self.min_rpc_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1779,20 +1811,22 @@ pub mod rpc_protocol_versions {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Uint32,
-                        >(&mut self.major, r, depth)?;
+                        >(&mut self.major, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Uint32,
-                        >(&mut self.minor, r, depth)?;
+                        >(&mut self.minor, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -1854,15 +1888,17 @@ impl ::fastrs::Message for TransportProtocolPreferences {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.transport_protocol, r, depth, 0x0a)?;
+                    >(&mut self.transport_protocol, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1917,15 +1953,17 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.transport_protocol, r, depth)?;
+                    >(&mut self.transport_protocol, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -57,8 +57,10 @@ impl ::fastrs::Message for LoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.load_balance_request_type {
                         ::core::option::Option::Some(
@@ -80,6 +82,7 @@ impl ::fastrs::Message for LoadBalanceRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.load_balance_request_type {
@@ -100,9 +103,10 @@ impl ::fastrs::Message for LoadBalanceRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -171,15 +175,17 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -245,20 +251,22 @@ impl ::fastrs::Message for ClientStatsPerToken {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balance_token, r, depth)?;
+                    >(&mut self.load_balance_token, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls, r, depth)?;
+                    >(&mut self.num_calls, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -378,44 +386,42 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.timestamp, r, depth)?;
+                    >(&mut self.timestamp, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_started, r, depth)?;
+                    >(&mut self.num_calls_started, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished, r, depth)?;
+                    >(&mut self.num_calls_finished, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(
-                        &mut self.num_calls_finished_with_client_failed_to_send,
-                        r,
-                        depth,
-                    )?;
+                    >(&mut self.num_calls_finished_with_client_failed_to_send, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished_known_received, r, depth)?;
+                    >(&mut self.num_calls_finished_known_received, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ClientStatsPerToken>,
-                    >(&mut self.calls_finished_with_drop, r, depth, 0x42)?;
+                    >(&mut self.calls_finished_with_drop, r, depth, 0x42)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -511,8 +517,10 @@ impl ::fastrs::Message for LoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.load_balance_response_type {
                         ::core::option::Option::Some(
@@ -534,6 +542,7 @@ impl ::fastrs::Message for LoadBalanceResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.load_balance_response_type {
@@ -554,6 +563,7 @@ impl ::fastrs::Message for LoadBalanceResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.load_balance_response_type {
@@ -576,9 +586,10 @@ impl ::fastrs::Message for LoadBalanceResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -636,8 +647,9 @@ impl ::fastrs::Message for FallbackResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -696,15 +708,17 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.client_stats_report_interval, r, depth)?;
+                    >(&mut self.client_stats_report_interval, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -761,15 +775,17 @@ impl ::fastrs::Message for ServerList {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Server>,
-                    >(&mut self.servers, r, depth, 0x0a)?;
+                    >(&mut self.servers, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -865,30 +881,32 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.ip_address, r, depth)?;
+                    >(&mut self.ip_address, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.port, r, depth)?;
+                    >(&mut self.port, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balance_token, r, depth)?;
+                    >(&mut self.load_balance_token, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.drop, r, depth)?;
+                    >(&mut self.drop, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -946,15 +964,17 @@ impl ::fastrs::Message for LoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<InitialLoadReportRequest>,
-                    >(&mut self.initial_request, r, depth)?;
+                    >(&mut self.initial_request, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1033,25 +1053,27 @@ impl ::fastrs::Message for InitialLoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balanced_hostname, r, depth)?;
+                    >(&mut self.load_balanced_hostname, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.load_key, r, depth)?;
+                    >(&mut self.load_key, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.load_report_interval, r, depth)?;
+                    >(&mut self.load_report_interval, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1131,25 +1153,27 @@ impl ::fastrs::Message for LoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<InitialLoadReportResponse>,
-                    >(&mut self.initial_response, r, depth)?;
+                    >(&mut self.initial_response, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<LoadBalancingFeedback>,
-                    >(&mut self.load_balancing_feedback, r, depth)?;
+                    >(&mut self.load_balancing_feedback, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Load>,
-                    >(&mut self.load, r, depth, 0x1a)?;
+                    >(&mut self.load, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1237,27 +1261,29 @@ impl ::fastrs::Message for InitialLoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balancer_id, r, depth)?;
+                    >(&mut self.load_balancer_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             initial_load_report_response::ImplementationIdentifier,
                         >,
-                    >(&mut self.implementation_id, r, depth)?;
+                    >(&mut self.implementation_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.server_version, r, depth)?;
+                    >(&mut self.server_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1382,25 +1408,27 @@ impl ::fastrs::Message for LoadBalancingFeedback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.server_utilization, r, depth)?;
+                    >(&mut self.server_utilization, r, depth)
                 }
                 0x15 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.calls_per_second, r, depth)?;
+                    >(&mut self.calls_per_second, r, depth)
                 }
                 0x1d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.errors_per_second, r, depth)?;
+                    >(&mut self.errors_per_second, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1639,22 +1667,24 @@ impl ::fastrs::Message for Load {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balance_tag, r, depth)?;
+                    >(&mut self.load_balance_tag, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.user_id, r, depth)?;
+                    >(&mut self.user_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_started, r, depth)?;
+                    >(&mut self.num_calls_started, r, depth)
                 }
                 0x28 => {
                     self.in_progress_report = ::core::option::Option::Some(
@@ -1664,36 +1694,37 @@ impl ::fastrs::Message for Load {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished_without_error, r, depth)?;
+                    >(&mut self.num_calls_finished_without_error, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished_with_error, r, depth)?;
+                    >(&mut self.num_calls_finished_with_error, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.total_bytes_sent, r, depth)?;
+                    >(&mut self.total_bytes_sent, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.total_bytes_received, r, depth)?;
+                    >(&mut self.total_bytes_received, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.total_latency, r, depth)?;
+                    >(&mut self.total_latency, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<CallMetricData>,
-                    >(&mut self.metric_data, r, depth, 0x5a)?;
+                    >(&mut self.metric_data, r, depth, 0x5a)
                 }
                 0x62 => {
                     match &mut self.orphaned_load {
@@ -1712,6 +1743,7 @@ impl ::fastrs::Message for Load {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x68 => {
                     self.orphaned_load = ::core::option::Option::Some(
@@ -1721,6 +1753,7 @@ impl ::fastrs::Message for Load {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x72 => {
                     match &mut self.orphaned_load {
@@ -1741,19 +1774,20 @@ impl ::fastrs::Message for Load {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.client_ip_address, r, depth)?;
+                    >(&mut self.client_ip_address, r, depth)
                 }
                 0x80 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished_with_server_error, r, depth)?;
+                    >(&mut self.num_calls_finished_with_server_error, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1878,25 +1912,27 @@ impl ::fastrs::Message for CallMetricData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.metric_name, r, depth)?;
+                    >(&mut self.metric_name, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.num_calls_finished_with_metric, r, depth)?;
+                    >(&mut self.num_calls_finished_with_metric, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.total_metric_value, r, depth)?;
+                    >(&mut self.total_metric_value, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1964,20 +2000,22 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.load_key, r, depth)?;
+                    >(&mut self.load_key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.load_balancer_id, r, depth)?;
+                    >(&mut self.load_balancer_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

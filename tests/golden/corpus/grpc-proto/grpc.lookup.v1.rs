@@ -81,12 +81,14 @@ impl ::fastrs::Message for RouteLookupRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.target_type, r, depth)?;
+                    >(&mut self.target_type, r, depth)
                 }
                 0x22 => {
                     if self.key_map.capacity() == 0 {
@@ -103,24 +105,25 @@ impl ::fastrs::Message for RouteLookupRequest {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.key_map.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<route_lookup_request::Reason>,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.stale_header_data, r, depth)?;
+                    >(&mut self.stale_header_data, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                    >(&mut self.extensions, r, depth, 0x3a)?;
+                    >(&mut self.extensions, r, depth, 0x3a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -246,25 +249,27 @@ impl ::fastrs::Message for RouteLookupResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.header_data, r, depth)?;
+                    >(&mut self.header_data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.targets, r, depth, 0x1a)?;
+                    >(&mut self.targets, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                    >(&mut self.extensions, r, depth, 0x22)?;
+                    >(&mut self.extensions, r, depth, 0x22)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -349,25 +354,27 @@ impl ::fastrs::Message for NameMatcher {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.key, r, depth)?;
+                    >(&mut self.key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.names, r, depth, 0x12)?;
+                    >(&mut self.names, r, depth, 0x12)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.required_match, r, depth)?;
+                    >(&mut self.required_match, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -460,22 +467,24 @@ impl ::fastrs::Message for GrpcKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<grpc_key_builder::Name>,
-                    >(&mut self.names, r, depth, 0x0a)?;
+                    >(&mut self.names, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<NameMatcher>,
-                    >(&mut self.headers, r, depth, 0x12)?;
+                    >(&mut self.headers, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<grpc_key_builder::ExtraKeys>,
-                    >(&mut self.extra_keys, r, depth)?;
+                    >(&mut self.extra_keys, r, depth)
                 }
                 0x22 => {
                     if self.constant_keys.capacity() == 0 {
@@ -492,9 +501,10 @@ impl ::fastrs::Message for GrpcKeyBuilder {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.constant_keys.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -567,20 +577,22 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.service, r, depth)?;
+                        >(&mut self.service, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.method, r, depth)?;
+                        >(&mut self.method, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -664,25 +676,27 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.host, r, depth)?;
+                        >(&mut self.host, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.service, r, depth)?;
+                        >(&mut self.service, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.method, r, depth)?;
+                        >(&mut self.method, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -859,27 +873,29 @@ impl ::fastrs::Message for HttpKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.host_patterns, r, depth, 0x0a)?;
+                    >(&mut self.host_patterns, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.path_patterns, r, depth, 0x12)?;
+                    >(&mut self.path_patterns, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<NameMatcher>,
-                    >(&mut self.query_parameters, r, depth, 0x1a)?;
+                    >(&mut self.query_parameters, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<NameMatcher>,
-                    >(&mut self.headers, r, depth, 0x22)?;
+                    >(&mut self.headers, r, depth, 0x22)
                 }
                 0x2a => {
                     if self.constant_keys.capacity() == 0 {
@@ -896,14 +912,15 @@ impl ::fastrs::Message for HttpKeyBuilder {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.constant_keys.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.method, r, depth)?;
+                    >(&mut self.method, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1066,55 +1083,57 @@ impl ::fastrs::Message for RouteLookupConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<HttpKeyBuilder>,
-                    >(&mut self.http_keybuilders, r, depth, 0x0a)?;
+                    >(&mut self.http_keybuilders, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<GrpcKeyBuilder>,
-                    >(&mut self.grpc_keybuilders, r, depth, 0x12)?;
+                    >(&mut self.grpc_keybuilders, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.lookup_service, r, depth)?;
+                    >(&mut self.lookup_service, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.lookup_service_timeout, r, depth)?;
+                    >(&mut self.lookup_service_timeout, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.max_age, r, depth)?;
+                    >(&mut self.max_age, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.stale_age, r, depth)?;
+                    >(&mut self.stale_age, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.cache_size_bytes, r, depth)?;
+                    >(&mut self.cache_size_bytes, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.valid_targets, r, depth, 0x42)?;
+                    >(&mut self.valid_targets, r, depth, 0x42)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.default_target, r, depth)?;
+                    >(&mut self.default_target, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1179,15 +1198,17 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RouteLookupConfig>,
-                    >(&mut self.route_lookup_config, r, depth)?;
+                    >(&mut self.route_lookup_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

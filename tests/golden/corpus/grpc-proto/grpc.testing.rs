@@ -35,15 +35,17 @@ impl ::fastrs::Message for PoissonParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.offered_load, r, depth)?;
+                    >(&mut self.offered_load, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -89,8 +91,9 @@ impl ::fastrs::Message for ClosedLoopParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -160,8 +163,10 @@ impl ::fastrs::Message for LoadParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.load {
                         ::core::option::Option::Some(
@@ -181,6 +186,7 @@ impl ::fastrs::Message for LoadParams {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.load {
@@ -199,9 +205,10 @@ impl ::fastrs::Message for LoadParams {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -282,25 +289,27 @@ impl ::fastrs::Message for SecurityParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_test_ca, r, depth)?;
+                    >(&mut self.use_test_ca, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.server_host_override, r, depth)?;
+                    >(&mut self.server_host_override, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cred_type, r, depth)?;
+                    >(&mut self.cred_type, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -381,12 +390,14 @@ impl ::fastrs::Message for ChannelArg {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     match &mut self.value {
@@ -407,6 +418,7 @@ impl ::fastrs::Message for ChannelArg {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     self.value = ::core::option::Option::Some(
@@ -416,9 +428,10 @@ impl ::fastrs::Message for ChannelArg {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -667,110 +680,112 @@ impl ::fastrs::Message for ClientConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.server_targets, r, depth, 0x0a)?;
+                    >(&mut self.server_targets, r, depth, 0x0a)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<ClientType>,
-                    >(&mut self.client_type, r, depth)?;
+                    >(&mut self.client_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SecurityParams>,
-                    >(&mut self.security_params, r, depth)?;
+                    >(&mut self.security_params, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.outstanding_rpcs_per_channel, r, depth)?;
+                    >(&mut self.outstanding_rpcs_per_channel, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.client_channels, r, depth)?;
+                    >(&mut self.client_channels, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.async_client_threads, r, depth)?;
+                    >(&mut self.async_client_threads, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<RpcType>,
-                    >(&mut self.rpc_type, r, depth)?;
+                    >(&mut self.rpc_type, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<LoadParams>,
-                    >(&mut self.load_params, r, depth)?;
+                    >(&mut self.load_params, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<PayloadConfig>,
-                    >(&mut self.payload_config, r, depth)?;
+                    >(&mut self.payload_config, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<HistogramParams>,
-                    >(&mut self.histogram_params, r, depth)?;
+                    >(&mut self.histogram_params, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
-                    >(r, &mut self.core_list)?;
+                    >(r, &mut self.core_list)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.core_list, r, depth, 0x68)?;
+                    >(&mut self.core_list, r, depth, 0x68)
                 }
                 0x70 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.core_limit, r, depth)?;
+                    >(&mut self.core_limit, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.other_client_api, r, depth)?;
+                    >(&mut self.other_client_api, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ChannelArg>,
-                    >(&mut self.channel_args, r, depth, 0x82)?;
+                    >(&mut self.channel_args, r, depth, 0x82)
                 }
                 0x88 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.threads_per_cq, r, depth)?;
+                    >(&mut self.threads_per_cq, r, depth)
                 }
                 0x90 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.messages_per_stream, r, depth)?;
+                    >(&mut self.messages_per_stream, r, depth)
                 }
                 0x98 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_coalesce_api, r, depth)?;
+                    >(&mut self.use_coalesce_api, r, depth)
                 }
                 0xa0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.median_latency_collection_interval_millis, r, depth)?;
+                    >(&mut self.median_latency_collection_interval_millis, r, depth)
                 }
                 0xa8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.client_processes, r, depth)?;
+                    >(&mut self.client_processes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -842,15 +857,17 @@ impl ::fastrs::Message for ClientStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ClientStats>,
-                    >(&mut self.stats, r, depth)?;
+                    >(&mut self.stats, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -906,15 +923,17 @@ impl ::fastrs::Message for Mark {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset, r, depth)?;
+                    >(&mut self.reset, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -984,8 +1003,10 @@ impl ::fastrs::Message for ClientArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
@@ -1003,6 +1024,7 @@ impl ::fastrs::Message for ClientArgs {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.argtype {
@@ -1021,9 +1043,10 @@ impl ::fastrs::Message for ClientArgs {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1198,75 +1221,77 @@ impl ::fastrs::Message for ServerConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<ServerType>,
-                    >(&mut self.server_type, r, depth)?;
+                    >(&mut self.server_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SecurityParams>,
-                    >(&mut self.security_params, r, depth)?;
+                    >(&mut self.security_params, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.port, r, depth)?;
+                    >(&mut self.port, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.async_server_threads, r, depth)?;
+                    >(&mut self.async_server_threads, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.core_limit, r, depth)?;
+                    >(&mut self.core_limit, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<PayloadConfig>,
-                    >(&mut self.payload_config, r, depth)?;
+                    >(&mut self.payload_config, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
-                    >(r, &mut self.core_list)?;
+                    >(r, &mut self.core_list)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.core_list, r, depth, 0x50)?;
+                    >(&mut self.core_list, r, depth, 0x50)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.other_server_api, r, depth)?;
+                    >(&mut self.other_server_api, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.threads_per_cq, r, depth)?;
+                    >(&mut self.threads_per_cq, r, depth)
                 }
                 0xa8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.server_processes, r, depth)?;
+                    >(&mut self.server_processes, r, depth)
                 }
                 0x1f48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.resource_quota_size, r, depth)?;
+                    >(&mut self.resource_quota_size, r, depth)
                 }
                 0x1f52 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ChannelArg>,
-                    >(&mut self.channel_args, r, depth, 0x1f52)?;
+                    >(&mut self.channel_args, r, depth, 0x1f52)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1347,8 +1372,10 @@ impl ::fastrs::Message for ServerArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.argtype {
                         ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
@@ -1366,6 +1393,7 @@ impl ::fastrs::Message for ServerArgs {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.argtype {
@@ -1384,9 +1412,10 @@ impl ::fastrs::Message for ServerArgs {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1468,25 +1497,27 @@ impl ::fastrs::Message for ServerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ServerStats>,
-                    >(&mut self.stats, r, depth)?;
+                    >(&mut self.stats, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.port, r, depth)?;
+                    >(&mut self.port, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.cores, r, depth)?;
+                    >(&mut self.cores, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1532,8 +1563,9 @@ impl ::fastrs::Message for CoreRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -1588,15 +1620,17 @@ impl ::fastrs::Message for CoreResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.cores, r, depth)?;
+                    >(&mut self.cores, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1640,8 +1674,9 @@ impl ::fastrs::Message for Void {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -1767,50 +1802,52 @@ impl ::fastrs::Message for Scenario {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ClientConfig>,
-                    >(&mut self.client_config, r, depth)?;
+                    >(&mut self.client_config, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.num_clients, r, depth)?;
+                    >(&mut self.num_clients, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ServerConfig>,
-                    >(&mut self.server_config, r, depth)?;
+                    >(&mut self.server_config, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.num_servers, r, depth)?;
+                    >(&mut self.num_servers, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.warmup_seconds, r, depth)?;
+                    >(&mut self.warmup_seconds, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.benchmark_seconds, r, depth)?;
+                    >(&mut self.benchmark_seconds, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.spawn_local_worker_count, r, depth)?;
+                    >(&mut self.spawn_local_worker_count, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1871,15 +1908,17 @@ impl ::fastrs::Message for Scenarios {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Scenario>,
-                    >(&mut self.scenarios, r, depth, 0x0a)?;
+                    >(&mut self.scenarios, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2135,110 +2174,112 @@ impl ::fastrs::Message for ScenarioResultSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.qps, r, depth)?;
+                    >(&mut self.qps, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.qps_per_server_core, r, depth)?;
+                    >(&mut self.qps_per_server_core, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.server_system_time, r, depth)?;
+                    >(&mut self.server_system_time, r, depth)
                 }
                 0x21 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.server_user_time, r, depth)?;
+                    >(&mut self.server_user_time, r, depth)
                 }
                 0x29 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.client_system_time, r, depth)?;
+                    >(&mut self.client_system_time, r, depth)
                 }
                 0x31 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.client_user_time, r, depth)?;
+                    >(&mut self.client_user_time, r, depth)
                 }
                 0x39 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.latency_50, r, depth)?;
+                    >(&mut self.latency_50, r, depth)
                 }
                 0x41 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.latency_90, r, depth)?;
+                    >(&mut self.latency_90, r, depth)
                 }
                 0x49 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.latency_95, r, depth)?;
+                    >(&mut self.latency_95, r, depth)
                 }
                 0x51 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.latency_99, r, depth)?;
+                    >(&mut self.latency_99, r, depth)
                 }
                 0x59 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.latency_999, r, depth)?;
+                    >(&mut self.latency_999, r, depth)
                 }
                 0x61 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.server_cpu_usage, r, depth)?;
+                    >(&mut self.server_cpu_usage, r, depth)
                 }
                 0x69 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.successful_requests_per_second, r, depth)?;
+                    >(&mut self.successful_requests_per_second, r, depth)
                 }
                 0x71 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.failed_requests_per_second, r, depth)?;
+                    >(&mut self.failed_requests_per_second, r, depth)
                 }
                 0x79 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.client_polls_per_request, r, depth)?;
+                    >(&mut self.client_polls_per_request, r, depth)
                 }
                 0x81 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.server_polls_per_request, r, depth)?;
+                    >(&mut self.server_polls_per_request, r, depth)
                 }
                 0x89 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.server_queries_per_cpu_sec, r, depth)?;
+                    >(&mut self.server_queries_per_cpu_sec, r, depth)
                 }
                 0x91 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.client_queries_per_cpu_sec, r, depth)?;
+                    >(&mut self.client_queries_per_cpu_sec, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.end_time, r, depth)?;
+                    >(&mut self.end_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2386,70 +2427,72 @@ impl ::fastrs::Message for ScenarioResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Scenario>,
-                    >(&mut self.scenario, r, depth)?;
+                    >(&mut self.scenario, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<HistogramData>,
-                    >(&mut self.latencies, r, depth)?;
+                    >(&mut self.latencies, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ClientStats>,
-                    >(&mut self.client_stats, r, depth, 0x1a)?;
+                    >(&mut self.client_stats, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ServerStats>,
-                    >(&mut self.server_stats, r, depth, 0x22)?;
+                    >(&mut self.server_stats, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
-                    >(r, &mut self.server_cores)?;
+                    >(r, &mut self.server_cores)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.server_cores, r, depth, 0x28)?;
+                    >(&mut self.server_cores, r, depth, 0x28)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScenarioResultSummary>,
-                    >(&mut self.summary, r, depth)?;
+                    >(&mut self.summary, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Bool,
-                    >(r, &mut self.client_success)?;
+                    >(r, &mut self.client_success)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.client_success, r, depth, 0x38)?;
+                    >(&mut self.client_success, r, depth, 0x38)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Bool,
-                    >(r, &mut self.server_success)?;
+                    >(r, &mut self.server_success)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.server_success, r, depth, 0x40)?;
+                    >(&mut self.server_success, r, depth, 0x40)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<RequestResultCount>,
-                    >(&mut self.request_results, r, depth, 0x4a)?;
+                    >(&mut self.request_results, r, depth, 0x4a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2508,8 +2551,9 @@ impl ::fastrs::Message for Empty {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -2567,15 +2611,17 @@ impl ::fastrs::Message for BoolValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.value, r, depth)?;
+                    >(&mut self.value, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2641,20 +2687,22 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<PayloadType>,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.body, r, depth)?;
+                    >(&mut self.body, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2720,20 +2768,22 @@ impl ::fastrs::Message for EchoStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.code, r, depth)?;
+                    >(&mut self.code, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.message, r, depth)?;
+                    >(&mut self.message, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2898,65 +2948,67 @@ impl ::fastrs::Message for SimpleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<PayloadType>,
-                    >(&mut self.response_type, r, depth)?;
+                    >(&mut self.response_type, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.response_size, r, depth)?;
+                    >(&mut self.response_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payload, r, depth)?;
+                    >(&mut self.payload, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.fill_username, r, depth)?;
+                    >(&mut self.fill_username, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.fill_oauth_scope, r, depth)?;
+                    >(&mut self.fill_oauth_scope, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BoolValue>,
-                    >(&mut self.response_compressed, r, depth)?;
+                    >(&mut self.response_compressed, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<EchoStatus>,
-                    >(&mut self.response_status, r, depth)?;
+                    >(&mut self.response_status, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BoolValue>,
-                    >(&mut self.expect_compressed, r, depth)?;
+                    >(&mut self.expect_compressed, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.fill_server_id, r, depth)?;
+                    >(&mut self.fill_server_id, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.fill_grpclb_route_type, r, depth)?;
+                    >(&mut self.fill_grpclb_route_type, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<TestOrcaReport>,
-                    >(&mut self.orca_per_query_report, r, depth)?;
+                    >(&mut self.orca_per_query_report, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3078,40 +3130,42 @@ impl ::fastrs::Message for SimpleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payload, r, depth)?;
+                    >(&mut self.payload, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.username, r, depth)?;
+                    >(&mut self.username, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.oauth_scope, r, depth)?;
+                    >(&mut self.oauth_scope, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.server_id, r, depth)?;
+                    >(&mut self.server_id, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<GrpclbRouteType>,
-                    >(&mut self.grpclb_route_type, r, depth)?;
+                    >(&mut self.grpclb_route_type, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.hostname, r, depth)?;
+                    >(&mut self.hostname, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3185,20 +3239,22 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payload, r, depth)?;
+                    >(&mut self.payload, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BoolValue>,
-                    >(&mut self.expect_compressed, r, depth)?;
+                    >(&mut self.expect_compressed, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3255,15 +3311,17 @@ impl ::fastrs::Message for StreamingInputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.aggregated_payload_size, r, depth)?;
+                    >(&mut self.aggregated_payload_size, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3354,30 +3412,32 @@ impl ::fastrs::Message for ResponseParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.size, r, depth)?;
+                    >(&mut self.size, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.interval_us, r, depth)?;
+                    >(&mut self.interval_us, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BoolValue>,
-                    >(&mut self.compressed, r, depth)?;
+                    >(&mut self.compressed, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BoolValue>,
-                    >(&mut self.fill_peer_socket_address, r, depth)?;
+                    >(&mut self.fill_peer_socket_address, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3482,35 +3542,37 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<PayloadType>,
-                    >(&mut self.response_type, r, depth)?;
+                    >(&mut self.response_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ResponseParameters>,
-                    >(&mut self.response_parameters, r, depth, 0x12)?;
+                    >(&mut self.response_parameters, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payload, r, depth)?;
+                    >(&mut self.payload, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<EchoStatus>,
-                    >(&mut self.response_status, r, depth)?;
+                    >(&mut self.response_status, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<TestOrcaReport>,
-                    >(&mut self.orca_oob_report, r, depth)?;
+                    >(&mut self.orca_oob_report, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3580,20 +3642,22 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payload, r, depth)?;
+                    >(&mut self.payload, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.peer_socket_address, r, depth)?;
+                    >(&mut self.peer_socket_address, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3650,15 +3714,17 @@ impl ::fastrs::Message for ReconnectParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.max_reconnect_backoff_ms, r, depth)?;
+                    >(&mut self.max_reconnect_backoff_ms, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3723,25 +3789,27 @@ impl ::fastrs::Message for ReconnectInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.passed, r, depth)?;
+                    >(&mut self.passed, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Int32,
-                    >(r, &mut self.backoff_ms)?;
+                    >(r, &mut self.backoff_ms)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.backoff_ms, r, depth, 0x10)?;
+                    >(&mut self.backoff_ms, r, depth, 0x10)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3818,25 +3886,27 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.num_rpcs, r, depth)?;
+                    >(&mut self.num_rpcs, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.timeout_sec, r, depth)?;
+                    >(&mut self.timeout_sec, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.metadata_keys, r, depth, 0x1a)?;
+                    >(&mut self.metadata_keys, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3931,8 +4001,10 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.rpcs_by_peer.capacity() == 0 {
                         self.rpcs_by_peer
@@ -3948,11 +4020,12 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
                         ::fastrs::__private::Int32,
                     >(r, depth)?;
                     self.rpcs_by_peer.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.num_failures, r, depth)?;
+                    >(&mut self.num_failures, r, depth)
                 }
                 0x1a => {
                     if self.rpcs_by_method.capacity() == 0 {
@@ -3973,6 +4046,7 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
                         >,
                     >(r, depth)?;
                     self.rpcs_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     if self.metadatas_by_peer.capacity() == 0 {
@@ -3993,9 +4067,10 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
                         >,
                     >(r, depth)?;
                     self.metadatas_by_peer.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4081,25 +4156,27 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.key, r, depth)?;
+                        >(&mut self.key, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.value, r, depth)?;
+                        >(&mut self.value, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<MetadataType>,
-                        >(&mut self.r#type, r, depth)?;
+                        >(&mut self.r#type, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4161,15 +4238,17 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<MetadataEntry>,
-                        >(&mut self.metadata, r, depth, 0x0a)?;
+                        >(&mut self.metadata, r, depth, 0x0a)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4228,15 +4307,17 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<RpcMetadata>,
-                        >(&mut self.rpc_metadata, r, depth, 0x0a)?;
+                        >(&mut self.rpc_metadata, r, depth, 0x0a)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4300,8 +4381,10 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         if self.rpcs_by_peer.capacity() == 0 {
                             self.rpcs_by_peer
@@ -4317,9 +4400,10 @@ pub mod load_balancer_stats_response {
                             ::fastrs::__private::Int32,
                         >(r, depth)?;
                         self.rpcs_by_peer.insert(k, v);
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4408,8 +4492,9 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -4522,8 +4607,10 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.num_rpcs_started_by_method.capacity() == 0 {
                         self.num_rpcs_started_by_method
@@ -4539,6 +4626,7 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
                         ::fastrs::__private::Int32,
                     >(r, depth)?;
                     self.num_rpcs_started_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     if self.num_rpcs_succeeded_by_method.capacity() == 0 {
@@ -4555,6 +4643,7 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
                         ::fastrs::__private::Int32,
                     >(r, depth)?;
                     self.num_rpcs_succeeded_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     if self.num_rpcs_failed_by_method.capacity() == 0 {
@@ -4571,6 +4660,7 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
                         ::fastrs::__private::Int32,
                     >(r, depth)?;
                     self.num_rpcs_failed_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     if self.stats_per_method.capacity() == 0 {
@@ -4591,9 +4681,10 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
                         >,
                     >(r, depth)?;
                     self.stats_per_method.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4666,12 +4757,14 @@ pub mod load_balancer_accumulated_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.rpcs_started, r, depth)?;
+                        >(&mut self.rpcs_started, r, depth)
                     }
                     0x12 => {
                         if self.result.capacity() == 0 {
@@ -4688,9 +4781,10 @@ pub mod load_balancer_accumulated_stats_response {
                             ::fastrs::__private::Int32,
                         >(r, depth)?;
                         self.result.insert(k, v);
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4774,30 +4868,32 @@ impl ::fastrs::Message for ClientConfigureRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
-                    >(r, &mut self.types)?;
+                    >(r, &mut self.types)
                 }
                 0x08 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<client_configure_request::RpcType>,
-                    >(&mut self.types, r, depth, 0x08)?;
+                    >(&mut self.types, r, depth, 0x08)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<client_configure_request::Metadata>,
-                    >(&mut self.metadata, r, depth, 0x12)?;
+                    >(&mut self.metadata, r, depth, 0x12)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.timeout_sec, r, depth)?;
+                    >(&mut self.timeout_sec, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4875,25 +4971,27 @@ pub mod client_configure_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<RpcType>,
-                        >(&mut self.r#type, r, depth)?;
+                        >(&mut self.r#type, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.key, r, depth)?;
+                        >(&mut self.key, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.value, r, depth)?;
+                        >(&mut self.value, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4981,8 +5079,9 @@ impl ::fastrs::Message for ClientConfigureResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -5036,15 +5135,17 @@ impl ::fastrs::Message for MemorySize {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.rss, r, depth)?;
+                    >(&mut self.rss, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5130,17 +5231,19 @@ impl ::fastrs::Message for TestOrcaReport {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.cpu_utilization, r, depth)?;
+                    >(&mut self.cpu_utilization, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.memory_utilization, r, depth)?;
+                    >(&mut self.memory_utilization, r, depth)
                 }
                 0x1a => {
                     if self.request_cost.capacity() == 0 {
@@ -5157,6 +5260,7 @@ impl ::fastrs::Message for TestOrcaReport {
                         ::fastrs::__private::Double,
                     >(r, depth)?;
                     self.request_cost.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     if self.utilization.capacity() == 0 {
@@ -5173,9 +5277,10 @@ impl ::fastrs::Message for TestOrcaReport {
                         ::fastrs::__private::Double,
                     >(r, depth)?;
                     self.utilization.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5242,20 +5347,22 @@ impl ::fastrs::Message for SetReturnStatusRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.grpc_code_to_return, r, depth)?;
+                    >(&mut self.grpc_code_to_return, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.grpc_status_description, r, depth)?;
+                    >(&mut self.grpc_status_description, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5342,30 +5449,32 @@ impl ::fastrs::Message for HookRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<hook_request::HookRequestCommand>,
-                    >(&mut self.command, r, depth)?;
+                    >(&mut self.command, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.grpc_code_to_return, r, depth)?;
+                    >(&mut self.grpc_code_to_return, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.grpc_status_description, r, depth)?;
+                    >(&mut self.grpc_status_description, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.server_port, r, depth)?;
+                    >(&mut self.server_port, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5461,8 +5570,9 @@ impl ::fastrs::Message for HookResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -5525,20 +5635,22 @@ impl ::fastrs::Message for ByteBufferParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.req_size, r, depth)?;
+                    >(&mut self.req_size, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.resp_size, r, depth)?;
+                    >(&mut self.resp_size, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5602,20 +5714,22 @@ impl ::fastrs::Message for SimpleProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.req_size, r, depth)?;
+                    >(&mut self.req_size, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.resp_size, r, depth)?;
+                    >(&mut self.resp_size, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5662,8 +5776,9 @@ impl ::fastrs::Message for ComplexProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -5741,8 +5856,10 @@ impl ::fastrs::Message for PayloadConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.payload {
                         ::core::option::Option::Some(
@@ -5762,6 +5879,7 @@ impl ::fastrs::Message for PayloadConfig {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.payload {
@@ -5782,6 +5900,7 @@ impl ::fastrs::Message for PayloadConfig {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.payload {
@@ -5802,9 +5921,10 @@ impl ::fastrs::Message for PayloadConfig {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5929,45 +6049,47 @@ impl ::fastrs::Message for ServerStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_elapsed, r, depth)?;
+                    >(&mut self.time_elapsed, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_user, r, depth)?;
+                    >(&mut self.time_user, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_system, r, depth)?;
+                    >(&mut self.time_system, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.total_cpu_time, r, depth)?;
+                    >(&mut self.total_cpu_time, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.idle_cpu_time, r, depth)?;
+                    >(&mut self.idle_cpu_time, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.cq_poll_count, r, depth)?;
+                    >(&mut self.cq_poll_count, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::core::Stats>,
-                    >(&mut self.core_stats, r, depth)?;
+                    >(&mut self.core_stats, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6039,20 +6161,22 @@ impl ::fastrs::Message for HistogramParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x09 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.resolution, r, depth)?;
+                    >(&mut self.resolution, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.max_possible, r, depth)?;
+                    >(&mut self.max_possible, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6152,45 +6276,47 @@ impl ::fastrs::Message for HistogramData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::Uint32,
-                    >(r, &mut self.bucket)?;
+                    >(r, &mut self.bucket)
                 }
                 0x08 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.bucket, r, depth, 0x08)?;
+                    >(&mut self.bucket, r, depth, 0x08)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.min_seen, r, depth)?;
+                    >(&mut self.min_seen, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.max_seen, r, depth)?;
+                    >(&mut self.max_seen, r, depth)
                 }
                 0x21 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.sum, r, depth)?;
+                    >(&mut self.sum, r, depth)
                 }
                 0x29 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.sum_of_squares, r, depth)?;
+                    >(&mut self.sum_of_squares, r, depth)
                 }
                 0x31 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6258,20 +6384,22 @@ impl ::fastrs::Message for RequestResultCount {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.status_code, r, depth)?;
+                    >(&mut self.status_code, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6384,45 +6512,47 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<HistogramData>,
-                    >(&mut self.latencies, r, depth)?;
+                    >(&mut self.latencies, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_elapsed, r, depth)?;
+                    >(&mut self.time_elapsed, r, depth)
                 }
                 0x19 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_user, r, depth)?;
+                    >(&mut self.time_user, r, depth)
                 }
                 0x21 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.time_system, r, depth)?;
+                    >(&mut self.time_system, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<RequestResultCount>,
-                    >(&mut self.request_results, r, depth, 0x2a)?;
+                    >(&mut self.request_results, r, depth, 0x2a)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.cq_poll_count, r, depth)?;
+                    >(&mut self.cq_poll_count, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::core::Stats>,
-                    >(&mut self.core_stats, r, depth)?;
+                    >(&mut self.core_stats, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -43,20 +43,22 @@ impl ::fastrs::Message for StopOnRequestRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.type_url, r, depth)?;
+                    >(&mut self.type_url, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -112,17 +114,19 @@ impl ::fastrs::Message for StopOnRequestResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             stop_on_request_response::ResourceFilter,
                         >,
-                    >(&mut self.filters, r, depth, 0x0a)?;
+                    >(&mut self.filters, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -188,20 +192,22 @@ pub mod stop_on_request_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.type_url, r, depth)?;
+                        >(&mut self.type_url, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -262,15 +268,17 @@ impl ::fastrs::Message for SetResourcesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<set_resources_request::ResourceToSet>,
-                    >(&mut self.resources, r, depth, 0x0a)?;
+                    >(&mut self.resources, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -348,25 +356,27 @@ pub mod set_resources_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.type_url, r, depth)?;
+                        >(&mut self.type_url, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                        >(&mut self.body, r, depth)?;
+                        >(&mut self.body, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -429,15 +439,17 @@ impl ::fastrs::Message for SetResourcesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                    >(&mut self.resource, r, depth, 0x0a)?;
+                    >(&mut self.resource, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

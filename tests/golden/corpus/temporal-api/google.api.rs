@@ -56,20 +56,22 @@ impl ::fastrs::Message for Http {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<HttpRule>,
-                    >(&mut self.rules, r, depth, 0x0a)?;
+                    >(&mut self.rules, r, depth, 0x0a)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.fully_decode_reserved_expansion, r, depth)?;
+                    >(&mut self.fully_decode_reserved_expansion, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -495,12 +497,14 @@ impl ::fastrs::Message for HttpRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.selector, r, depth)?;
+                    >(&mut self.selector, r, depth)
                 }
                 0x12 => {
                     match &mut self.pattern {
@@ -519,6 +523,7 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.pattern {
@@ -537,6 +542,7 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     match &mut self.pattern {
@@ -555,6 +561,7 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.pattern {
@@ -573,6 +580,7 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.pattern {
@@ -591,11 +599,12 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.body, r, depth)?;
+                    >(&mut self.body, r, depth)
                 }
                 0x42 => {
                     match &mut self.pattern {
@@ -614,19 +623,20 @@ impl ::fastrs::Message for HttpRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x5a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<HttpRule>,
-                    >(&mut self.additional_bindings, r, depth, 0x5a)?;
+                    >(&mut self.additional_bindings, r, depth, 0x5a)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.response_body, r, depth)?;
+                    >(&mut self.response_body, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -721,20 +731,22 @@ impl ::fastrs::Message for CustomHttpPattern {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.kind, r, depth)?;
+                    >(&mut self.kind, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.path, r, depth)?;
+                    >(&mut self.path, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

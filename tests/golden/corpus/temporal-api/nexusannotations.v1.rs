@@ -42,20 +42,22 @@ impl ::fastrs::Message for OperationOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.tags, r, depth, 0x12)?;
+                    >(&mut self.tags, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -120,20 +122,22 @@ impl ::fastrs::Message for ServiceOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.tags, r, depth, 0x12)?;
+                    >(&mut self.tags, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

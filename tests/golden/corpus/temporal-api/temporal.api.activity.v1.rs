@@ -59,8 +59,10 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.value {
                         ::core::option::Option::Some(
@@ -80,6 +82,7 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.value {
@@ -100,9 +103,10 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -270,50 +274,52 @@ impl ::fastrs::Message for ActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_delay, r, depth)?;
+                    >(&mut self.start_delay, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -860,208 +866,210 @@ impl ::fastrs::Message for ActivityExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ActivityExecutionStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::PendingActivityState,
                         >,
-                    >(&mut self.run_state, r, depth)?;
+                    >(&mut self.run_state, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.heartbeat_details, r, depth)?;
+                    >(&mut self.heartbeat_details, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_heartbeat_time, r, depth)?;
+                    >(&mut self.last_heartbeat_time, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_started_time, r, depth)?;
+                    >(&mut self.last_started_time, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.execution_duration, r, depth)?;
+                    >(&mut self.execution_duration, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.schedule_time, r, depth)?;
+                    >(&mut self.schedule_time, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.expiration_time, r, depth)?;
+                    >(&mut self.expiration_time, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.close_time, r, depth)?;
+                    >(&mut self.close_time, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_failure, r, depth)?;
+                    >(&mut self.last_failure, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.last_worker_identity, r, depth)?;
+                    >(&mut self.last_worker_identity, r, depth)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.current_retry_interval, r, depth)?;
+                    >(&mut self.current_retry_interval, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                    >(&mut self.last_attempt_complete_time, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                    >(&mut self.next_attempt_schedule_time, r, depth)
                 }
                 0xca => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.last_deployment_version, r, depth)?;
+                    >(&mut self.last_deployment_version, r, depth)
                 }
                 0xd2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xd8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_transition_count, r, depth)?;
+                    >(&mut self.state_transition_count, r, depth)
                 }
                 0xe0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_size_bytes, r, depth)?;
+                    >(&mut self.state_size_bytes, r, depth)
                 }
                 0xea => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0xf2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0xfa => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0x102 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.canceled_reason, r, depth)?;
+                    >(&mut self.canceled_reason, r, depth)
                 }
                 0x10a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0x10a)?;
+                    >(&mut self.links, r, depth, 0x10a)
                 }
                 0x110 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.total_heartbeat_count, r, depth)?;
+                    >(&mut self.total_heartbeat_count, r, depth)
                 }
                 0x11a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_name, r, depth)?;
+                    >(&mut self.sdk_name, r, depth)
                 }
                 0x122 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_version, r, depth)?;
+                    >(&mut self.sdk_version, r, depth)
                 }
                 0x12a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_delay, r, depth)?;
+                    >(&mut self.start_delay, r, depth)
                 }
                 0x132 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.execution_time, r, depth)?;
+                    >(&mut self.execution_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1297,74 +1305,76 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.schedule_time, r, depth)?;
+                    >(&mut self.schedule_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.close_time, r, depth)?;
+                    >(&mut self.close_time, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ActivityExecutionStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_transition_count, r, depth)?;
+                    >(&mut self.state_transition_count, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_size_bytes, r, depth)?;
+                    >(&mut self.state_size_bytes, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.execution_duration, r, depth)?;
+                    >(&mut self.execution_duration, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.execution_time, r, depth)?;
+                    >(&mut self.execution_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1445,22 +1455,24 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<callback_info::Trigger>,
-                    >(&mut self.trigger, r, depth)?;
+                    >(&mut self.trigger, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::callback::v1::CallbackInfo,
                         >,
-                    >(&mut self.info, r, depth)?;
+                    >(&mut self.info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1509,8 +1521,9 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                let tag = r.read_tag()?;
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
                 r.skip_field(tag, depth, &mut self.unknown_fields)?;
             }
             ::core::result::Result::Ok(())
@@ -1576,8 +1589,10 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         match &mut self.variant {
                             ::core::option::Option::Some(
@@ -1597,9 +1612,10 @@ pub mod callback_info {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }

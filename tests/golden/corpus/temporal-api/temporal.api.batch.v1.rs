@@ -93,39 +93,41 @@ impl ::fastrs::Message for BatchOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::BatchOperationState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.close_time, r, depth)?;
+                    >(&mut self.close_time, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::BatchOperationType,
                         >,
-                    >(&mut self.operation_type, r, depth)?;
+                    >(&mut self.operation_type, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -201,20 +203,22 @@ impl ::fastrs::Message for BatchOperationTermination {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -283,20 +287,22 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -393,30 +399,32 @@ impl ::fastrs::Message for BatchOperationSignal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal, r, depth)?;
+                    >(&mut self.signal, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -477,15 +485,17 @@ impl ::fastrs::Message for BatchOperationCancellation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -553,20 +563,22 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -624,15 +636,17 @@ impl ::fastrs::Message for BatchOperationDeletion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -678,8 +692,9 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -795,39 +810,41 @@ impl ::fastrs::Message for BatchOperationReset {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<super::super::enums::v1::ResetType>,
-                    >(&mut self.reset_type, r, depth)?;
+                    >(&mut self.reset_type, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyType,
                         >,
-                    >(&mut self.reset_reapply_type, r, depth)?;
+                    >(&mut self.reset_reapply_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ResetOptions>,
-                    >(&mut self.options, r, depth)?;
+                    >(&mut self.options, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PostResetOperation,
                         >,
-                    >(&mut self.post_reset_operations, r, depth, 0x2a)?;
+                    >(&mut self.post_reset_operations, r, depth, 0x2a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -921,27 +938,29 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >(&mut self.workflow_execution_options, r, depth)?;
+                    >(&mut self.workflow_execution_options, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1060,12 +1079,14 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     match &mut self.activity {
@@ -1086,6 +1107,7 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     self.activity = ::core::option::Option::Some(
@@ -1095,24 +1117,25 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_attempts, r, depth)?;
+                    >(&mut self.reset_attempts, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_heartbeat, r, depth)?;
+                    >(&mut self.reset_heartbeat, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1213,12 +1236,14 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     match &mut self.rule {
@@ -1239,6 +1264,7 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.rule {
@@ -1263,9 +1289,10 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1416,12 +1443,14 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     match &mut self.activity {
@@ -1442,6 +1471,7 @@ impl ::fastrs::Message for BatchOperationResetActivities {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     self.activity = ::core::option::Option::Some(
@@ -1451,34 +1481,35 @@ impl ::fastrs::Message for BatchOperationResetActivities {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_attempts, r, depth)?;
+                    >(&mut self.reset_attempts, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_heartbeat, r, depth)?;
+                    >(&mut self.reset_heartbeat, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.keep_paused, r, depth)?;
+                    >(&mut self.keep_paused, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original_options, r, depth)?;
+                    >(&mut self.restore_original_options, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1626,12 +1657,14 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     match &mut self.activity {
@@ -1652,6 +1685,7 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     self.activity = ::core::option::Option::Some(
@@ -1661,26 +1695,27 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original, r, depth)?;
+                    >(&mut self.restore_original, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -200,75 +200,77 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.request_eager_execution, r, depth)?;
+                    >(&mut self.request_eager_execution, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_workflow_build_id, r, depth)?;
+                    >(&mut self.use_workflow_build_id, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -335,15 +337,17 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -412,20 +416,22 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timer_id, r, depth)?;
+                    >(&mut self.timer_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_fire_timeout, r, depth)?;
+                    >(&mut self.start_to_fire_timeout, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -484,15 +490,17 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -550,15 +558,17 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -613,15 +623,17 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timer_id, r, depth)?;
+                    >(&mut self.timer_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -679,15 +691,17 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -794,40 +808,42 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.child_workflow_only, r, depth)?;
+                    >(&mut self.child_workflow_only, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -963,47 +979,49 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal_name, r, depth)?;
+                    >(&mut self.signal_name, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.child_workflow_only, r, depth)?;
+                    >(&mut self.child_workflow_only, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1069,17 +1087,19 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1136,15 +1156,17 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.upserted_memo, r, depth)?;
+                    >(&mut self.upserted_memo, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1237,12 +1259,14 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.marker_name, r, depth)?;
+                    >(&mut self.marker_name, r, depth)
                 }
                 0x12 => {
                     if self.details.capacity() == 0 {
@@ -1259,19 +1283,20 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
                     >(r, depth)?;
                     self.details.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1527,96 +1552,98 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.backoff_start_interval, r, depth)?;
+                    >(&mut self.backoff_start_interval, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >(&mut self.initiator, r, depth)?;
+                    >(&mut self.initiator, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_completion_result, r, depth)?;
+                    >(&mut self.last_completion_result, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.inherit_build_id, r, depth)?;
+                    >(&mut self.inherit_build_id, r, depth)
                 }
                 0x80 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >(&mut self.initial_versioning_behavior, r, depth)?;
+                    >(&mut self.initial_versioning_behavior, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1915,113 +1942,115 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ParentClosePolicy,
                         >,
-                    >(&mut self.parent_close_policy, r, depth)?;
+                    >(&mut self.parent_close_policy, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x88 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.inherit_build_id, r, depth)?;
+                    >(&mut self.inherit_build_id, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2094,15 +2123,17 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.message_id, r, depth)?;
+                    >(&mut self.message_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2265,32 +2296,34 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.endpoint, r, depth)?;
+                    >(&mut self.endpoint, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.service, r, depth)?;
+                    >(&mut self.service, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation, r, depth)?;
+                    >(&mut self.operation, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x32 => {
                     if self.nexus_header.capacity() == 0 {
@@ -2307,19 +2340,20 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2382,15 +2416,17 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2743,14 +2779,16 @@ impl ::fastrs::Message for Command {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::CommandType,
                         >,
-                    >(&mut self.command_type, r, depth)?;
+                    >(&mut self.command_type, r, depth)
                 }
                 0x12 => {
                     match &mut self.attributes {
@@ -2775,6 +2813,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.attributes {
@@ -2795,6 +2834,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     match &mut self.attributes {
@@ -2821,6 +2861,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.attributes {
@@ -2847,6 +2888,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.attributes {
@@ -2873,6 +2915,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.attributes {
@@ -2893,6 +2936,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     match &mut self.attributes {
@@ -2919,6 +2963,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     match &mut self.attributes {
@@ -2945,6 +2990,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x52 => {
                     match &mut self.attributes {
@@ -2965,6 +3011,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x5a => {
                     match &mut self.attributes {
@@ -2991,6 +3038,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x62 => {
                     match &mut self.attributes {
@@ -3017,6 +3065,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x6a => {
                     match &mut self.attributes {
@@ -3043,6 +3092,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x72 => {
                     match &mut self.attributes {
@@ -3069,6 +3119,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     match &mut self.attributes {
@@ -3089,6 +3140,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x8a => {
                     match &mut self.attributes {
@@ -3115,6 +3167,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x92 => {
                     match &mut self.attributes {
@@ -3141,6 +3194,7 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x9a => {
                     match &mut self.attributes {
@@ -3167,19 +3221,20 @@ impl ::fastrs::Message for Command {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x96a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0x972 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
-                    >(&mut self.event_group_markers, r, depth, 0x972)?;
+                    >(&mut self.event_group_markers, r, depth, 0x972)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -45,22 +45,24 @@ impl ::fastrs::Message for DataBlob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::EncodingType,
                         >,
-                    >(&mut self.encoding_type, r, depth)?;
+                    >(&mut self.encoding_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -115,15 +117,17 @@ impl ::fastrs::Message for Payloads {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Payload>,
-                    >(&mut self.payloads, r, depth, 0x0a)?;
+                    >(&mut self.payloads, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -202,8 +206,10 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.metadata.capacity() == 0 {
                         self.metadata
@@ -219,19 +225,20 @@ impl ::fastrs::Message for Payload {
                         ::fastrs::__private::Bytes,
                     >(r, depth)?;
                     self.metadata.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.data, r, depth)?;
+                    >(&mut self.data, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<payload::ExternalPayloadDetails>,
-                    >(&mut self.external_payloads, r, depth, 0x1a)?;
+                    >(&mut self.external_payloads, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -292,15 +299,17 @@ pub mod payload {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.size_bytes, r, depth)?;
+                        >(&mut self.size_bytes, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -366,8 +375,10 @@ impl ::fastrs::Message for SearchAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.indexed_fields.capacity() == 0 {
                         self.indexed_fields
@@ -383,9 +394,10 @@ impl ::fastrs::Message for SearchAttributes {
                         ::fastrs::__private::Msg<Payload>,
                     >(r, depth)?;
                     self.indexed_fields.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -441,8 +453,10 @@ impl ::fastrs::Message for Memo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.fields.capacity() == 0 {
                         self.fields
@@ -458,9 +472,10 @@ impl ::fastrs::Message for Memo {
                         ::fastrs::__private::Msg<Payload>,
                     >(r, depth)?;
                     self.fields.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -517,8 +532,10 @@ impl ::fastrs::Message for Header {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.fields.capacity() == 0 {
                         self.fields
@@ -534,9 +551,10 @@ impl ::fastrs::Message for Header {
                         ::fastrs::__private::Msg<Payload>,
                     >(r, depth)?;
                     self.fields.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -602,20 +620,22 @@ impl ::fastrs::Message for WorkflowExecution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -694,27 +714,29 @@ impl ::fastrs::Message for Execution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ExecutionType,
                         >,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.business_id, r, depth)?;
+                    >(&mut self.business_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -772,15 +794,17 @@ impl ::fastrs::Message for WorkflowType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -836,15 +860,17 @@ impl ::fastrs::Message for ActivityType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -946,35 +972,37 @@ impl ::fastrs::Message for RetryPolicy {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.initial_interval, r, depth)?;
+                    >(&mut self.initial_interval, r, depth)
                 }
                 0x11 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.backoff_coefficient, r, depth)?;
+                    >(&mut self.backoff_coefficient, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.maximum_interval, r, depth)?;
+                    >(&mut self.maximum_interval, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_attempts, r, depth)?;
+                    >(&mut self.maximum_attempts, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.non_retryable_error_types, r, depth, 0x2a)?;
+                    >(&mut self.non_retryable_error_types, r, depth, 0x2a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1043,15 +1071,17 @@ impl ::fastrs::Message for MeteringMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.nonfirst_local_activity_execution_attempts, r, depth)?;
+                    >(&mut self.nonfirst_local_activity_execution_attempts, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1120,20 +1150,22 @@ impl ::fastrs::Message for WorkerVersionStamp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_versioning, r, depth)?;
+                    >(&mut self.use_versioning, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1214,25 +1246,27 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_versioning, r, depth)?;
+                    >(&mut self.use_versioning, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_series_name, r, depth)?;
+                    >(&mut self.deployment_series_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1375,8 +1409,10 @@ impl ::fastrs::Message for ResetOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.target {
                         ::core::option::Option::Some(
@@ -1396,6 +1432,7 @@ impl ::fastrs::Message for ResetOptions {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.target {
@@ -1416,6 +1453,7 @@ impl ::fastrs::Message for ResetOptions {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     self.target = ::core::option::Option::Some(
@@ -1425,6 +1463,7 @@ impl ::fastrs::Message for ResetOptions {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     match &mut self.target {
@@ -1445,35 +1484,36 @@ impl ::fastrs::Message for ResetOptions {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyType,
                         >,
-                    >(&mut self.reset_reapply_type, r, depth)?;
+                    >(&mut self.reset_reapply_type, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.current_run_only, r, depth)?;
+                    >(&mut self.current_run_only, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >(r, &mut self.reset_reapply_exclude_types)?;
+                    >(r, &mut self.reset_reapply_exclude_types)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x60)?;
+                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x60)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1578,8 +1618,10 @@ impl ::fastrs::Message for Callback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x12 => {
                     match &mut self.variant {
                         ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
@@ -1597,6 +1639,7 @@ impl ::fastrs::Message for Callback {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.variant {
@@ -1615,14 +1658,15 @@ impl ::fastrs::Message for Callback {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x322 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Link>,
-                    >(&mut self.links, r, depth, 0x322)?;
+                    >(&mut self.links, r, depth, 0x322)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1700,12 +1744,14 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.url, r, depth)?;
+                        >(&mut self.url, r, depth)
                     }
                     0x12 => {
                         if self.header.capacity() == 0 {
@@ -1722,9 +1768,10 @@ pub mod callback {
                             ::fastrs::__private::Str,
                         >(r, depth)?;
                         self.header.insert(k, v);
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -1789,15 +1836,17 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bytes,
-                        >(&mut self.data, r, depth)?;
+                        >(&mut self.data, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -1901,8 +1950,10 @@ impl ::fastrs::Message for Link {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.variant {
                         ::core::option::Option::Some(
@@ -1922,6 +1973,7 @@ impl ::fastrs::Message for Link {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.variant {
@@ -1940,6 +1992,7 @@ impl ::fastrs::Message for Link {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     match &mut self.variant {
@@ -1958,6 +2011,7 @@ impl ::fastrs::Message for Link {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     match &mut self.variant {
@@ -1978,6 +2032,7 @@ impl ::fastrs::Message for Link {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.variant {
@@ -1996,9 +2051,10 @@ impl ::fastrs::Message for Link {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2116,22 +2172,24 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.namespace, r, depth)?;
+                        >(&mut self.namespace, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.workflow_id, r, depth)?;
+                        >(&mut self.workflow_id, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.run_id, r, depth)?;
+                        >(&mut self.run_id, r, depth)
                     }
                     0x322 => {
                         match &mut self.reference {
@@ -2152,6 +2210,7 @@ pub mod link {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x32a => {
                         match &mut self.reference {
@@ -2172,9 +2231,10 @@ pub mod link {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2264,22 +2324,24 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                while !r.is_empty() {
-                    match r.read_tag()? {
+                while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
                         0x08 => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Int64,
-                            >(&mut self.event_id, r, depth)?;
+                            >(&mut self.event_id, r, depth)
                         }
                         0x10 => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::OpenEnum<
                                     super::super::super::super::enums::v1::EventType,
                                 >,
-                            >(&mut self.event_type, r, depth)?;
+                            >(&mut self.event_type, r, depth)
                         }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                    }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
                 }
                 ::core::result::Result::Ok(())
             }
@@ -2357,22 +2419,24 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                while !r.is_empty() {
-                    match r.read_tag()? {
+                while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
                         0x0a => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.request_id, r, depth)?;
+                            >(&mut self.request_id, r, depth)
                         }
                         0x10 => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::OpenEnum<
                                     super::super::super::super::enums::v1::EventType,
                                 >,
-                            >(&mut self.event_type, r, depth)?;
+                            >(&mut self.event_type, r, depth)
                         }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                    }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
                 }
                 ::core::result::Result::Ok(())
             }
@@ -2436,15 +2500,17 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.job_id, r, depth)?;
+                        >(&mut self.job_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2522,25 +2588,27 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.namespace, r, depth)?;
+                        >(&mut self.namespace, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.activity_id, r, depth)?;
+                        >(&mut self.activity_id, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.run_id, r, depth)?;
+                        >(&mut self.run_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2620,25 +2688,27 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.namespace, r, depth)?;
+                        >(&mut self.namespace, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.operation_id, r, depth)?;
+                        >(&mut self.operation_id, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.run_id, r, depth)?;
+                        >(&mut self.run_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2729,30 +2799,32 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.namespace, r, depth)?;
+                        >(&mut self.namespace, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.workflow_id, r, depth)?;
+                        >(&mut self.workflow_id, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.run_id, r, depth)?;
+                        >(&mut self.run_id, r, depth)
                     }
                     0x22 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.reason, r, depth)?;
+                        >(&mut self.reason, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2828,20 +2900,22 @@ impl ::fastrs::Message for Principal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2989,25 +3063,27 @@ impl ::fastrs::Message for Priority {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.priority_key, r, depth)?;
+                    >(&mut self.priority_key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.fairness_key, r, depth)?;
+                    >(&mut self.fairness_key, r, depth)
                 }
                 0x1d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.fairness_weight, r, depth)?;
+                    >(&mut self.fairness_weight, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3082,8 +3158,10 @@ impl ::fastrs::Message for WorkerSelector {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.selector {
                         ::core::option::Option::Some(
@@ -3103,9 +3181,10 @@ impl ::fastrs::Message for WorkerSelector {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3198,25 +3277,27 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_request_id, r, depth)?;
+                    >(&mut self.attach_request_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_completion_callbacks, r, depth)?;
+                    >(&mut self.attach_completion_callbacks, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_links, r, depth)?;
+                    >(&mut self.attach_links, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3319,25 +3400,27 @@ impl ::fastrs::Message for TimeSkippingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.enabled, r, depth)?;
+                    >(&mut self.enabled, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.fast_forward, r, depth)?;
+                    >(&mut self.fast_forward, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.disable_propagation, r, depth)?;
+                    >(&mut self.disable_propagation, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3414,20 +3497,22 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.initial_skipped_duration, r, depth)?;
+                    >(&mut self.initial_skipped_duration, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.fast_forward_target_time, r, depth)?;
+                    >(&mut self.fast_forward_target_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -58,34 +58,36 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(r, &mut self.task_queue_types)?;
+                    >(r, &mut self.task_queue_types)
                 }
                 0x08 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_types, r, depth, 0x08)?;
+                    >(&mut self.task_queue_types, r, depth, 0x08)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ComputeProvider>,
-                    >(&mut self.provider, r, depth)?;
+                    >(&mut self.provider, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ComputeScaler>,
-                    >(&mut self.scaler, r, depth)?;
+                    >(&mut self.scaler, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -155,8 +157,10 @@ impl ::fastrs::Message for ComputeConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.scaling_groups.capacity() == 0 {
                         self.scaling_groups
@@ -172,9 +176,10 @@ impl ::fastrs::Message for ComputeConfig {
                         ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
                     >(r, depth)?;
                     self.scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -248,20 +253,22 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ComputeConfigScalingGroup>,
-                    >(&mut self.scaling_group, r, depth)?;
+                    >(&mut self.scaling_group, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -321,8 +328,10 @@ impl ::fastrs::Message for ComputeConfigSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.scaling_groups.capacity() == 0 {
                         self.scaling_groups
@@ -338,9 +347,10 @@ impl ::fastrs::Message for ComputeConfigSummary {
                         ::fastrs::__private::Msg<ComputeConfigScalingGroupSummary>,
                     >(r, depth)?;
                     self.scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -404,29 +414,31 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(r, &mut self.task_queue_types)?;
+                    >(r, &mut self.task_queue_types)
                 }
                 0x08 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_types, r, depth, 0x08)?;
+                    >(&mut self.task_queue_types, r, depth, 0x08)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.provider_type, r, depth)?;
+                    >(&mut self.provider_type, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -518,25 +530,27 @@ impl ::fastrs::Message for ComputeProvider {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.nexus_endpoint, r, depth)?;
+                    >(&mut self.nexus_endpoint, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -615,20 +629,22 @@ impl ::fastrs::Message for ComputeScaler {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

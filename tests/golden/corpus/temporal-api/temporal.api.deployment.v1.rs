@@ -65,27 +65,29 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkerVersioningMode,
                         >,
-                    >(&mut self.worker_versioning_mode, r, depth)?;
+                    >(&mut self.worker_versioning_mode, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -161,20 +163,22 @@ impl ::fastrs::Message for Deployment {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.series_name, r, depth)?;
+                    >(&mut self.series_name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -279,22 +283,24 @@ impl ::fastrs::Message for DeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Deployment>,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<deployment_info::TaskQueueInfo>,
-                    >(&mut self.task_queue_infos, r, depth, 0x1a)?;
+                    >(&mut self.task_queue_infos, r, depth, 0x1a)
                 }
                 0x22 => {
                     if self.metadata.capacity() == 0 {
@@ -311,14 +317,15 @@ impl ::fastrs::Message for DeploymentInfo {
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
                     >(r, depth)?;
                     self.metadata.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_current, r, depth)?;
+                    >(&mut self.is_current, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -408,27 +415,29 @@ pub mod deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >(&mut self.r#type, r, depth)?;
+                        >(&mut self.r#type, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.first_poller_time, r, depth)?;
+                        >(&mut self.first_poller_time, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -505,8 +514,10 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.upsert_entries.capacity() == 0 {
                         self.upsert_entries
@@ -522,14 +533,15 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
                     >(r, depth)?;
                     self.upsert_entries.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.remove_entries, r, depth, 0x12)?;
+                    >(&mut self.remove_entries, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -610,25 +622,27 @@ impl ::fastrs::Message for DeploymentListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<Deployment>,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_current, r, depth)?;
+                    >(&mut self.is_current, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -921,101 +935,103 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.routing_changed_time, r, depth)?;
+                    >(&mut self.routing_changed_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.current_since_time, r, depth)?;
+                    >(&mut self.current_since_time, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.ramping_since_time, r, depth)?;
+                    >(&mut self.ramping_since_time, r, depth)
                 }
                 0x3d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.ramp_percentage, r, depth)?;
+                    >(&mut self.ramp_percentage, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             worker_deployment_version_info::VersionTaskQueueInfo,
                         >,
-                    >(&mut self.task_queue_infos, r, depth, 0x42)?;
+                    >(&mut self.task_queue_infos, r, depth, 0x42)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<VersionDrainageInfo>,
-                    >(&mut self.drainage_info, r, depth)?;
+                    >(&mut self.drainage_info, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<VersionMetadata>,
-                    >(&mut self.metadata, r, depth)?;
+                    >(&mut self.metadata, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerDeploymentVersion>,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.first_activation_time, r, depth)?;
+                    >(&mut self.first_activation_time, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_deactivation_time, r, depth)?;
+                    >(&mut self.last_deactivation_time, r, depth)
                 }
                 0x70 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkerDeploymentVersionStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_current_time, r, depth)?;
+                    >(&mut self.last_current_time, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::compute::v1::ComputeConfig,
                         >,
-                    >(&mut self.compute_config, r, depth)?;
+                    >(&mut self.compute_config, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.last_modifier_identity, r, depth)?;
+                    >(&mut self.last_modifier_identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1103,22 +1119,24 @@ pub mod worker_deployment_version_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >(&mut self.r#type, r, depth)?;
+                        >(&mut self.r#type, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -1217,27 +1235,29 @@ impl ::fastrs::Message for VersionDrainageInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersionDrainageStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_changed_time, r, depth)?;
+                    >(&mut self.last_changed_time, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_checked_time, r, depth)?;
+                    >(&mut self.last_checked_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1301,17 +1321,19 @@ impl ::fastrs::Message for ComputeStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             compute_status::ProviderValidationStatus,
                         >,
-                    >(&mut self.provider_validation, r, depth)?;
+                    >(&mut self.provider_validation, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1386,20 +1408,22 @@ pub mod compute_status {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.error_message, r, depth)?;
+                        >(&mut self.error_message, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.last_check_time, r, depth)?;
+                        >(&mut self.last_check_time, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -1553,49 +1577,51 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             worker_deployment_info::WorkerDeploymentVersionSummary,
                         >,
-                    >(&mut self.version_summaries, r, depth, 0x12)?;
+                    >(&mut self.version_summaries, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<RoutingConfig>,
-                    >(&mut self.routing_config, r, depth)?;
+                    >(&mut self.routing_config, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.last_modifier_identity, r, depth)?;
+                    >(&mut self.last_modifier_identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.manager_identity, r, depth)?;
+                    >(&mut self.manager_identity, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RoutingConfigUpdateState,
                         >,
-                    >(&mut self.routing_config_update_state, r, depth)?;
+                    >(&mut self.routing_config_update_state, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1855,86 +1881,88 @@ pub mod worker_deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.version, r, depth)?;
+                        >(&mut self.version, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.create_time, r, depth)?;
+                        >(&mut self.create_time, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::VersionDrainageStatus,
                             >,
-                        >(&mut self.drainage_status, r, depth)?;
+                        >(&mut self.drainage_status, r, depth)
                     }
                     0x22 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<super::WorkerDeploymentVersion>,
-                        >(&mut self.deployment_version, r, depth)?;
+                        >(&mut self.deployment_version, r, depth)
                     }
                     0x2a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<super::VersionDrainageInfo>,
-                        >(&mut self.drainage_info, r, depth)?;
+                        >(&mut self.drainage_info, r, depth)
                     }
                     0x32 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.current_since_time, r, depth)?;
+                        >(&mut self.current_since_time, r, depth)
                     }
                     0x3a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.ramping_since_time, r, depth)?;
+                        >(&mut self.ramping_since_time, r, depth)
                     }
                     0x42 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.routing_update_time, r, depth)?;
+                        >(&mut self.routing_update_time, r, depth)
                     }
                     0x4a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.first_activation_time, r, depth)?;
+                        >(&mut self.first_activation_time, r, depth)
                     }
                     0x52 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.last_deactivation_time, r, depth)?;
+                        >(&mut self.last_deactivation_time, r, depth)
                     }
                     0x58 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::WorkerDeploymentVersionStatus,
                             >,
-                        >(&mut self.status, r, depth)?;
+                        >(&mut self.status, r, depth)
                     }
                     0x62 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.last_current_time, r, depth)?;
+                        >(&mut self.last_current_time, r, depth)
                     }
                     0x6a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::compute::v1::ComputeConfigSummary,
                             >,
-                        >(&mut self.compute_config, r, depth)?;
+                        >(&mut self.compute_config, r, depth)
                     }
                     0x72 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<super::ComputeStatus>,
-                        >(&mut self.compute_status, r, depth)?;
+                        >(&mut self.compute_status, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2026,20 +2054,22 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2099,8 +2129,10 @@ impl ::fastrs::Message for VersionMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.entries.capacity() == 0 {
                         self.entries
@@ -2116,9 +2148,10 @@ impl ::fastrs::Message for VersionMetadata {
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
                     >(r, depth)?;
                     self.entries.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2290,55 +2323,57 @@ impl ::fastrs::Message for RoutingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.current_version, r, depth)?;
+                    >(&mut self.current_version, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.ramping_version, r, depth)?;
+                    >(&mut self.ramping_version, r, depth)
                 }
                 0x1d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.ramping_version_percentage, r, depth)?;
+                    >(&mut self.ramping_version_percentage, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.current_version_changed_time, r, depth)?;
+                    >(&mut self.current_version_changed_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.ramping_version_changed_time, r, depth)?;
+                    >(&mut self.ramping_version_changed_time, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.ramping_version_percentage_changed_time, r, depth)?;
+                    >(&mut self.ramping_version_percentage_changed_time, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerDeploymentVersion>,
-                    >(&mut self.current_deployment_version, r, depth)?;
+                    >(&mut self.current_deployment_version, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerDeploymentVersion>,
-                    >(&mut self.ramping_deployment_version, r, depth)?;
+                    >(&mut self.ramping_deployment_version, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.revision_number, r, depth)?;
+                    >(&mut self.revision_number, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2445,27 +2480,29 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerDeploymentVersion>,
-                    >(&mut self.source_deployment_version, r, depth)?;
+                    >(&mut self.source_deployment_version, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.source_deployment_revision_number, r, depth)?;
+                    >(&mut self.source_deployment_revision_number, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)?;
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -652,235 +652,237 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.parent_workflow_namespace, r, depth)?;
+                    >(&mut self.parent_workflow_namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.parent_workflow_execution, r, depth)?;
+                    >(&mut self.parent_workflow_execution, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.parent_initiated_event_id, r, depth)?;
+                    >(&mut self.parent_initiated_event_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.continued_execution_run_id, r, depth)?;
+                    >(&mut self.continued_execution_run_id, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >(&mut self.initiator, r, depth)?;
+                    >(&mut self.initiator, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.continued_failure, r, depth)?;
+                    >(&mut self.continued_failure, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_completion_result, r, depth)?;
+                    >(&mut self.last_completion_result, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.original_execution_run_id, r, depth)?;
+                    >(&mut self.original_execution_run_id, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x90 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.workflow_execution_expiration_time, r, depth)?;
+                    >(&mut self.workflow_execution_expiration_time, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.first_workflow_task_backoff, r, depth)?;
+                    >(&mut self.first_workflow_task_backoff, r, depth)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::workflow::v1::ResetPoints>,
-                    >(&mut self.prev_auto_reset_points, r, depth)?;
+                    >(&mut self.prev_auto_reset_points, r, depth)
                 }
                 0xca => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0xd0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.parent_initiated_event_version, r, depth)?;
+                    >(&mut self.parent_initiated_event_version, r, depth)
                 }
                 0xda => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.parent_workflow_namespace_id, r, depth)?;
+                    >(&mut self.parent_workflow_namespace_id, r, depth)
                 }
                 0xe2 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0xea => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.source_version_stamp, r, depth)?;
+                    >(&mut self.source_version_stamp, r, depth)
                 }
                 0xf2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-                    >(&mut self.completion_callbacks, r, depth, 0xf2)?;
+                    >(&mut self.completion_callbacks, r, depth, 0xf2)
                 }
                 0xfa => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.root_workflow_execution, r, depth)?;
+                    >(&mut self.root_workflow_execution, r, depth)
                 }
                 0x102 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.inherited_build_id, r, depth)?;
+                    >(&mut self.inherited_build_id, r, depth)
                 }
                 0x10a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0x112 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.parent_pinned_worker_deployment_version, r, depth)?;
+                    >(&mut self.parent_pinned_worker_deployment_version, r, depth)
                 }
                 0x11a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x12a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.inherited_pinned_version, r, depth)?;
+                    >(&mut self.inherited_pinned_version, r, depth)
                 }
                 0x130 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.eager_execution_accepted, r, depth)?;
+                    >(&mut self.eager_execution_accepted, r, depth)
                 }
                 0x13a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::InheritedAutoUpgradeInfo,
                         >,
-                    >(&mut self.inherited_auto_upgrade_info, r, depth)?;
+                    >(&mut self.inherited_auto_upgrade_info, r, depth)
                 }
                 0x142 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<DeclinedTargetVersionUpgrade>,
-                    >(&mut self.declined_target_version_upgrade, r, depth)?;
+                    >(&mut self.declined_target_version_upgrade, r, depth)
                 }
                 0x14a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
                 0x15a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
-                    >(&mut self.time_skipping_state_propagation, r, depth)?;
+                    >(&mut self.time_skipping_state_propagation, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -997,22 +999,24 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.revision_number, r, depth)?;
+                    >(&mut self.revision_number, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1096,25 +1100,27 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_execution_run_id, r, depth)?;
+                    >(&mut self.new_execution_run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1212,32 +1218,34 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_execution_run_id, r, depth)?;
+                    >(&mut self.new_execution_run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1308,22 +1316,24 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_execution_run_id, r, depth)?;
+                    >(&mut self.new_execution_run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1583,96 +1593,98 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_execution_run_id, r, depth)?;
+                    >(&mut self.new_execution_run_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.backoff_start_interval, r, depth)?;
+                    >(&mut self.backoff_start_interval, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >(&mut self.initiator, r, depth)?;
+                    >(&mut self.initiator, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_completion_result, r, depth)?;
+                    >(&mut self.last_completion_result, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.inherit_build_id, r, depth)?;
+                    >(&mut self.inherit_build_id, r, depth)
                 }
                 0x80 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >(&mut self.initial_versioning_behavior, r, depth)?;
+                    >(&mut self.initial_versioning_behavior, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1769,25 +1781,27 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1954,66 +1968,68 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.suggest_continue_as_new, r, depth)?;
+                    >(&mut self.suggest_continue_as_new, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.history_size_bytes, r, depth)?;
+                    >(&mut self.history_size_bytes, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.build_id_redirect_counter, r, depth)?;
+                    >(&mut self.build_id_redirect_counter, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::SuggestContinueAsNewReason,
                         >,
-                    >(r, &mut self.suggest_continue_as_new_reasons)?;
+                    >(r, &mut self.suggest_continue_as_new_reasons)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::SuggestContinueAsNewReason,
                         >,
-                    >(&mut self.suggest_continue_as_new_reasons, r, depth, 0x40)?;
+                    >(&mut self.suggest_continue_as_new_reasons, r, depth, 0x40)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.target_worker_deployment_version_changed, r, depth)?;
+                    >(&mut self.target_worker_deployment_version_changed, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2244,82 +2260,84 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::sdk::v1::WorkflowTaskCompletedMetadata,
                         >,
-                    >(&mut self.sdk_metadata, r, depth)?;
+                    >(&mut self.sdk_metadata, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
                         >,
-                    >(&mut self.versioning_behavior, r, depth)?;
+                    >(&mut self.versioning_behavior, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_deployment_version, r, depth)?;
+                    >(&mut self.worker_deployment_version, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_deployment_name, r, depth)?;
+                    >(&mut self.worker_deployment_name, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::MeteringMetadata,
                         >,
-                    >(&mut self.metering_metadata, r, depth)?;
+                    >(&mut self.metering_metadata, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2408,27 +2426,29 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TimeoutType,
                         >,
-                    >(&mut self.timeout_type, r, depth)?;
+                    >(&mut self.timeout_type, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2598,64 +2618,66 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.base_run_id, r, depth)?;
+                    >(&mut self.base_run_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_run_id, r, depth)?;
+                    >(&mut self.new_run_id, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.fork_event_version, r, depth)?;
+                    >(&mut self.fork_event_version, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2888,75 +2910,77 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.use_workflow_build_id, r, depth)?;
+                    >(&mut self.use_workflow_build_id, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3104,47 +3128,49 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_failure, r, depth)?;
+                    >(&mut self.last_failure, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.build_id_redirect_counter, r, depth)?;
+                    >(&mut self.build_id_redirect_counter, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3257,37 +3283,39 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3411,44 +3439,46 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3546,32 +3576,34 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3643,20 +3675,22 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3779,42 +3813,44 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.latest_cancel_requested_event_id, r, depth)?;
+                    >(&mut self.latest_cancel_requested_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3901,25 +3937,27 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timer_id, r, depth)?;
+                    >(&mut self.timer_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_fire_timeout, r, depth)?;
+                    >(&mut self.start_to_fire_timeout, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3986,20 +4024,22 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timer_id, r, depth)?;
+                    >(&mut self.timer_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4089,30 +4129,32 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timer_id, r, depth)?;
+                    >(&mut self.timer_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4206,32 +4248,34 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.external_initiated_event_id, r, depth)?;
+                    >(&mut self.external_initiated_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.external_workflow_execution, r, depth)?;
+                    >(&mut self.external_workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4306,20 +4350,22 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4430,12 +4476,14 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.marker_name, r, depth)?;
+                    >(&mut self.marker_name, r, depth)
                 }
                 0x12 => {
                     if self.details.capacity() == 0 {
@@ -4452,24 +4500,25 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
                     >(r, depth)?;
                     self.details.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4605,47 +4654,49 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal_name, r, depth)?;
+                    >(&mut self.signal_name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.skip_generate_workflow_task, r, depth)?;
+                    >(&mut self.skip_generate_workflow_task, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.external_workflow_execution, r, depth)?;
+                    >(&mut self.external_workflow_execution, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4729,25 +4780,27 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4876,47 +4929,49 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.child_workflow_only, r, depth)?;
+                    >(&mut self.child_workflow_only, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5055,49 +5110,51 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5194,32 +5251,34 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5375,57 +5434,59 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal_name, r, depth)?;
+                    >(&mut self.signal_name, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.child_workflow_only, r, depth)?;
+                    >(&mut self.child_workflow_only, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5564,49 +5625,51 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5713,37 +5776,39 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5821,22 +5886,24 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5908,20 +5975,22 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.upserted_memo, r, depth)?;
+                    >(&mut self.upserted_memo, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6265,137 +6334,139 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ParentClosePolicy,
                         >,
-                    >(&mut self.parent_close_policy, r, depth)?;
+                    >(&mut self.parent_close_policy, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
                 0x98 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.inherit_build_id, r, depth)?;
+                    >(&mut self.inherit_build_id, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
-                    >(&mut self.time_skipping_state_propagation, r, depth)?;
+                    >(&mut self.time_skipping_state_propagation, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6556,52 +6627,54 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6724,42 +6797,44 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6890,47 +6965,49 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7075,54 +7152,56 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7255,47 +7334,49 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7427,49 +7508,51 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::RetryState,
                         >,
-                    >(&mut self.retry_state, r, depth)?;
+                    >(&mut self.retry_state, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7588,42 +7671,44 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_event_id, r, depth)?;
+                    >(&mut self.initiated_event_id, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace_id, r, depth)?;
+                    >(&mut self.namespace_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7789,61 +7874,63 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.unset_versioning_override, r, depth)?;
+                    >(&mut self.unset_versioning_override, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.attached_request_id, r, depth)?;
+                    >(&mut self.attached_request_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-                    >(&mut self.attached_completion_callbacks, r, depth, 0x22)?;
+                    >(&mut self.attached_completion_callbacks, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
                         >,
-                    >(&mut self.workflow_update_options, r, depth, 0x42)?;
+                    >(&mut self.workflow_update_options, r, depth, 0x42)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.time_skipping_config_updated, r, depth)?;
+                    >(&mut self.time_skipping_config_updated, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7931,27 +8018,29 @@ pub mod workflow_execution_options_updated_event_attributes {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.update_id, r, depth)?;
+                        >(&mut self.update_id, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.attached_request_id, r, depth)?;
+                        >(&mut self.attached_request_id, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Callback,
                             >,
-                        >(&mut self.attached_completion_callbacks, r, depth, 0x1a)?;
+                        >(&mut self.attached_completion_callbacks, r, depth, 0x1a)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -8059,35 +8148,37 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.new_task_queue, r, depth)?;
+                    >(&mut self.new_task_queue, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.new_workflow_task_timeout, r, depth)?;
+                    >(&mut self.new_workflow_task_timeout, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.new_workflow_run_timeout, r, depth)?;
+                    >(&mut self.new_workflow_run_timeout, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.new_workflow_execution_timeout, r, depth)?;
+                    >(&mut self.new_workflow_execution_timeout, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.upserted_memo, r, depth)?;
+                    >(&mut self.upserted_memo, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8161,20 +8252,22 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.new_retry_policy, r, depth)?;
+                    >(&mut self.new_retry_policy, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8271,30 +8364,32 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.protocol_instance_id, r, depth)?;
+                    >(&mut self.protocol_instance_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.accepted_request_message_id, r, depth)?;
+                    >(&mut self.accepted_request_message_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.accepted_request_sequencing_event_id, r, depth)?;
+                    >(&mut self.accepted_request_sequencing_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Request>,
-                    >(&mut self.accepted_request, r, depth)?;
+                    >(&mut self.accepted_request, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8376,25 +8471,27 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Meta>,
-                    >(&mut self.meta, r, depth)?;
+                    >(&mut self.meta, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Outcome>,
-                    >(&mut self.outcome, r, depth)?;
+                    >(&mut self.outcome, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.accepted_event_id, r, depth)?;
+                    >(&mut self.accepted_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8506,35 +8603,37 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.protocol_instance_id, r, depth)?;
+                    >(&mut self.protocol_instance_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.rejected_request_message_id, r, depth)?;
+                    >(&mut self.rejected_request_message_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.rejected_request_sequencing_event_id, r, depth)?;
+                    >(&mut self.rejected_request_sequencing_event_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Request>,
-                    >(&mut self.rejected_request, r, depth)?;
+                    >(&mut self.rejected_request, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8613,22 +8712,24 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Request>,
-                    >(&mut self.request, r, depth)?;
+                    >(&mut self.request, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::UpdateAdmittedEventOrigin,
                         >,
-                    >(&mut self.origin, r, depth)?;
+                    >(&mut self.origin, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8705,25 +8806,27 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8801,25 +8904,27 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8909,25 +9014,27 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.target_time, r, depth)?;
+                    >(&mut self.target_time, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.disabled_after_fast_forward, r, depth)?;
+                    >(&mut self.disabled_after_fast_forward, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.wall_clock_time, r, depth)?;
+                    >(&mut self.wall_clock_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9120,32 +9227,34 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.endpoint, r, depth)?;
+                    >(&mut self.endpoint, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.service, r, depth)?;
+                    >(&mut self.service, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation, r, depth)?;
+                    >(&mut self.operation, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x32 => {
                     if self.nexus_header.capacity() == 0 {
@@ -9162,34 +9271,35 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.endpoint_id, r, depth)?;
+                    >(&mut self.endpoint_id, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9293,30 +9403,32 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_token, r, depth)?;
+                    >(&mut self.operation_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9400,25 +9512,27 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9500,25 +9614,27 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9600,25 +9716,27 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9700,25 +9818,27 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9790,20 +9910,22 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9884,25 +10006,27 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.requested_event_id, r, depth)?;
+                    >(&mut self.requested_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9998,30 +10122,32 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.requested_event_id, r, depth)?;
+                    >(&mut self.requested_event_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_completed_event_id, r, depth)?;
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11191,32 +11317,34 @@ impl ::fastrs::Message for HistoryEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.event_id, r, depth)?;
+                    >(&mut self.event_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.event_time, r, depth)?;
+                    >(&mut self.event_time, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
-                    >(&mut self.event_type, r, depth)?;
+                    >(&mut self.event_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.task_id, r, depth)?;
+                    >(&mut self.task_id, r, depth)
                 }
                 0x32 => {
                     match &mut self.attributes {
@@ -11243,6 +11371,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.attributes {
@@ -11269,6 +11398,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     match &mut self.attributes {
@@ -11295,6 +11425,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     match &mut self.attributes {
@@ -11321,6 +11452,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x52 => {
                     match &mut self.attributes {
@@ -11347,6 +11479,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x5a => {
                     match &mut self.attributes {
@@ -11369,6 +11502,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x62 => {
                     match &mut self.attributes {
@@ -11395,6 +11529,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x6a => {
                     match &mut self.attributes {
@@ -11421,6 +11556,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x72 => {
                     match &mut self.attributes {
@@ -11443,6 +11579,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     match &mut self.attributes {
@@ -11469,6 +11606,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x82 => {
                     match &mut self.attributes {
@@ -11491,6 +11629,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x8a => {
                     match &mut self.attributes {
@@ -11517,6 +11656,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x92 => {
                     match &mut self.attributes {
@@ -11539,6 +11679,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x9a => {
                     match &mut self.attributes {
@@ -11565,6 +11706,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xa2 => {
                     match &mut self.attributes {
@@ -11585,6 +11727,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xaa => {
                     match &mut self.attributes {
@@ -11605,6 +11748,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xb2 => {
                     match &mut self.attributes {
@@ -11631,6 +11775,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xba => {
                     match &mut self.attributes {
@@ -11657,6 +11802,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xc2 => {
                     match &mut self.attributes {
@@ -11677,6 +11823,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xca => {
                     match &mut self.attributes {
@@ -11697,6 +11844,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xd2 => {
                     match &mut self.attributes {
@@ -11723,6 +11871,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xda => {
                     match &mut self.attributes {
@@ -11749,6 +11898,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xe2 => {
                     match &mut self.attributes {
@@ -11775,6 +11925,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xea => {
                     match &mut self.attributes {
@@ -11801,6 +11952,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xf2 => {
                     match &mut self.attributes {
@@ -11827,6 +11979,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xfa => {
                     match &mut self.attributes {
@@ -11853,6 +12006,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x102 => {
                     match &mut self.attributes {
@@ -11879,6 +12033,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x10a => {
                     match &mut self.attributes {
@@ -11905,6 +12060,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x112 => {
                     match &mut self.attributes {
@@ -11931,6 +12087,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x11a => {
                     match &mut self.attributes {
@@ -11957,6 +12114,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x122 => {
                     match &mut self.attributes {
@@ -11983,6 +12141,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12a => {
                     match &mut self.attributes {
@@ -12009,6 +12168,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x132 => {
                     match &mut self.attributes {
@@ -12035,6 +12195,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x13a => {
                     match &mut self.attributes {
@@ -12061,6 +12222,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x142 => {
                     match &mut self.attributes {
@@ -12087,6 +12249,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x14a => {
                     match &mut self.attributes {
@@ -12113,6 +12276,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x152 => {
                     match &mut self.attributes {
@@ -12139,6 +12303,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x15a => {
                     match &mut self.attributes {
@@ -12165,6 +12330,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x162 => {
                     match &mut self.attributes {
@@ -12191,6 +12357,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x16a => {
                     match &mut self.attributes {
@@ -12217,6 +12384,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x172 => {
                     match &mut self.attributes {
@@ -12243,6 +12411,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x17a => {
                     match &mut self.attributes {
@@ -12269,6 +12438,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x182 => {
                     match &mut self.attributes {
@@ -12295,6 +12465,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x18a => {
                     match &mut self.attributes {
@@ -12321,6 +12492,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x192 => {
                     match &mut self.attributes {
@@ -12347,6 +12519,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x19a => {
                     match &mut self.attributes {
@@ -12373,6 +12546,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a2 => {
                     match &mut self.attributes {
@@ -12399,6 +12573,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1aa => {
                     match &mut self.attributes {
@@ -12425,6 +12600,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1b2 => {
                     match &mut self.attributes {
@@ -12451,6 +12627,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1ba => {
                     match &mut self.attributes {
@@ -12477,6 +12654,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1c2 => {
                     match &mut self.attributes {
@@ -12503,6 +12681,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1ca => {
                     match &mut self.attributes {
@@ -12529,6 +12708,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1d2 => {
                     match &mut self.attributes {
@@ -12555,6 +12735,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1da => {
                     match &mut self.attributes {
@@ -12581,6 +12762,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1e2 => {
                     match &mut self.attributes {
@@ -12607,6 +12789,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1ea => {
                     match &mut self.attributes {
@@ -12633,6 +12816,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1f2 => {
                     match &mut self.attributes {
@@ -12659,6 +12843,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1fa => {
                     match &mut self.attributes {
@@ -12685,6 +12870,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x202 => {
                     match &mut self.attributes {
@@ -12711,6 +12897,7 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x20a => {
                     match &mut self.attributes {
@@ -12737,34 +12924,35 @@ impl ::fastrs::Message for HistoryEvent {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x960 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.worker_may_ignore, r, depth)?;
+                    >(&mut self.worker_may_ignore, r, depth)
                 }
                 0x96a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0x972 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0x972)?;
+                    >(&mut self.links, r, depth, 0x972)
                 }
                 0x97a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Principal>,
-                    >(&mut self.principal, r, depth)?;
+                    >(&mut self.principal, r, depth)
                 }
                 0x982 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::EventGroupMarker>,
-                    >(&mut self.event_group_markers, r, depth, 0x982)?;
+                    >(&mut self.event_group_markers, r, depth, 0x982)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -12990,15 +13178,17 @@ impl ::fastrs::Message for History {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<HistoryEvent>,
-                    >(&mut self.events, r, depth, 0x0a)?;
+                    >(&mut self.events, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -117,29 +117,31 @@ impl ::fastrs::Message for NamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NamespaceState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.owner_email, r, depth)?;
+                    >(&mut self.owner_email, r, depth)
                 }
                 0x2a => {
                     if self.data.capacity() == 0 {
@@ -156,29 +158,30 @@ impl ::fastrs::Message for NamespaceInfo {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<namespace_info::Capabilities>,
-                    >(&mut self.capabilities, r, depth)?;
+                    >(&mut self.capabilities, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<namespace_info::Limits>,
-                    >(&mut self.limits, r, depth)?;
+                    >(&mut self.limits, r, depth)
                 }
                 0x320 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.supports_schedules, r, depth)?;
+                    >(&mut self.supports_schedules, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -445,95 +448,97 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.eager_workflow_start, r, depth)?;
+                        >(&mut self.eager_workflow_start, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.sync_update, r, depth)?;
+                        >(&mut self.sync_update, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.async_update, r, depth)?;
+                        >(&mut self.async_update, r, depth)
                     }
                     0x20 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.worker_heartbeats, r, depth)?;
+                        >(&mut self.worker_heartbeats, r, depth)
                     }
                     0x28 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.reported_problems_search_attribute, r, depth)?;
+                        >(&mut self.reported_problems_search_attribute, r, depth)
                     }
                     0x30 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.workflow_pause, r, depth)?;
+                        >(&mut self.workflow_pause, r, depth)
                     }
                     0x38 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.standalone_activities, r, depth)?;
+                        >(&mut self.standalone_activities, r, depth)
                     }
                     0x40 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.worker_poll_complete_on_shutdown, r, depth)?;
+                        >(&mut self.worker_poll_complete_on_shutdown, r, depth)
                     }
                     0x48 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.poller_autoscaling, r, depth)?;
+                        >(&mut self.poller_autoscaling, r, depth)
                     }
                     0x50 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.worker_commands, r, depth)?;
+                        >(&mut self.worker_commands, r, depth)
                     }
                     0x58 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.standalone_nexus_operation, r, depth)?;
+                        >(&mut self.standalone_nexus_operation, r, depth)
                     }
                     0x60 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.workflow_update_callbacks, r, depth)?;
+                        >(&mut self.workflow_update_callbacks, r, depth)
                     }
                     0x68 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.poller_autoscaling_auto_enroll, r, depth)?;
+                        >(&mut self.poller_autoscaling_auto_enroll, r, depth)
                     }
                     0x70 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.workflow_task_completion_pagination, r, depth)?;
+                        >(&mut self.workflow_task_completion_pagination, r, depth)
                     }
                     0x78 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.standalone_activity_start_delay, r, depth)?;
+                        >(&mut self.standalone_activity_start_delay, r, depth)
                     }
                     0x80 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.standalone_activity_batch_operations, r, depth)?;
+                        >(&mut self.standalone_activity_batch_operations, r, depth)
                     }
                     0x88 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.standalone_activity_operator_commands, r, depth)?;
+                        >(&mut self.standalone_activity_operator_commands, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -621,20 +626,22 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.blob_size_limit_error, r, depth)?;
+                        >(&mut self.blob_size_limit_error, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.memo_size_limit_error, r, depth)?;
+                        >(&mut self.memo_size_limit_error, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -770,41 +777,43 @@ impl ::fastrs::Message for NamespaceConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_retention_ttl, r, depth)?;
+                    >(&mut self.workflow_execution_retention_ttl, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<BadBinaries>,
-                    >(&mut self.bad_binaries, r, depth)?;
+                    >(&mut self.bad_binaries, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ArchivalState,
                         >,
-                    >(&mut self.history_archival_state, r, depth)?;
+                    >(&mut self.history_archival_state, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.history_archival_uri, r, depth)?;
+                    >(&mut self.history_archival_uri, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ArchivalState,
                         >,
-                    >(&mut self.visibility_archival_state, r, depth)?;
+                    >(&mut self.visibility_archival_state, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.visibility_archival_uri, r, depth)?;
+                    >(&mut self.visibility_archival_uri, r, depth)
                 }
                 0x3a => {
                     if self.custom_search_attribute_aliases.capacity() == 0 {
@@ -821,9 +830,10 @@ impl ::fastrs::Message for NamespaceConfig {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.custom_search_attribute_aliases.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -887,8 +897,10 @@ impl ::fastrs::Message for BadBinaries {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.binaries.capacity() == 0 {
                         self.binaries
@@ -904,9 +916,10 @@ impl ::fastrs::Message for BadBinaries {
                         ::fastrs::__private::Msg<BadBinaryInfo>,
                     >(r, depth)?;
                     self.binaries.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -982,25 +995,27 @@ impl ::fastrs::Message for BadBinaryInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operator, r, depth)?;
+                    >(&mut self.operator, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1099,17 +1114,19 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.owner_email, r, depth)?;
+                    >(&mut self.owner_email, r, depth)
                 }
                 0x1a => {
                     if self.data.capacity() == 0 {
@@ -1126,16 +1143,17 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NamespaceState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1195,15 +1213,17 @@ impl ::fastrs::Message for NamespaceFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_deleted, r, depth)?;
+                    >(&mut self.include_deleted, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -85,17 +85,19 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.protocol_instance_id, r, depth)?;
+                    >(&mut self.protocol_instance_id, r, depth)
                 }
                 0x18 => {
                     self.sequencing_id = ::core::option::Option::Some(
@@ -105,6 +107,7 @@ impl ::fastrs::Message for Message {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     self.sequencing_id = ::core::option::Option::Some(
@@ -114,14 +117,15 @@ impl ::fastrs::Message for Message {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Any>,
-                    >(&mut self.body, r, depth)?;
+                    >(&mut self.body, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

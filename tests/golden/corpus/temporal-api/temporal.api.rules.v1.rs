@@ -44,8 +44,10 @@ impl ::fastrs::Message for WorkflowRuleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.variant {
                         ::core::option::Option::Some(
@@ -69,9 +71,10 @@ impl ::fastrs::Message for WorkflowRuleAction {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -122,8 +125,9 @@ pub mod workflow_rule_action {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                let tag = r.read_tag()?;
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
                 r.skip_field(tag, depth, &mut self.unknown_fields)?;
             }
             ::core::result::Result::Ok(())
@@ -248,12 +252,14 @@ impl ::fastrs::Message for WorkflowRuleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x12 => {
                     match &mut self.trigger {
@@ -278,24 +284,25 @@ impl ::fastrs::Message for WorkflowRuleSpec {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.visibility_query, r, depth)?;
+                    >(&mut self.visibility_query, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<WorkflowRuleAction>,
-                    >(&mut self.actions, r, depth, 0x22)?;
+                    >(&mut self.actions, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.expiration_time, r, depth)?;
+                    >(&mut self.expiration_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -377,15 +384,17 @@ pub mod workflow_rule_spec {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.predicate, r, depth)?;
+                        >(&mut self.predicate, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -485,30 +494,32 @@ impl ::fastrs::Message for WorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkflowRuleSpec>,
-                    >(&mut self.spec, r, depth)?;
+                    >(&mut self.spec, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.created_by_identity, r, depth)?;
+                    >(&mut self.created_by_identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -123,50 +123,52 @@ impl ::fastrs::Message for CalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.second, r, depth)?;
+                    >(&mut self.second, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.minute, r, depth)?;
+                    >(&mut self.minute, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.hour, r, depth)?;
+                    >(&mut self.hour, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.day_of_month, r, depth)?;
+                    >(&mut self.day_of_month, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.month, r, depth)?;
+                    >(&mut self.month, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.year, r, depth)?;
+                    >(&mut self.year, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.day_of_week, r, depth)?;
+                    >(&mut self.day_of_week, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.comment, r, depth)?;
+                    >(&mut self.comment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -252,25 +254,27 @@ impl ::fastrs::Message for Range {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.start, r, depth)?;
+                    >(&mut self.start, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.end, r, depth)?;
+                    >(&mut self.end, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.step, r, depth)?;
+                    >(&mut self.step, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -401,50 +405,52 @@ impl ::fastrs::Message for StructuredCalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.second, r, depth, 0x0a)?;
+                    >(&mut self.second, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.minute, r, depth, 0x12)?;
+                    >(&mut self.minute, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.hour, r, depth, 0x1a)?;
+                    >(&mut self.hour, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.day_of_month, r, depth, 0x22)?;
+                    >(&mut self.day_of_month, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.month, r, depth, 0x2a)?;
+                    >(&mut self.month, r, depth, 0x2a)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.year, r, depth, 0x32)?;
+                    >(&mut self.year, r, depth, 0x32)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<Range>,
-                    >(&mut self.day_of_week, r, depth, 0x3a)?;
+                    >(&mut self.day_of_week, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.comment, r, depth)?;
+                    >(&mut self.comment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -525,20 +531,22 @@ impl ::fastrs::Message for IntervalSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.interval, r, depth)?;
+                    >(&mut self.interval, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.phase, r, depth)?;
+                    >(&mut self.phase, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -756,65 +764,67 @@ impl ::fastrs::Message for ScheduleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<CalendarSpec>,
-                    >(&mut self.calendar, r, depth, 0x0a)?;
+                    >(&mut self.calendar, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<IntervalSpec>,
-                    >(&mut self.interval, r, depth, 0x12)?;
+                    >(&mut self.interval, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<CalendarSpec>,
-                    >(&mut self.exclude_calendar, r, depth, 0x1a)?;
+                    >(&mut self.exclude_calendar, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.end_time, r, depth)?;
+                    >(&mut self.end_time, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<StructuredCalendarSpec>,
-                    >(&mut self.structured_calendar, r, depth, 0x3a)?;
+                    >(&mut self.structured_calendar, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_string, r, depth, 0x42)?;
+                    >(&mut self.cron_string, r, depth, 0x42)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<StructuredCalendarSpec>,
-                    >(&mut self.exclude_structured_calendar, r, depth, 0x4a)?;
+                    >(&mut self.exclude_structured_calendar, r, depth, 0x4a)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.timezone_name, r, depth)?;
+                    >(&mut self.timezone_name, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.timezone_data, r, depth)?;
+                    >(&mut self.timezone_data, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -927,32 +937,34 @@ impl ::fastrs::Message for SchedulePolicies {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >(&mut self.overlap_policy, r, depth)?;
+                    >(&mut self.overlap_policy, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.catchup_window, r, depth)?;
+                    >(&mut self.catchup_window, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.pause_on_failure, r, depth)?;
+                    >(&mut self.pause_on_failure, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.keep_original_workflow_id, r, depth)?;
+                    >(&mut self.keep_original_workflow_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1021,8 +1033,10 @@ impl ::fastrs::Message for ScheduleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.action {
                         ::core::option::Option::Some(
@@ -1046,9 +1060,10 @@ impl ::fastrs::Message for ScheduleAction {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1168,34 +1183,36 @@ impl ::fastrs::Message for ScheduleActionResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.schedule_time, r, depth)?;
+                    >(&mut self.schedule_time, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.actual_time, r, depth)?;
+                    >(&mut self.actual_time, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.start_workflow_result, r, depth)?;
+                    >(&mut self.start_workflow_result, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >(&mut self.start_workflow_status, r, depth)?;
+                    >(&mut self.start_workflow_status, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1290,30 +1307,32 @@ impl ::fastrs::Message for ScheduleState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.notes, r, depth)?;
+                    >(&mut self.notes, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.paused, r, depth)?;
+                    >(&mut self.paused, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.limited_actions, r, depth)?;
+                    >(&mut self.limited_actions, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.remaining_actions, r, depth)?;
+                    >(&mut self.remaining_actions, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1394,22 +1413,24 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >(&mut self.overlap_policy, r, depth)?;
+                    >(&mut self.overlap_policy, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1505,27 +1526,29 @@ impl ::fastrs::Message for BackfillRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.end_time, r, depth)?;
+                    >(&mut self.end_time, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >(&mut self.overlap_policy, r, depth)?;
+                    >(&mut self.overlap_policy, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1613,30 +1636,32 @@ impl ::fastrs::Message for SchedulePatch {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<TriggerImmediatelyRequest>,
-                    >(&mut self.trigger_immediately, r, depth)?;
+                    >(&mut self.trigger_immediately, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<BackfillRequest>,
-                    >(&mut self.backfill_request, r, depth, 0x12)?;
+                    >(&mut self.backfill_request, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.pause, r, depth)?;
+                    >(&mut self.pause, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.unpause, r, depth)?;
+                    >(&mut self.unpause, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1817,72 +1842,74 @@ impl ::fastrs::Message for ScheduleInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.action_count, r, depth)?;
+                    >(&mut self.action_count, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.missed_catchup_window, r, depth)?;
+                    >(&mut self.missed_catchup_window, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.overlap_skipped, r, depth)?;
+                    >(&mut self.overlap_skipped, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ScheduleActionResult>,
-                    >(&mut self.recent_actions, r, depth, 0x22)?;
+                    >(&mut self.recent_actions, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.future_action_times, r, depth, 0x2a)?;
+                    >(&mut self.future_action_times, r, depth, 0x2a)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.update_time, r, depth)?;
+                    >(&mut self.update_time, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.invalid_schedule_error, r, depth)?;
+                    >(&mut self.invalid_schedule_error, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.running_workflows, r, depth, 0x4a)?;
+                    >(&mut self.running_workflows, r, depth, 0x4a)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.buffer_dropped, r, depth)?;
+                    >(&mut self.buffer_dropped, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.buffer_size, r, depth)?;
+                    >(&mut self.buffer_size, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_size_bytes, r, depth)?;
+                    >(&mut self.state_size_bytes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1974,30 +2001,32 @@ impl ::fastrs::Message for Schedule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScheduleSpec>,
-                    >(&mut self.spec, r, depth)?;
+                    >(&mut self.spec, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScheduleAction>,
-                    >(&mut self.action, r, depth)?;
+                    >(&mut self.action, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<SchedulePolicies>,
-                    >(&mut self.policies, r, depth)?;
+                    >(&mut self.policies, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScheduleState>,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2120,45 +2149,47 @@ impl ::fastrs::Message for ScheduleListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScheduleSpec>,
-                    >(&mut self.spec, r, depth)?;
+                    >(&mut self.spec, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.notes, r, depth)?;
+                    >(&mut self.notes, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.paused, r, depth)?;
+                    >(&mut self.paused, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ScheduleActionResult>,
-                    >(&mut self.recent_actions, r, depth, 0x2a)?;
+                    >(&mut self.recent_actions, r, depth, 0x2a)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.future_action_times, r, depth, 0x32)?;
+                    >(&mut self.future_action_times, r, depth, 0x32)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_size_bytes, r, depth)?;
+                    >(&mut self.state_size_bytes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2252,32 +2283,34 @@ impl ::fastrs::Message for ScheduleListEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ScheduleListInfo>,
-                    >(&mut self.info, r, depth)?;
+                    >(&mut self.info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

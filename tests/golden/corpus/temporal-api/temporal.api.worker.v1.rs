@@ -58,25 +58,27 @@ impl ::fastrs::Message for WorkerPollerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.current_pollers, r, depth)?;
+                    >(&mut self.current_pollers, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_successful_poll_time, r, depth)?;
+                    >(&mut self.last_successful_poll_time, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_autoscaling, r, depth)?;
+                    >(&mut self.is_autoscaling, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -202,45 +204,47 @@ impl ::fastrs::Message for WorkerSlotsInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.current_available_slots, r, depth)?;
+                    >(&mut self.current_available_slots, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.current_used_slots, r, depth)?;
+                    >(&mut self.current_used_slots, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.slot_supplier_kind, r, depth)?;
+                    >(&mut self.slot_supplier_kind, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.total_processed_tasks, r, depth)?;
+                    >(&mut self.total_processed_tasks, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.total_failed_tasks, r, depth)?;
+                    >(&mut self.total_failed_tasks, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.last_interval_processed_tasks, r, depth)?;
+                    >(&mut self.last_interval_processed_tasks, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.last_interval_failure_tasks, r, depth)?;
+                    >(&mut self.last_interval_failure_tasks, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -347,35 +351,37 @@ impl ::fastrs::Message for WorkerHostInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.host_name, r, depth)?;
+                    >(&mut self.host_name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.process_id, r, depth)?;
+                    >(&mut self.process_id, r, depth)
                 }
                 0x1d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.current_host_cpu_usage, r, depth)?;
+                    >(&mut self.current_host_cpu_usage, r, depth)
                 }
                 0x25 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.current_host_mem_usage, r, depth)?;
+                    >(&mut self.current_host_mem_usage, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_grouping_key, r, depth)?;
+                    >(&mut self.worker_grouping_key, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -681,134 +687,136 @@ impl ::fastrs::Message for WorkerHeartbeat {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_identity, r, depth)?;
+                    >(&mut self.worker_identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerHostInfo>,
-                    >(&mut self.host_info, r, depth)?;
+                    >(&mut self.host_info, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_name, r, depth)?;
+                    >(&mut self.sdk_name, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_version, r, depth)?;
+                    >(&mut self.sdk_version, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkerStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.heartbeat_time, r, depth)?;
+                    >(&mut self.heartbeat_time, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.elapsed_since_last_heartbeat, r, depth)?;
+                    >(&mut self.elapsed_since_last_heartbeat, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerSlotsInfo>,
-                    >(&mut self.workflow_task_slots_info, r, depth)?;
+                    >(&mut self.workflow_task_slots_info, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerSlotsInfo>,
-                    >(&mut self.activity_task_slots_info, r, depth)?;
+                    >(&mut self.activity_task_slots_info, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerSlotsInfo>,
-                    >(&mut self.nexus_task_slots_info, r, depth)?;
+                    >(&mut self.nexus_task_slots_info, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerSlotsInfo>,
-                    >(&mut self.local_activity_slots_info, r, depth)?;
+                    >(&mut self.local_activity_slots_info, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerPollerInfo>,
-                    >(&mut self.workflow_poller_info, r, depth)?;
+                    >(&mut self.workflow_poller_info, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerPollerInfo>,
-                    >(&mut self.workflow_sticky_poller_info, r, depth)?;
+                    >(&mut self.workflow_sticky_poller_info, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerPollerInfo>,
-                    >(&mut self.activity_poller_info, r, depth)?;
+                    >(&mut self.activity_poller_info, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerPollerInfo>,
-                    >(&mut self.nexus_poller_info, r, depth)?;
+                    >(&mut self.nexus_poller_info, r, depth)
                 }
                 0xa0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.total_sticky_cache_hit, r, depth)?;
+                    >(&mut self.total_sticky_cache_hit, r, depth)
                 }
                 0xa8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.total_sticky_cache_miss, r, depth)?;
+                    >(&mut self.total_sticky_cache_miss, r, depth)
                 }
                 0xb0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.current_sticky_cache_size, r, depth)?;
+                    >(&mut self.current_sticky_cache_size, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<PluginInfo>,
-                    >(&mut self.plugins, r, depth, 0xba)?;
+                    >(&mut self.plugins, r, depth, 0xba)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<StorageDriverInfo>,
-                    >(&mut self.drivers, r, depth, 0xc2)?;
+                    >(&mut self.drivers, r, depth, 0xc2)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -886,15 +894,17 @@ impl ::fastrs::Message for WorkerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkerHeartbeat>,
-                    >(&mut self.worker_heartbeat, r, depth)?;
+                    >(&mut self.worker_heartbeat, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1088,79 +1098,81 @@ impl ::fastrs::Message for WorkerListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_identity, r, depth)?;
+                    >(&mut self.worker_identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_name, r, depth)?;
+                    >(&mut self.sdk_name, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sdk_version, r, depth)?;
+                    >(&mut self.sdk_version, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkerStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.host_name, r, depth)?;
+                    >(&mut self.host_name, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_grouping_key, r, depth)?;
+                    >(&mut self.worker_grouping_key, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.process_id, r, depth)?;
+                    >(&mut self.process_id, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<PluginInfo>,
-                    >(&mut self.plugins, r, depth, 0x62)?;
+                    >(&mut self.plugins, r, depth, 0x62)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<StorageDriverInfo>,
-                    >(&mut self.drivers, r, depth, 0x6a)?;
+                    >(&mut self.drivers, r, depth, 0x6a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1237,20 +1249,22 @@ impl ::fastrs::Message for PluginInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?;
+                    >(&mut self.name, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1306,15 +1320,17 @@ impl ::fastrs::Message for StorageDriverInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1376,8 +1392,10 @@ impl ::fastrs::Message for WorkerCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.r#type {
                         ::core::option::Option::Some(
@@ -1397,9 +1415,10 @@ impl ::fastrs::Message for WorkerCommand {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1461,15 +1480,17 @@ impl ::fastrs::Message for CancelActivityCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1532,8 +1553,10 @@ impl ::fastrs::Message for WorkerCommandResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.r#type {
                         ::core::option::Option::Some(
@@ -1553,9 +1576,10 @@ impl ::fastrs::Message for WorkerCommandResult {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1608,8 +1632,9 @@ impl ::fastrs::Message for CancelActivityResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())

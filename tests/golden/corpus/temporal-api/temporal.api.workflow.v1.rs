@@ -364,152 +364,154 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.r#type, r, depth)?;
+                    >(&mut self.r#type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.close_time, r, depth)?;
+                    >(&mut self.close_time, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.history_length, r, depth)?;
+                    >(&mut self.history_length, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.parent_namespace_id, r, depth)?;
+                    >(&mut self.parent_namespace_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.parent_execution, r, depth)?;
+                    >(&mut self.parent_execution, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.execution_time, r, depth)?;
+                    >(&mut self.execution_time, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<ResetPoints>,
-                    >(&mut self.auto_reset_points, r, depth)?;
+                    >(&mut self.auto_reset_points, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x70 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.state_transition_count, r, depth)?;
+                    >(&mut self.state_transition_count, r, depth)
                 }
                 0x78 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.history_size_bytes, r, depth)?;
+                    >(&mut self.history_size_bytes, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.most_recent_worker_version_stamp, r, depth)?;
+                    >(&mut self.most_recent_worker_version_stamp, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.execution_duration, r, depth)?;
+                    >(&mut self.execution_duration, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.root_execution, r, depth)?;
+                    >(&mut self.root_execution, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.assigned_build_id, r, depth)?;
+                    >(&mut self.assigned_build_id, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.inherited_build_id, r, depth)?;
+                    >(&mut self.inherited_build_id, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_run_id, r, depth)?;
+                    >(&mut self.first_run_id, r, depth)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkflowExecutionVersioningInfo>,
-                    >(&mut self.versioning_info, r, depth)?;
+                    >(&mut self.versioning_info, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_deployment_name, r, depth)?;
+                    >(&mut self.worker_deployment_name, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xc8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.external_payload_size_bytes, r, depth)?;
+                    >(&mut self.external_payload_size_bytes, r, depth)
                 }
                 0xd0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.external_payload_count, r, depth)?;
+                    >(&mut self.external_payload_count, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -686,37 +688,39 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.execution_expiration_time, r, depth)?;
+                    >(&mut self.execution_expiration_time, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.run_expiration_time, r, depth)?;
+                    >(&mut self.run_expiration_time, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.cancel_requested, r, depth)?;
+                    >(&mut self.cancel_requested, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_reset_time, r, depth)?;
+                    >(&mut self.last_reset_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.original_start_time, r, depth)?;
+                    >(&mut self.original_start_time, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reset_run_id, r, depth)?;
+                    >(&mut self.reset_run_id, r, depth)
                 }
                 0x3a => {
                     if self.request_id_infos.capacity() == 0 {
@@ -733,14 +737,15 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
                         ::fastrs::__private::Msg<RequestIdInfo>,
                     >(r, depth)?;
                     self.request_id_infos.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<WorkflowExecutionPauseInfo>,
-                    >(&mut self.pause_info, r, depth)?;
+                    >(&mut self.pause_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -998,63 +1003,65 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
                         >,
-                    >(&mut self.behavior, r, depth)?;
+                    >(&mut self.behavior, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<VersioningOverride>,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<DeploymentTransition>,
-                    >(&mut self.deployment_transition, r, depth)?;
+                    >(&mut self.deployment_transition, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<DeploymentVersionTransition>,
-                    >(&mut self.version_transition, r, depth)?;
+                    >(&mut self.version_transition, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.revision_number, r, depth)?;
+                    >(&mut self.revision_number, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)?;
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1124,17 +1131,19 @@ impl ::fastrs::Message for DeploymentTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1212,22 +1221,24 @@ impl ::fastrs::Message for DeploymentVersionTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1331,35 +1342,37 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.default_workflow_task_timeout, r, depth)?;
+                    >(&mut self.default_workflow_task_timeout, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1762,69 +1775,71 @@ impl ::fastrs::Message for PendingActivityInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::PendingActivityState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.heartbeat_details, r, depth)?;
+                    >(&mut self.heartbeat_details, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_heartbeat_time, r, depth)?;
+                    >(&mut self.last_heartbeat_time, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_started_time, r, depth)?;
+                    >(&mut self.last_started_time, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_attempts, r, depth)?;
+                    >(&mut self.maximum_attempts, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.expiration_time, r, depth)?;
+                    >(&mut self.expiration_time, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_failure, r, depth)?;
+                    >(&mut self.last_failure, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.last_worker_identity, r, depth)?;
+                    >(&mut self.last_worker_identity, r, depth)
                 }
                 0x6a => {
                     match &mut self.assigned_build_id {
@@ -1845,6 +1860,7 @@ impl ::fastrs::Message for PendingActivityInfo {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x72 => {
                     match &mut self.assigned_build_id {
@@ -1867,72 +1883,73 @@ impl ::fastrs::Message for PendingActivityInfo {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.last_worker_version_stamp, r, depth)?;
+                    >(&mut self.last_worker_version_stamp, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.current_retry_interval, r, depth)?;
+                    >(&mut self.current_retry_interval, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                    >(&mut self.last_attempt_complete_time, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                    >(&mut self.next_attempt_schedule_time, r, depth)
                 }
                 0x98 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.paused, r, depth)?;
+                    >(&mut self.paused, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.last_deployment, r, depth)?;
+                    >(&mut self.last_deployment, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.last_worker_deployment_version, r, depth)?;
+                    >(&mut self.last_worker_deployment_version, r, depth)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<pending_activity_info::PauseInfo>,
-                    >(&mut self.pause_info, r, depth)?;
+                    >(&mut self.pause_info, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
                 0xca => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.last_deployment_version, r, depth)?;
+                    >(&mut self.last_deployment_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2058,12 +2075,14 @@ pub mod pending_activity_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.pause_time, r, depth)?;
+                        >(&mut self.pause_time, r, depth)
                     }
                     0x12 => {
                         match &mut self.paused_by {
@@ -2084,6 +2103,7 @@ pub mod pending_activity_info {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x22 => {
                         match &mut self.paused_by {
@@ -2104,9 +2124,10 @@ pub mod pending_activity_info {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -2187,20 +2208,22 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                while !r.is_empty() {
-                    match r.read_tag()? {
+                while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
                         0x0a => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.identity, r, depth)?;
+                            >(&mut self.identity, r, depth)
                         }
                         0x12 => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.reason, r, depth)?;
+                            >(&mut self.reason, r, depth)
                         }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                    }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
                 }
                 ::core::result::Result::Ok(())
             }
@@ -2281,25 +2304,27 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                while !r.is_empty() {
-                    match r.read_tag()? {
+                while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
                         0x0a => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.rule_id, r, depth)?;
+                            >(&mut self.rule_id, r, depth)
                         }
                         0x12 => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.identity, r, depth)?;
+                            >(&mut self.identity, r, depth)
                         }
                         0x1a => {
                             ::fastrs::__private::compact::merge::<
                                 ::fastrs::__private::Str,
-                            >(&mut self.reason, r, depth)?;
+                            >(&mut self.reason, r, depth)
                         }
-                        tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                    }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
                 }
                 ::core::result::Result::Ok(())
             }
@@ -2405,37 +2430,39 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_type_name, r, depth)?;
+                    >(&mut self.workflow_type_name, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initiated_id, r, depth)?;
+                    >(&mut self.initiated_id, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ParentClosePolicy,
                         >,
-                    >(&mut self.parent_close_policy, r, depth)?;
+                    >(&mut self.parent_close_policy, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2551,37 +2578,39 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::PendingWorkflowTaskState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.original_scheduled_time, r, depth)?;
+                    >(&mut self.original_scheduled_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.started_time, r, depth)?;
+                    >(&mut self.started_time, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2638,15 +2667,17 @@ impl ::fastrs::Message for ResetPoints {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<ResetPointInfo>,
-                    >(&mut self.points, r, depth, 0x0a)?;
+                    >(&mut self.points, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2778,45 +2809,47 @@ impl ::fastrs::Message for ResetPointInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.first_workflow_task_completed_id, r, depth)?;
+                    >(&mut self.first_workflow_task_completed_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.create_time, r, depth)?;
+                    >(&mut self.create_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.expire_time, r, depth)?;
+                    >(&mut self.expire_time, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.resettable, r, depth)?;
+                    >(&mut self.resettable, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3070,94 +3103,96 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<VersioningOverride>,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3336,57 +3371,59 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-                    >(&mut self.callback, r, depth)?;
+                    >(&mut self.callback, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<callback_info::Trigger>,
-                    >(&mut self.trigger, r, depth)?;
+                    >(&mut self.trigger, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.registration_time, r, depth)?;
+                    >(&mut self.registration_time, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::CallbackState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                    >(&mut self.last_attempt_complete_time, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_attempt_failure, r, depth)?;
+                    >(&mut self.last_attempt_failure, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                    >(&mut self.next_attempt_schedule_time, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.blocked_reason, r, depth)?;
+                    >(&mut self.blocked_reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3442,8 +3479,9 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                let tag = r.read_tag()?;
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
                 r.skip_field(tag, depth, &mut self.unknown_fields)?;
             }
             ::core::result::Result::Ok(())
@@ -3503,15 +3541,17 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.update_id, r, depth)?;
+                        >(&mut self.update_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -3591,8 +3631,10 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         match &mut self.variant {
                             ::core::option::Option::Some(
@@ -3612,6 +3654,7 @@ pub mod callback_info {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x12 => {
                         match &mut self.variant {
@@ -3632,9 +3675,10 @@ pub mod callback_info {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -3907,97 +3951,99 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.endpoint, r, depth)?;
+                    >(&mut self.endpoint, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.service, r, depth)?;
+                    >(&mut self.service, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation, r, depth)?;
+                    >(&mut self.operation, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::PendingNexusOperationState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                    >(&mut self.last_attempt_complete_time, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_attempt_failure, r, depth)?;
+                    >(&mut self.last_attempt_failure, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                    >(&mut self.next_attempt_schedule_time, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<NexusOperationCancellationInfo>,
-                    >(&mut self.cancellation_info, r, depth)?;
+                    >(&mut self.cancellation_info, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.scheduled_event_id, r, depth)?;
+                    >(&mut self.scheduled_event_id, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.blocked_reason, r, depth)?;
+                    >(&mut self.blocked_reason, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_token, r, depth)?;
+                    >(&mut self.operation_token, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4157,47 +4203,49 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.requested_time, r, depth)?;
+                    >(&mut self.requested_time, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NexusOperationCancellationState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_attempt_complete_time, r, depth)?;
+                    >(&mut self.last_attempt_complete_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.last_attempt_failure, r, depth)?;
+                    >(&mut self.last_attempt_failure, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.next_attempt_schedule_time, r, depth)?;
+                    >(&mut self.next_attempt_schedule_time, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.blocked_reason, r, depth)?;
+                    >(&mut self.blocked_reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4296,27 +4344,29 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<VersioningOverride>,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4463,21 +4513,23 @@ impl ::fastrs::Message for VersioningOverride {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
                         >,
-                    >(&mut self.behavior, r, depth)?;
+                    >(&mut self.behavior, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x1a => {
                     match &mut self.r#override {
@@ -4502,6 +4554,7 @@ impl ::fastrs::Message for VersioningOverride {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     self.r#override = ::core::option::Option::Some(
@@ -4511,6 +4564,7 @@ impl ::fastrs::Message for VersioningOverride {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.r#override {
@@ -4535,14 +4589,15 @@ impl ::fastrs::Message for VersioningOverride {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.pinned_version, r, depth)?;
+                    >(&mut self.pinned_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4650,22 +4705,24 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<PinnedOverrideBehavior>,
-                        >(&mut self.behavior, r, depth)?;
+                        >(&mut self.behavior, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::WorkerDeploymentVersion,
                             >,
-                        >(&mut self.version, r, depth)?;
+                        >(&mut self.version, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4753,17 +4810,19 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::WorkerDeploymentVersion,
                             >,
-                        >(&mut self.target_deployment_version, r, depth)?;
+                        >(&mut self.target_deployment_version, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -4888,25 +4947,27 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_request_id, r, depth)?;
+                    >(&mut self.attach_request_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_completion_callbacks, r, depth)?;
+                    >(&mut self.attach_completion_callbacks, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.attach_links, r, depth)?;
+                    >(&mut self.attach_links, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4991,25 +5052,27 @@ impl ::fastrs::Message for RequestIdInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<super::super::enums::v1::EventType>,
-                    >(&mut self.event_type, r, depth)?;
+                    >(&mut self.event_type, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.event_id, r, depth)?;
+                    >(&mut self.event_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.buffered, r, depth)?;
+                    >(&mut self.buffered, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5092,8 +5155,10 @@ impl ::fastrs::Message for PostResetOperation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.variant {
                         ::core::option::Option::Some(
@@ -5117,6 +5182,7 @@ impl ::fastrs::Message for PostResetOperation {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     match &mut self.variant {
@@ -5141,9 +5207,10 @@ impl ::fastrs::Message for PostResetOperation {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5245,36 +5312,38 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.signal_name, r, depth)?;
+                        >(&mut self.signal_name, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payloads,
                             >,
-                        >(&mut self.input, r, depth)?;
+                        >(&mut self.input, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Header,
                             >,
-                        >(&mut self.header, r, depth)?;
+                        >(&mut self.header, r, depth)
                     }
                     0x22 => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Link,
                             >,
-                        >(&mut self.links, r, depth, 0x22)?;
+                        >(&mut self.links, r, depth, 0x22)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -5360,20 +5429,22 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<super::WorkflowExecutionOptions>,
-                        >(&mut self.workflow_execution_options, r, depth)?;
+                        >(&mut self.workflow_execution_options, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                        >(&mut self.update_mask, r, depth)?;
+                        >(&mut self.update_mask, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -5460,25 +5531,27 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.paused_time, r, depth)?;
+                    >(&mut self.paused_time, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -170,39 +170,41 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.owner_email, r, depth)?;
+                    >(&mut self.owner_email, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_retention_period, r, depth)?;
+                    >(&mut self.workflow_execution_retention_period, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::replication::v1::ClusterReplicationConfig,
                         >,
-                    >(&mut self.clusters, r, depth, 0x2a)?;
+                    >(&mut self.clusters, r, depth, 0x2a)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.active_cluster_name, r, depth)?;
+                    >(&mut self.active_cluster_name, r, depth)
                 }
                 0x3a => {
                     if self.data.capacity() == 0 {
@@ -219,43 +221,44 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.security_token, r, depth)?;
+                    >(&mut self.security_token, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_global_namespace, r, depth)?;
+                    >(&mut self.is_global_namespace, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ArchivalState,
                         >,
-                    >(&mut self.history_archival_state, r, depth)?;
+                    >(&mut self.history_archival_state, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.history_archival_uri, r, depth)?;
+                    >(&mut self.history_archival_uri, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ArchivalState,
                         >,
-                    >(&mut self.visibility_archival_state, r, depth)?;
+                    >(&mut self.visibility_archival_state, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.visibility_archival_uri, r, depth)?;
+                    >(&mut self.visibility_archival_uri, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -311,8 +314,9 @@ impl ::fastrs::Message for RegisterNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -390,27 +394,29 @@ impl ::fastrs::Message for ListNamespacesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceFilter,
                         >,
-                    >(&mut self.namespace_filter, r, depth)?;
+                    >(&mut self.namespace_filter, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -474,20 +480,22 @@ impl ::fastrs::Message for ListNamespacesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<DescribeNamespaceResponse>,
-                    >(&mut self.namespaces, r, depth, 0x0a)?;
+                    >(&mut self.namespaces, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -564,25 +572,27 @@ impl ::fastrs::Message for DescribeNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.id, r, depth)?;
+                    >(&mut self.id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.weak_consistency, r, depth)?;
+                    >(&mut self.weak_consistency, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -738,62 +748,64 @@ impl ::fastrs::Message for DescribeNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceInfo,
                         >,
-                    >(&mut self.namespace_info, r, depth)?;
+                    >(&mut self.namespace_info, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceConfig,
                         >,
-                    >(&mut self.config, r, depth)?;
+                    >(&mut self.config, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >(&mut self.replication_config, r, depth)?;
+                    >(&mut self.replication_config, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.failover_version, r, depth)?;
+                    >(&mut self.failover_version, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_global_namespace, r, depth)?;
+                    >(&mut self.is_global_namespace, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::replication::v1::FailoverStatus,
                         >,
-                    >(&mut self.failover_history, r, depth, 0x32)?;
+                    >(&mut self.failover_history, r, depth, 0x32)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupInfo,
                         >,
-                    >(&mut self.poller_group_infos, r, depth, 0x3a)?;
+                    >(&mut self.poller_group_infos, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupsInfo,
                         >,
-                    >(&mut self.poller_groups_info, r, depth)?;
+                    >(&mut self.poller_groups_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -929,51 +941,53 @@ impl ::fastrs::Message for UpdateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::UpdateNamespaceInfo,
                         >,
-                    >(&mut self.update_info, r, depth)?;
+                    >(&mut self.update_info, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceConfig,
                         >,
-                    >(&mut self.config, r, depth)?;
+                    >(&mut self.config, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >(&mut self.replication_config, r, depth)?;
+                    >(&mut self.replication_config, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.security_token, r, depth)?;
+                    >(&mut self.security_token, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.delete_bad_binary, r, depth)?;
+                    >(&mut self.delete_bad_binary, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.promote_namespace, r, depth)?;
+                    >(&mut self.promote_namespace, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1087,41 +1101,43 @@ impl ::fastrs::Message for UpdateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceInfo,
                         >,
-                    >(&mut self.namespace_info, r, depth)?;
+                    >(&mut self.namespace_info, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::namespace::v1::NamespaceConfig,
                         >,
-                    >(&mut self.config, r, depth)?;
+                    >(&mut self.config, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >(&mut self.replication_config, r, depth)?;
+                    >(&mut self.replication_config, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.failover_version, r, depth)?;
+                    >(&mut self.failover_version, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.is_global_namespace, r, depth)?;
+                    >(&mut self.is_global_namespace, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1189,20 +1205,22 @@ impl ::fastrs::Message for DeprecateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.security_token, r, depth)?;
+                    >(&mut self.security_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1248,8 +1266,9 @@ impl ::fastrs::Message for DeprecateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -1686,169 +1705,171 @@ impl ::fastrs::Message for StartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x88 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.request_eager_execution, r, depth)?;
+                    >(&mut self.request_eager_execution, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.continued_failure, r, depth)?;
+                    >(&mut self.continued_failure, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_completion_result, r, depth)?;
+                    >(&mut self.last_completion_result, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_start_delay, r, depth)?;
+                    >(&mut self.workflow_start_delay, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-                    >(&mut self.completion_callbacks, r, depth, 0xaa)?;
+                    >(&mut self.completion_callbacks, r, depth, 0xaa)
                 }
                 0xb0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdConflictPolicy,
                         >,
-                    >(&mut self.workflow_id_conflict_policy, r, depth)?;
+                    >(&mut self.workflow_id_conflict_policy, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0xc2)?;
+                    >(&mut self.links, r, depth, 0xc2)
                 }
                 0xca => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0xd2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::OnConflictOptions,
                         >,
-                    >(&mut self.on_conflict_options, r, depth)?;
+                    >(&mut self.on_conflict_options, r, depth)
                 }
                 0xda => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xe2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.eager_worker_deployment_options, r, depth)?;
+                    >(&mut self.eager_worker_deployment_options, r, depth)
                 }
                 0xea => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -1990,42 +2011,44 @@ impl ::fastrs::Message for StartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<PollWorkflowTaskQueueResponse>,
-                    >(&mut self.eager_workflow_task, r, depth)?;
+                    >(&mut self.eager_workflow_task, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.started, r, depth)?;
+                    >(&mut self.started, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.link, r, depth)?;
+                    >(&mut self.link, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >(&mut self.status, r, depth)?;
+                    >(&mut self.status, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2156,49 +2179,51 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_page_size, r, depth)?;
+                    >(&mut self.maximum_page_size, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.wait_new_event, r, depth)?;
+                    >(&mut self.wait_new_event, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::HistoryEventFilterType,
                         >,
-                    >(&mut self.history_event_filter_type, r, depth)?;
+                    >(&mut self.history_event_filter_type, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.skip_archival, r, depth)?;
+                    >(&mut self.skip_archival, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2291,30 +2316,32 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::history::v1::History>,
-                    >(&mut self.history, r, depth)?;
+                    >(&mut self.history, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::DataBlob>,
-                    >(&mut self.raw_history, r, depth, 0x12)?;
+                    >(&mut self.raw_history, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.archived, r, depth)?;
+                    >(&mut self.archived, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2402,32 +2429,34 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_page_size, r, depth)?;
+                    >(&mut self.maximum_page_size, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2498,20 +2527,22 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::history::v1::History>,
-                    >(&mut self.history, r, depth)?;
+                    >(&mut self.history, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -2676,59 +2707,61 @@ impl ::fastrs::Message for PollWorkflowTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >(&mut self.worker_version_capabilities, r, depth)?;
+                    >(&mut self.worker_version_capabilities, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_control_task_queue, r, depth)?;
+                    >(&mut self.worker_control_task_queue, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3055,74 +3088,76 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.previous_started_event_id, r, depth)?;
+                    >(&mut self.previous_started_event_id, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.started_event_id, r, depth)?;
+                    >(&mut self.started_event_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.backlog_count_hint, r, depth)?;
+                    >(&mut self.backlog_count_hint, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::history::v1::History>,
-                    >(&mut self.history, r, depth)?;
+                    >(&mut self.history, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::query::v1::WorkflowQuery>,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.workflow_execution_task_queue, r, depth)?;
+                    >(&mut self.workflow_execution_task_queue, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.started_time, r, depth)?;
+                    >(&mut self.started_time, r, depth)
                 }
                 0x72 => {
                     if self.queries.capacity() == 0 {
@@ -3141,40 +3176,41 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
                         ::fastrs::__private::Msg<super::super::query::v1::WorkflowQuery>,
                     >(r, depth)?;
                     self.queries.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::protocol::v1::Message>,
-                    >(&mut self.messages, r, depth, 0x7a)?;
+                    >(&mut self.messages, r, depth, 0x7a)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerScalingDecision,
                         >,
-                    >(&mut self.poller_scaling_decision, r, depth)?;
+                    >(&mut self.poller_scaling_decision, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupInfo,
                         >,
-                    >(&mut self.poller_group_infos, r, depth, 0x92)?;
+                    >(&mut self.poller_group_infos, r, depth, 0x92)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupsInfo,
                         >,
-                    >(&mut self.poller_groups_info, r, depth)?;
+                    >(&mut self.poller_groups_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3540,44 +3576,46 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::command::v1::Command>,
-                    >(&mut self.commands, r, depth, 0x12)?;
+                    >(&mut self.commands, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::StickyExecutionAttributes,
                         >,
-                    >(&mut self.sticky_attributes, r, depth)?;
+                    >(&mut self.sticky_attributes, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.return_new_workflow_task, r, depth)?;
+                    >(&mut self.return_new_workflow_task, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.force_create_new_workflow_task, r, depth)?;
+                    >(&mut self.force_create_new_workflow_task, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x42 => {
                     if self.query_results.capacity() == 0 {
@@ -3598,93 +3636,94 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
                         >,
                     >(r, depth)?;
                     self.query_results.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version_stamp, r, depth)?;
+                    >(&mut self.worker_version_stamp, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::protocol::v1::Message>,
-                    >(&mut self.messages, r, depth, 0x5a)?;
+                    >(&mut self.messages, r, depth, 0x5a)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::sdk::v1::WorkflowTaskCompletedMetadata,
                         >,
-                    >(&mut self.sdk_metadata, r, depth)?;
+                    >(&mut self.sdk_metadata, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::MeteringMetadata,
                         >,
-                    >(&mut self.metering_metadata, r, depth)?;
+                    >(&mut self.metering_metadata, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             respond_workflow_task_completed_request::Capabilities,
                         >,
-                    >(&mut self.capabilities, r, depth)?;
+                    >(&mut self.capabilities, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x80 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::VersioningBehavior,
                         >,
-                    >(&mut self.versioning_behavior, r, depth)?;
+                    >(&mut self.versioning_behavior, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_control_task_queue, r, depth)?;
+                    >(&mut self.worker_control_task_queue, r, depth)
                 }
                 0xa8 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_number, r, depth)?;
+                    >(&mut self.page_number, r, depth)
                 }
                 0xb0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.intermediate_page, r, depth)?;
+                    >(&mut self.intermediate_page, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -3773,8 +3812,10 @@ pub mod respond_workflow_task_completed_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
@@ -3782,10 +3823,10 @@ pub mod respond_workflow_task_completed_request {
                             &mut self.discard_speculative_workflow_task_with_events,
                             r,
                             depth,
-                        )?;
+                        )
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -3867,25 +3908,27 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<PollWorkflowTaskQueueResponse>,
-                    >(&mut self.workflow_task, r, depth)?;
+                    >(&mut self.workflow_task, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<PollActivityTaskQueueResponse>,
-                    >(&mut self.activity_tasks, r, depth, 0x12)?;
+                    >(&mut self.activity_tasks, r, depth, 0x12)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.reset_history_event_id, r, depth)?;
+                    >(&mut self.reset_history_event_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4078,73 +4121,75 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.binary_checksum, r, depth)?;
+                    >(&mut self.binary_checksum, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::protocol::v1::Message>,
-                    >(&mut self.messages, r, depth, 0x3a)?;
+                    >(&mut self.messages, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4198,8 +4243,9 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -4365,61 +4411,63 @@ impl ::fastrs::Message for PollActivityTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueMetadata,
                         >,
-                    >(&mut self.task_queue_metadata, r, depth)?;
+                    >(&mut self.task_queue_metadata, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >(&mut self.worker_version_capabilities, r, depth)?;
+                    >(&mut self.worker_version_capabilities, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_control_task_queue, r, depth)?;
+                    >(&mut self.worker_control_task_queue, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -4783,128 +4831,130 @@ impl ::fastrs::Message for PollActivityTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_namespace, r, depth)?;
+                    >(&mut self.workflow_namespace, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.heartbeat_details, r, depth)?;
+                    >(&mut self.heartbeat_details, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.scheduled_time, r, depth)?;
+                    >(&mut self.scheduled_time, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.current_attempt_scheduled_time, r, depth)?;
+                    >(&mut self.current_attempt_scheduled_time, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.started_time, r, depth)?;
+                    >(&mut self.started_time, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.attempt, r, depth)?;
+                    >(&mut self.attempt, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerScalingDecision,
                         >,
-                    >(&mut self.poller_scaling_decision, r, depth)?;
+                    >(&mut self.poller_scaling_decision, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_run_id, r, depth)?;
+                    >(&mut self.activity_run_id, r, depth)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupInfo,
                         >,
-                    >(&mut self.poller_group_infos, r, depth, 0xaa)?;
+                    >(&mut self.poller_group_infos, r, depth, 0xaa)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupsInfo,
                         >,
-                    >(&mut self.poller_groups_info, r, depth)?;
+                    >(&mut self.poller_groups_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5023,35 +5073,37 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5132,25 +5184,27 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.cancel_requested, r, depth)?;
+                    >(&mut self.cancel_requested, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.activity_paused, r, depth)?;
+                    >(&mut self.activity_paused, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.activity_reset, r, depth)?;
+                    >(&mut self.activity_reset, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5272,45 +5326,47 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5393,25 +5449,27 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.cancel_requested, r, depth)?;
+                    >(&mut self.cancel_requested, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.activity_paused, r, depth)?;
+                    >(&mut self.activity_paused, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.activity_reset, r, depth)?;
+                    >(&mut self.activity_reset, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5566,56 +5624,58 @@ impl ::fastrs::Message for RespondActivityTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5666,8 +5726,9 @@ impl ::fastrs::Message for RespondActivityTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -5787,45 +5848,47 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.result, r, depth)?;
+                    >(&mut self.result, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -5875,8 +5938,9 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -6045,61 +6109,63 @@ impl ::fastrs::Message for RespondActivityTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_heartbeat_details, r, depth)?;
+                    >(&mut self.last_heartbeat_details, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6162,15 +6228,17 @@ impl ::fastrs::Message for RespondActivityTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failures, r, depth, 0x0a)?;
+                    >(&mut self.failures, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6306,50 +6374,52 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.last_heartbeat_details, r, depth)?;
+                    >(&mut self.last_heartbeat_details, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6411,15 +6481,17 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failures, r, depth, 0x0a)?;
+                    >(&mut self.failures, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6572,56 +6644,58 @@ impl ::fastrs::Message for RespondActivityTaskCanceledRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionStamp,
                         >,
-                    >(&mut self.worker_version, r, depth)?;
+                    >(&mut self.worker_version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6672,8 +6746,9 @@ impl ::fastrs::Message for RespondActivityTaskCanceledResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -6811,52 +6886,54 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -6907,8 +6984,9 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -7028,47 +7106,49 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0x3a)?;
+                    >(&mut self.links, r, depth, 0x3a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7118,8 +7198,9 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -7270,57 +7351,59 @@ impl ::fastrs::Message for SignalWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal_name, r, depth)?;
+                    >(&mut self.signal_name, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0x52)?;
+                    >(&mut self.links, r, depth, 0x52)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7385,15 +7468,17 @@ impl ::fastrs::Message for SignalWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.link, r, depth)?;
+                    >(&mut self.link, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -7774,150 +7859,152 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::WorkflowType>,
-                    >(&mut self.workflow_type, r, depth)?;
+                    >(&mut self.workflow_type, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_execution_timeout, r, depth)?;
+                    >(&mut self.workflow_execution_timeout, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_run_timeout, r, depth)?;
+                    >(&mut self.workflow_run_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_task_timeout, r, depth)?;
+                    >(&mut self.workflow_task_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >(&mut self.workflow_id_reuse_policy, r, depth)?;
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.signal_name, r, depth)?;
+                    >(&mut self.signal_name, r, depth)
                 }
                 0x6a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.signal_input, r, depth)?;
+                    >(&mut self.signal_input, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.control, r, depth)?;
+                    >(&mut self.control, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cron_schedule, r, depth)?;
+                    >(&mut self.cron_schedule, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.workflow_start_delay, r, depth)?;
+                    >(&mut self.workflow_start_delay, r, depth)
                 }
                 0xb0 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowIdConflictPolicy,
                         >,
-                    >(&mut self.workflow_id_conflict_policy, r, depth)?;
+                    >(&mut self.workflow_id_conflict_policy, r, depth)
                 }
                 0xba => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0xc2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0xc2)?;
+                    >(&mut self.links, r, depth, 0xc2)
                 }
                 0xca => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::VersioningOverride,
                         >,
-                    >(&mut self.versioning_override, r, depth)?;
+                    >(&mut self.versioning_override, r, depth)
                 }
                 0xd2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0xda => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::TimeSkippingConfig,
                         >,
-                    >(&mut self.time_skipping_config, r, depth)?;
+                    >(&mut self.time_skipping_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8029,30 +8116,32 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.started, r, depth)?;
+                    >(&mut self.started, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.signal_link, r, depth)?;
+                    >(&mut self.signal_link, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8217,70 +8306,72 @@ impl ::fastrs::Message for ResetWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.workflow_task_finish_event_id, r, depth)?;
+                    >(&mut self.workflow_task_finish_event_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyType,
                         >,
-                    >(&mut self.reset_reapply_type, r, depth)?;
+                    >(&mut self.reset_reapply_type, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >(r, &mut self.reset_reapply_exclude_types)?;
+                    >(r, &mut self.reset_reapply_exclude_types)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x38)?;
+                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x38)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PostResetOperation,
                         >,
-                    >(&mut self.post_reset_operations, r, depth, 0x42)?;
+                    >(&mut self.post_reset_operations, r, depth, 0x42)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8342,15 +8433,17 @@ impl ::fastrs::Message for ResetWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8473,47 +8566,49 @@ impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.details, r, depth)?;
+                    >(&mut self.details, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0x3a)?;
+                    >(&mut self.links, r, depth, 0x3a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8563,8 +8658,9 @@ impl ::fastrs::Message for TerminateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -8634,22 +8730,24 @@ impl ::fastrs::Message for DeleteWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8694,8 +8792,9 @@ impl ::fastrs::Message for DeleteWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -8823,29 +8922,31 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_page_size, r, depth)?;
+                    >(&mut self.maximum_page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::filter::v1::StartTimeFilter,
                         >,
-                    >(&mut self.start_time_filter, r, depth)?;
+                    >(&mut self.start_time_filter, r, depth)
                 }
                 0x2a => {
                     match &mut self.filters {
@@ -8872,6 +8973,7 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.filters {
@@ -8896,9 +8998,10 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -8976,22 +9079,24 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9135,29 +9240,31 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_page_size, r, depth)?;
+                    >(&mut self.maximum_page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::filter::v1::StartTimeFilter,
                         >,
-                    >(&mut self.start_time_filter, r, depth)?;
+                    >(&mut self.start_time_filter, r, depth)
                 }
                 0x2a => {
                     match &mut self.filters {
@@ -9184,6 +9291,7 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.filters {
@@ -9210,6 +9318,7 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.filters {
@@ -9236,9 +9345,10 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9317,22 +9427,24 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9414,30 +9526,32 @@ impl ::fastrs::Message for ListWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9506,22 +9620,24 @@ impl ::fastrs::Message for ListWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9603,30 +9719,32 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9695,22 +9813,24 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9793,30 +9913,32 @@ impl ::fastrs::Message for ScanWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9886,22 +10008,24 @@ impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -9965,20 +10089,22 @@ impl ::fastrs::Message for CountWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10054,22 +10180,24 @@ impl ::fastrs::Message for CountWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             count_workflow_executions_response::AggregationGroup,
                         >,
-                    >(&mut self.groups, r, depth, 0x12)?;
+                    >(&mut self.groups, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10137,22 +10265,24 @@ pub mod count_workflow_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payload,
                             >,
-                        >(&mut self.group_values, r, depth, 0x0a)?;
+                        >(&mut self.group_values, r, depth, 0x0a)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.count, r, depth)?;
+                        >(&mut self.count, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -10203,8 +10333,9 @@ impl ::fastrs::Message for GetSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -10262,8 +10393,10 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.keys.capacity() == 0 {
                         self.keys
@@ -10283,9 +10416,10 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
                         >,
                     >(r, depth)?;
                     self.keys.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10437,54 +10571,56 @@ impl ::fastrs::Message for RespondQueryTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::QueryResultType,
                         >,
-                    >(&mut self.completed_type, r, depth)?;
+                    >(&mut self.completed_type, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.query_result, r, depth)?;
+                    >(&mut self.query_result, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.error_message, r, depth)?;
+                    >(&mut self.error_message, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >(&mut self.cause, r, depth)?;
+                    >(&mut self.cause, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10535,8 +10671,9 @@ impl ::fastrs::Message for RespondQueryTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -10603,22 +10740,24 @@ impl ::fastrs::Message for ResetStickyTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10663,8 +10802,9 @@ impl ::fastrs::Message for ResetStickyTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -10799,61 +10939,63 @@ impl ::fastrs::Message for ShutdownWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.sticky_task_queue, r, depth)?;
+                    >(&mut self.sticky_task_queue, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::worker::v1::WorkerHeartbeat,
                         >,
-                    >(&mut self.worker_heartbeat, r, depth)?;
+                    >(&mut self.worker_heartbeat, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(r, &mut self.task_queue_types)?;
+                    >(r, &mut self.task_queue_types)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_types, r, depth, 0x40)?;
+                    >(&mut self.task_queue_types, r, depth, 0x40)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -10904,8 +11046,9 @@ impl ::fastrs::Message for ShutdownWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -11004,34 +11147,36 @@ impl ::fastrs::Message for QueryWorkflowRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::query::v1::WorkflowQuery>,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::QueryRejectCondition,
                         >,
-                    >(&mut self.query_reject_condition, r, depth)?;
+                    >(&mut self.query_reject_condition, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11105,20 +11250,22 @@ impl ::fastrs::Message for QueryWorkflowResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.query_result, r, depth)?;
+                    >(&mut self.query_result, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::query::v1::QueryRejected>,
-                    >(&mut self.query_rejected, r, depth)?;
+                    >(&mut self.query_rejected, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11186,22 +11333,24 @@ impl ::fastrs::Message for DescribeWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11361,66 +11510,68 @@ impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionConfig,
                         >,
-                    >(&mut self.execution_config, r, depth)?;
+                    >(&mut self.execution_config, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionInfo,
                         >,
-                    >(&mut self.workflow_execution_info, r, depth)?;
+                    >(&mut self.workflow_execution_info, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PendingActivityInfo,
                         >,
-                    >(&mut self.pending_activities, r, depth, 0x1a)?;
+                    >(&mut self.pending_activities, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PendingChildExecutionInfo,
                         >,
-                    >(&mut self.pending_children, r, depth, 0x22)?;
+                    >(&mut self.pending_children, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PendingWorkflowTaskInfo,
                         >,
-                    >(&mut self.pending_workflow_task, r, depth)?;
+                    >(&mut self.pending_workflow_task, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::CallbackInfo,
                         >,
-                    >(&mut self.callbacks, r, depth, 0x32)?;
+                    >(&mut self.callbacks, r, depth, 0x32)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::PendingNexusOperationInfo,
                         >,
-                    >(&mut self.pending_nexus_operations, r, depth, 0x3a)?;
+                    >(&mut self.pending_nexus_operations, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionExtendedInfo,
                         >,
-                    >(&mut self.workflow_extended_info, r, depth)?;
+                    >(&mut self.workflow_extended_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11624,80 +11775,82 @@ impl ::fastrs::Message for DescribeTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_type, r, depth)?;
+                    >(&mut self.task_queue_type, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_task_queue_status, r, depth)?;
+                    >(&mut self.include_task_queue_status, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::DescribeTaskQueueMode,
                         >,
-                    >(&mut self.api_mode, r, depth)?;
+                    >(&mut self.api_mode, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueVersionSelection,
                         >,
-                    >(&mut self.versions, r, depth)?;
+                    >(&mut self.versions, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_packed::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(r, &mut self.task_queue_types)?;
+                    >(r, &mut self.task_queue_types)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_types, r, depth, 0x38)?;
+                    >(&mut self.task_queue_types, r, depth, 0x38)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.report_stats, r, depth)?;
+                    >(&mut self.report_stats, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.report_pollers, r, depth)?;
+                    >(&mut self.report_pollers, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.report_task_reachability, r, depth)?;
+                    >(&mut self.report_task_reachability, r, depth)
                 }
                 0x58 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.report_config, r, depth)?;
+                    >(&mut self.report_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -11886,19 +12039,21 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::PollerInfo>,
-                    >(&mut self.pollers, r, depth, 0x0a)?;
+                    >(&mut self.pollers, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueStatus,
                         >,
-                    >(&mut self.task_queue_status, r, depth)?;
+                    >(&mut self.task_queue_status, r, depth)
                 }
                 0x1a => {
                     if self.versions_info.capacity() == 0 {
@@ -11919,34 +12074,35 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
                         >,
                     >(r, depth)?;
                     self.versions_info.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueVersioningInfo,
                         >,
-                    >(&mut self.versioning_info, r, depth)?;
+                    >(&mut self.versioning_info, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueStats,
                         >,
-                    >(&mut self.stats, r, depth)?;
+                    >(&mut self.stats, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueConfig,
                         >,
-                    >(&mut self.config, r, depth)?;
+                    >(&mut self.config, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             describe_task_queue_response::EffectiveRateLimit,
                         >,
-                    >(&mut self.effective_rate_limit, r, depth)?;
+                    >(&mut self.effective_rate_limit, r, depth)
                 }
                 0x42 => {
                     if self.stats_by_priority_key.capacity() == 0 {
@@ -11967,9 +12123,10 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
                         >,
                     >(r, depth)?;
                     self.stats_by_priority_key.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -12055,22 +12212,24 @@ pub mod describe_task_queue_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0d => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Float,
-                        >(&mut self.requests_per_second, r, depth)?;
+                        >(&mut self.requests_per_second, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::RateLimitSource,
                             >,
-                        >(&mut self.rate_limit_source, r, depth)?;
+                        >(&mut self.rate_limit_source, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -12121,8 +12280,9 @@ impl ::fastrs::Message for GetClusterInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -12268,8 +12428,10 @@ impl ::fastrs::Message for GetClusterInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     if self.supported_clients.capacity() == 0 {
                         self.supported_clients
@@ -12285,54 +12447,55 @@ impl ::fastrs::Message for GetClusterInfoResponse {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.supported_clients.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.server_version, r, depth)?;
+                    >(&mut self.server_version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cluster_id, r, depth)?;
+                    >(&mut self.cluster_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::version::v1::VersionInfo>,
-                    >(&mut self.version_info, r, depth)?;
+                    >(&mut self.version_info, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.cluster_name, r, depth)?;
+                    >(&mut self.cluster_name, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.history_shard_count, r, depth)?;
+                    >(&mut self.history_shard_count, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.persistence_store, r, depth)?;
+                    >(&mut self.persistence_store, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.visibility_store, r, depth)?;
+                    >(&mut self.visibility_store, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.initial_failover_version, r, depth)?;
+                    >(&mut self.initial_failover_version, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.failover_version_increment, r, depth)?;
+                    >(&mut self.failover_version_increment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -12385,8 +12548,9 @@ impl ::fastrs::Message for GetSystemInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -12455,20 +12619,22 @@ impl ::fastrs::Message for GetSystemInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.server_version, r, depth)?;
+                    >(&mut self.server_version, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<get_system_info_response::Capabilities>,
-                    >(&mut self.capabilities, r, depth)?;
+                    >(&mut self.capabilities, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -12689,75 +12855,77 @@ pub mod get_system_info_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.signal_and_query_header, r, depth)?;
+                        >(&mut self.signal_and_query_header, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.internal_error_differentiation, r, depth)?;
+                        >(&mut self.internal_error_differentiation, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.activity_failure_include_heartbeat, r, depth)?;
+                        >(&mut self.activity_failure_include_heartbeat, r, depth)
                     }
                     0x20 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.supports_schedules, r, depth)?;
+                        >(&mut self.supports_schedules, r, depth)
                     }
                     0x28 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.encoded_failure_attributes, r, depth)?;
+                        >(&mut self.encoded_failure_attributes, r, depth)
                     }
                     0x30 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.build_id_based_versioning, r, depth)?;
+                        >(&mut self.build_id_based_versioning, r, depth)
                     }
                     0x38 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.upsert_memo, r, depth)?;
+                        >(&mut self.upsert_memo, r, depth)
                     }
                     0x40 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.eager_workflow_start, r, depth)?;
+                        >(&mut self.eager_workflow_start, r, depth)
                     }
                     0x48 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.sdk_metadata, r, depth)?;
+                        >(&mut self.sdk_metadata, r, depth)
                     }
                     0x50 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.count_group_by_execution_status, r, depth)?;
+                        >(&mut self.count_group_by_execution_status, r, depth)
                     }
                     0x58 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.nexus, r, depth)?;
+                        >(&mut self.nexus, r, depth)
                     }
                     0x60 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.server_scaled_deployments, r, depth)?;
+                        >(&mut self.server_scaled_deployments, r, depth)
                     }
                     0x68 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.server_scaled_provider_cloud_run, r, depth)?;
+                        >(&mut self.server_scaled_provider_cloud_run, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -12842,20 +13010,22 @@ impl ::fastrs::Message for ListTaskQueuePartitionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -12929,24 +13099,26 @@ impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueuePartitionMetadata,
                         >,
-                    >(&mut self.activity_task_queue_partitions, r, depth, 0x0a)?;
+                    >(&mut self.activity_task_queue_partitions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueuePartitionMetadata,
                         >,
-                    >(&mut self.workflow_task_queue_partitions, r, depth, 0x12)?;
+                    >(&mut self.workflow_task_queue_partitions, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13087,54 +13259,56 @@ impl ::fastrs::Message for CreateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::schedule::v1::Schedule>,
-                    >(&mut self.schedule, r, depth)?;
+                    >(&mut self.schedule, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::schedule::v1::SchedulePatch,
                         >,
-                    >(&mut self.initial_patch, r, depth)?;
+                    >(&mut self.initial_patch, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13195,15 +13369,17 @@ impl ::fastrs::Message for CreateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13268,20 +13444,22 @@ impl ::fastrs::Message for DescribeScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13398,39 +13576,41 @@ impl ::fastrs::Message for DescribeScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::schedule::v1::Schedule>,
-                    >(&mut self.schedule, r, depth)?;
+                    >(&mut self.schedule, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::schedule::v1::ScheduleInfo,
                         >,
-                    >(&mut self.info, r, depth)?;
+                    >(&mut self.info, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13579,52 +13759,54 @@ impl ::fastrs::Message for UpdateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::schedule::v1::Schedule>,
-                    >(&mut self.schedule, r, depth)?;
+                    >(&mut self.schedule, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Memo>,
-                    >(&mut self.memo, r, depth)?;
+                    >(&mut self.memo, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13675,8 +13857,9 @@ impl ::fastrs::Message for UpdateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -13774,37 +13957,39 @@ impl ::fastrs::Message for PatchScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::schedule::v1::SchedulePatch,
                         >,
-                    >(&mut self.patch, r, depth)?;
+                    >(&mut self.patch, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -13852,8 +14037,9 @@ impl ::fastrs::Message for PatchScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -13945,30 +14131,32 @@ impl ::fastrs::Message for ListScheduleMatchingTimesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.end_time, r, depth)?;
+                    >(&mut self.end_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14024,15 +14212,17 @@ impl ::fastrs::Message for ListScheduleMatchingTimesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth, 0x0a)?;
+                    >(&mut self.start_time, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14107,25 +14297,27 @@ impl ::fastrs::Message for DeleteScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.schedule_id, r, depth)?;
+                    >(&mut self.schedule_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14171,8 +14363,9 @@ impl ::fastrs::Message for DeleteScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -14257,30 +14450,32 @@ impl ::fastrs::Message for ListSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_page_size, r, depth)?;
+                    >(&mut self.maximum_page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14347,22 +14542,24 @@ impl ::fastrs::Message for ListSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::schedule::v1::ScheduleListEntry,
                         >,
-                    >(&mut self.schedules, r, depth, 0x0a)?;
+                    >(&mut self.schedules, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14427,20 +14624,22 @@ impl ::fastrs::Message for CountSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14510,22 +14709,24 @@ impl ::fastrs::Message for CountSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             count_schedules_response::AggregationGroup,
                         >,
-                    >(&mut self.groups, r, depth, 0x12)?;
+                    >(&mut self.groups, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -14593,22 +14794,24 @@ pub mod count_schedules_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payload,
                             >,
-                        >(&mut self.group_values, r, depth, 0x0a)?;
+                        >(&mut self.group_values, r, depth, 0x0a)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.count, r, depth)?;
+                        >(&mut self.count, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -14765,17 +14968,19 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x1a => {
                     match &mut self.operation {
@@ -14798,6 +15003,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     match &mut self.operation {
@@ -14824,6 +15030,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.operation {
@@ -14846,6 +15053,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.operation {
@@ -14868,6 +15076,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.operation {
@@ -14894,9 +15103,10 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -15013,25 +15223,27 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.new_build_id, r, depth)?;
+                        >(&mut self.new_build_id, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.existing_compatible_build_id, r, depth)?;
+                        >(&mut self.existing_compatible_build_id, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.make_set_default, r, depth)?;
+                        >(&mut self.make_set_default, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -15103,20 +15315,22 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.primary_set_build_id, r, depth)?;
+                        >(&mut self.primary_set_build_id, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.secondary_set_build_id, r, depth)?;
+                        >(&mut self.secondary_set_build_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -15168,8 +15382,9 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -15245,25 +15460,27 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.max_sets, r, depth)?;
+                    >(&mut self.max_sets, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -15328,17 +15545,19 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::CompatibleVersionSet,
                         >,
-                    >(&mut self.major_version_sets, r, depth, 0x0a)?;
+                    >(&mut self.major_version_sets, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -15562,22 +15781,24 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x22 => {
                     match &mut self.operation {
@@ -15604,6 +15825,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.operation {
@@ -15630,6 +15852,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     match &mut self.operation {
@@ -15656,6 +15879,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.operation {
@@ -15682,6 +15906,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     match &mut self.operation {
@@ -15708,6 +15933,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x4a => {
                     match &mut self.operation {
@@ -15734,6 +15960,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x52 => {
                     match &mut self.operation {
@@ -15760,9 +15987,10 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -15856,22 +16084,24 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.rule_index, r, depth)?;
+                        >(&mut self.rule_index, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::BuildIdAssignmentRule,
                             >,
-                        >(&mut self.rule, r, depth)?;
+                        >(&mut self.rule, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -15963,27 +16193,29 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.rule_index, r, depth)?;
+                        >(&mut self.rule_index, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::BuildIdAssignmentRule,
                             >,
-                        >(&mut self.rule, r, depth)?;
+                        >(&mut self.rule, r, depth)
                     }
                     0x18 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.force, r, depth)?;
+                        >(&mut self.force, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16058,20 +16290,22 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x08 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.rule_index, r, depth)?;
+                        >(&mut self.rule_index, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.force, r, depth)?;
+                        >(&mut self.force, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16141,17 +16375,19 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule,
                             >,
-                        >(&mut self.rule, r, depth)?;
+                        >(&mut self.rule, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16219,17 +16455,19 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule,
                             >,
-                        >(&mut self.rule, r, depth)?;
+                        >(&mut self.rule, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16288,15 +16526,17 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.source_build_id, r, depth)?;
+                        >(&mut self.source_build_id, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16376,20 +16616,22 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.target_build_id, r, depth)?;
+                        >(&mut self.target_build_id, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.force, r, depth)?;
+                        >(&mut self.force, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -16482,29 +16724,31 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule,
                         >,
-                    >(&mut self.assignment_rules, r, depth, 0x0a)?;
+                    >(&mut self.assignment_rules, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule,
                         >,
-                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)?;
+                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -16570,20 +16814,22 @@ impl ::fastrs::Message for GetWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -16670,29 +16916,31 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule,
                         >,
-                    >(&mut self.assignment_rules, r, depth, 0x0a)?;
+                    >(&mut self.assignment_rules, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule,
                         >,
-                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)?;
+                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -16794,32 +17042,34 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_ids, r, depth, 0x12)?;
+                    >(&mut self.build_ids, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queues, r, depth, 0x1a)?;
+                    >(&mut self.task_queues, r, depth, 0x1a)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskReachability,
                         >,
-                    >(&mut self.reachability, r, depth)?;
+                    >(&mut self.reachability, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -16890,17 +17140,19 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::BuildIdReachability,
                         >,
-                    >(&mut self.build_id_reachability, r, depth, 0x0a)?;
+                    >(&mut self.build_id_reachability, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -17020,37 +17272,39 @@ impl ::fastrs::Message for UpdateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.first_execution_run_id, r, depth)?;
+                    >(&mut self.first_execution_run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::WaitPolicy>,
-                    >(&mut self.wait_policy, r, depth)?;
+                    >(&mut self.wait_policy, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Request>,
-                    >(&mut self.request, r, depth)?;
+                    >(&mut self.request, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -17166,32 +17420,34 @@ impl ::fastrs::Message for UpdateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::UpdateRef>,
-                    >(&mut self.update_ref, r, depth)?;
+                    >(&mut self.update_ref, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Outcome>,
-                    >(&mut self.outcome, r, depth)?;
+                    >(&mut self.outcome, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
                         >,
-                    >(&mut self.stage, r, depth)?;
+                    >(&mut self.stage, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.link, r, depth)?;
+                    >(&mut self.link, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -17531,39 +17787,41 @@ impl ::fastrs::Message for StartBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.visibility_query, r, depth)?;
+                    >(&mut self.visibility_query, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.executions, r, depth, 0x2a)?;
+                    >(&mut self.executions, r, depth, 0x2a)
                 }
                 0x35 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.max_operations_per_second, r, depth)?;
+                    >(&mut self.max_operations_per_second, r, depth)
                 }
                 0x52 => {
                     match &mut self.operation {
@@ -17590,6 +17848,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x5a => {
                     match &mut self.operation {
@@ -17614,6 +17873,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x62 => {
                     match &mut self.operation {
@@ -17640,6 +17900,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x6a => {
                     match &mut self.operation {
@@ -17666,6 +17927,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x72 => {
                     match &mut self.operation {
@@ -17690,6 +17952,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x7a => {
                     match &mut self.operation {
@@ -17716,6 +17979,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x82 => {
                     match &mut self.operation {
@@ -17742,6 +18006,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x8a => {
                     match &mut self.operation {
@@ -17768,6 +18033,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x92 => {
                     match &mut self.operation {
@@ -17794,6 +18060,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x9a => {
                     match &mut self.operation {
@@ -17820,6 +18087,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xa2 => {
                     match &mut self.operation {
@@ -17846,6 +18114,7 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xaa => {
                     match &mut self.operation {
@@ -17872,14 +18141,15 @@ impl ::fastrs::Message for StartBatchOperationRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Execution>,
-                    >(&mut self.target_executions, r, depth, 0xb2)?;
+                    >(&mut self.target_executions, r, depth, 0xb2)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -17965,8 +18235,9 @@ impl ::fastrs::Message for StartBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -18051,30 +18322,32 @@ impl ::fastrs::Message for StopBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18121,8 +18394,9 @@ impl ::fastrs::Message for StopBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -18187,20 +18461,22 @@ impl ::fastrs::Message for DescribeBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18385,74 +18661,76 @@ impl ::fastrs::Message for DescribeBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::BatchOperationType,
                         >,
-                    >(&mut self.operation_type, r, depth)?;
+                    >(&mut self.operation_type, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::BatchOperationState,
                         >,
-                    >(&mut self.state, r, depth)?;
+                    >(&mut self.state, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.start_time, r, depth)?;
+                    >(&mut self.start_time, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.close_time, r, depth)?;
+                    >(&mut self.close_time, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.total_operation_count, r, depth)?;
+                    >(&mut self.total_operation_count, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.complete_operation_count, r, depth)?;
+                    >(&mut self.complete_operation_count, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.failure_operation_count, r, depth)?;
+                    >(&mut self.failure_operation_count, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Execution>,
-                    >(&mut self.executions, r, depth, 0x62)?;
+                    >(&mut self.executions, r, depth, 0x62)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18538,25 +18816,27 @@ impl ::fastrs::Message for ListBatchOperationsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18623,22 +18903,24 @@ impl ::fastrs::Message for ListBatchOperationsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::batch::v1::BatchOperationInfo,
                         >,
-                    >(&mut self.operation_info, r, depth, 0x0a)?;
+                    >(&mut self.operation_info, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18734,30 +19016,32 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::UpdateRef>,
-                    >(&mut self.update_ref, r, depth)?;
+                    >(&mut self.update_ref, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::WaitPolicy>,
-                    >(&mut self.wait_policy, r, depth)?;
+                    >(&mut self.wait_policy, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -18864,27 +19148,29 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::Outcome>,
-                    >(&mut self.outcome, r, depth)?;
+                    >(&mut self.outcome, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
                         >,
-                    >(&mut self.stage, r, depth)?;
+                    >(&mut self.stage, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::update::v1::UpdateRef>,
-                    >(&mut self.update_ref, r, depth)?;
+                    >(&mut self.update_ref, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19037,56 +19323,58 @@ impl ::fastrs::Message for PollNexusTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >(&mut self.worker_version_capabilities, r, depth)?;
+                    >(&mut self.worker_version_capabilities, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >(&mut self.deployment_options, r, depth)?;
+                    >(&mut self.deployment_options, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::worker::v1::WorkerHeartbeat,
                         >,
-                    >(&mut self.worker_heartbeat, r, depth, 0x3a)?;
+                    >(&mut self.worker_heartbeat, r, depth, 0x3a)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19232,46 +19520,48 @@ impl ::fastrs::Message for PollNexusTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::nexus::v1::Request>,
-                    >(&mut self.request, r, depth)?;
+                    >(&mut self.request, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerScalingDecision,
                         >,
-                    >(&mut self.poller_scaling_decision, r, depth)?;
+                    >(&mut self.poller_scaling_decision, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupInfo,
                         >,
-                    >(&mut self.poller_group_infos, r, depth, 0x2a)?;
+                    >(&mut self.poller_group_infos, r, depth, 0x2a)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::PollerGroupsInfo,
                         >,
-                    >(&mut self.poller_groups_info, r, depth)?;
+                    >(&mut self.poller_groups_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19375,35 +19665,37 @@ impl ::fastrs::Message for RespondNexusTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::nexus::v1::Response>,
-                    >(&mut self.response, r, depth)?;
+                    >(&mut self.response, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19451,8 +19743,9 @@ impl ::fastrs::Message for RespondNexusTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -19566,40 +19859,42 @@ impl ::fastrs::Message for RespondNexusTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.task_token, r, depth)?;
+                    >(&mut self.task_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::nexus::v1::HandlerError>,
-                    >(&mut self.error, r, depth)?;
+                    >(&mut self.error, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::failure::v1::Failure>,
-                    >(&mut self.failure, r, depth)?;
+                    >(&mut self.failure, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.poller_group_id, r, depth)?;
+                    >(&mut self.poller_group_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19648,8 +19943,9 @@ impl ::fastrs::Message for RespondNexusTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -19731,27 +20027,29 @@ impl ::fastrs::Message for ExecuteMultiOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             execute_multi_operation_request::Operation,
                         >,
-                    >(&mut self.operations, r, depth, 0x12)?;
+                    >(&mut self.operations, r, depth, 0x12)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -19834,8 +20132,10 @@ pub mod execute_multi_operation_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         match &mut self.operation {
                             ::core::option::Option::Some(
@@ -19859,6 +20159,7 @@ pub mod execute_multi_operation_request {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x12 => {
                         match &mut self.operation {
@@ -19883,9 +20184,10 @@ pub mod execute_multi_operation_request {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -19965,17 +20267,19 @@ impl ::fastrs::Message for ExecuteMultiOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             execute_multi_operation_response::Response,
                         >,
-                    >(&mut self.responses, r, depth, 0x0a)?;
+                    >(&mut self.responses, r, depth, 0x0a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -20054,8 +20358,10 @@ pub mod execute_multi_operation_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         match &mut self.response {
                             ::core::option::Option::Some(
@@ -20079,6 +20385,7 @@ pub mod execute_multi_operation_response {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
                     0x12 => {
                         match &mut self.response {
@@ -20103,9 +20410,10 @@ pub mod execute_multi_operation_response {
                                 );
                             }
                         }
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -20285,36 +20593,38 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
                 0x32 => {
                     match &mut self.activity {
@@ -20335,6 +20645,7 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     match &mut self.activity {
@@ -20355,11 +20666,12 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original, r, depth)?;
+                    >(&mut self.restore_original, r, depth)
                 }
                 0x48 => {
                     self.activity = ::core::option::Option::Some(
@@ -20369,9 +20681,10 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -20540,57 +20853,59 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original, r, depth)?;
+                    >(&mut self.restore_original, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -20660,17 +20975,19 @@ impl ::fastrs::Message for UpdateActivityOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -20731,17 +21048,19 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityOptions,
                         >,
-                    >(&mut self.activity_options, r, depth)?;
+                    >(&mut self.activity_options, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -20867,24 +21186,26 @@ impl ::fastrs::Message for PauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     match &mut self.activity {
@@ -20905,6 +21226,7 @@ impl ::fastrs::Message for PauseActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.activity {
@@ -20925,19 +21247,20 @@ impl ::fastrs::Message for PauseActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -21080,50 +21403,52 @@ impl ::fastrs::Message for PauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -21175,8 +21500,9 @@ impl ::fastrs::Message for PauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -21220,8 +21546,9 @@ impl ::fastrs::Message for PauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -21369,24 +21696,26 @@ impl ::fastrs::Message for UnpauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     match &mut self.activity {
@@ -21407,6 +21736,7 @@ impl ::fastrs::Message for UnpauseActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.activity {
@@ -21427,6 +21757,7 @@ impl ::fastrs::Message for UnpauseActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x30 => {
                     self.activity = ::core::option::Option::Some(
@@ -21436,24 +21767,25 @@ impl ::fastrs::Message for UnpauseActivityRequest {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_attempts, r, depth)?;
+                    >(&mut self.reset_attempts, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_heartbeat, r, depth)?;
+                    >(&mut self.reset_heartbeat, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -21618,60 +21950,62 @@ impl ::fastrs::Message for UnpauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_attempts, r, depth)?;
+                    >(&mut self.reset_attempts, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_heartbeat, r, depth)?;
+                    >(&mut self.reset_heartbeat, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -21725,8 +22059,9 @@ impl ::fastrs::Message for UnpauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -21770,8 +22105,9 @@ impl ::fastrs::Message for UnpauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -21933,24 +22269,26 @@ impl ::fastrs::Message for ResetActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     match &mut self.activity {
@@ -21971,6 +22309,7 @@ impl ::fastrs::Message for ResetActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.activity {
@@ -21991,26 +22330,27 @@ impl ::fastrs::Message for ResetActivityRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.reset_heartbeat, r, depth)?;
+                    >(&mut self.reset_heartbeat, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.keep_paused, r, depth)?;
+                    >(&mut self.keep_paused, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original_options, r, depth)?;
+                    >(&mut self.restore_original_options, r, depth)
                 }
                 0x50 => {
                     self.activity = ::core::option::Option::Some(
@@ -22020,9 +22360,10 @@ impl ::fastrs::Message for ResetActivityRequest {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22181,55 +22522,57 @@ impl ::fastrs::Message for ResetActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.keep_paused, r, depth)?;
+                    >(&mut self.keep_paused, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.jitter, r, depth)?;
+                    >(&mut self.jitter, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.restore_original_options, r, depth)?;
+                    >(&mut self.restore_original_options, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22282,8 +22625,9 @@ impl ::fastrs::Message for ResetActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -22327,8 +22671,9 @@ impl ::fastrs::Message for ResetActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -22447,39 +22792,41 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.workflow_execution, r, depth)?;
+                    >(&mut self.workflow_execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >(&mut self.workflow_execution_options, r, depth)?;
+                    >(&mut self.workflow_execution_options, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22561,22 +22908,24 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >(&mut self.workflow_execution_options, r, depth)?;
+                    >(&mut self.workflow_execution_options, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.update_time, r, depth)?;
+                    >(&mut self.update_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22645,22 +22994,24 @@ impl ::fastrs::Message for DescribeDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22722,17 +23073,19 @@ impl ::fastrs::Message for DescribeDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentInfo,
                         >,
-                    >(&mut self.deployment_info, r, depth)?;
+                    >(&mut self.deployment_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22825,32 +23178,34 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.report_task_queue_stats, r, depth)?;
+                    >(&mut self.report_task_queue_stats, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -22930,24 +23285,26 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersionInfo,
                         >,
-                    >(&mut self.worker_deployment_version_info, r, depth)?;
+                    >(&mut self.worker_deployment_version_info, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             describe_worker_deployment_version_response::VersionTaskQueue,
                         >,
-                    >(&mut self.version_task_queues, r, depth, 0x12)?;
+                    >(&mut self.version_task_queues, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23060,26 +23417,28 @@ pub mod describe_worker_deployment_version_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >(&mut self.r#type, r, depth)?;
+                        >(&mut self.r#type, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::TaskQueueStats,
                             >,
-                        >(&mut self.stats, r, depth)?;
+                        >(&mut self.stats, r, depth)
                     }
                     0x22 => {
                         if self.stats_by_priority_key.capacity() == 0 {
@@ -23100,9 +23459,10 @@ pub mod describe_worker_deployment_version_response {
                             >,
                         >(r, depth)?;
                         self.stats_by_priority_key.insert(k, v);
+                        ::core::result::Result::Ok(())
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -23174,20 +23534,22 @@ impl ::fastrs::Message for DescribeWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23262,22 +23624,24 @@ impl ::fastrs::Message for DescribeWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentInfo,
                         >,
-                    >(&mut self.worker_deployment_info, r, depth)?;
+                    >(&mut self.worker_deployment_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23361,30 +23725,32 @@ impl ::fastrs::Message for ListDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.series_name, r, depth)?;
+                    >(&mut self.series_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23454,22 +23820,24 @@ impl ::fastrs::Message for ListDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentListInfo,
                         >,
-                    >(&mut self.deployments, r, depth, 0x12)?;
+                    >(&mut self.deployments, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23568,34 +23936,36 @@ impl ::fastrs::Message for SetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::UpdateDeploymentMetadata,
                         >,
-                    >(&mut self.update_metadata, r, depth)?;
+                    >(&mut self.update_metadata, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23675,24 +24045,26 @@ impl ::fastrs::Message for SetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentInfo,
                         >,
-                    >(&mut self.current_deployment_info, r, depth)?;
+                    >(&mut self.current_deployment_info, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentInfo,
                         >,
-                    >(&mut self.previous_deployment_info, r, depth)?;
+                    >(&mut self.previous_deployment_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23837,50 +24209,52 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x30 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.ignore_missing_task_queues, r, depth)?;
+                    >(&mut self.ignore_missing_task_queues, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x48 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.allow_no_pollers, r, depth)?;
+                    >(&mut self.allow_no_pollers, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -23978,27 +24352,29 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.previous_version, r, depth)?;
+                    >(&mut self.previous_version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.previous_deployment_version, r, depth)?;
+                    >(&mut self.previous_deployment_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24157,55 +24533,57 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x25 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.percentage, r, depth)?;
+                    >(&mut self.percentage, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.ignore_missing_task_queues, r, depth)?;
+                    >(&mut self.ignore_missing_task_queues, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.build_id, r, depth)?;
+                    >(&mut self.build_id, r, depth)
                 }
                 0x50 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.allow_no_pollers, r, depth)?;
+                    >(&mut self.allow_no_pollers, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24319,32 +24697,34 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.previous_version, r, depth)?;
+                    >(&mut self.previous_version, r, depth)
                 }
                 0x1d => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Float,
-                    >(&mut self.previous_percentage, r, depth)?;
+                    >(&mut self.previous_percentage, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.previous_deployment_version, r, depth)?;
+                    >(&mut self.previous_deployment_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24433,30 +24813,32 @@ impl ::fastrs::Message for CreateWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24516,15 +24898,17 @@ impl ::fastrs::Message for CreateWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24596,25 +24980,27 @@ impl ::fastrs::Message for ListWorkerDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24685,22 +25071,24 @@ impl ::fastrs::Message for ListWorkerDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             list_worker_deployments_response::WorkerDeploymentSummary,
                         >,
-                    >(&mut self.worker_deployments, r, depth, 0x12)?;
+                    >(&mut self.worker_deployments, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -24844,48 +25232,50 @@ pub mod list_worker_deployments_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.name, r, depth)?;
+                        >(&mut self.name, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                        >(&mut self.create_time, r, depth)?;
+                        >(&mut self.create_time, r, depth)
                     }
                     0x1a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::RoutingConfig,
                             >,
-                        >(&mut self.routing_config, r, depth)?;
+                        >(&mut self.routing_config, r, depth)
                     }
                     0x22 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >(&mut self.latest_version_summary, r, depth)?;
+                        >(&mut self.latest_version_summary, r, depth)
                     }
                     0x2a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >(&mut self.current_version_summary, r, depth)?;
+                        >(&mut self.current_version_summary, r, depth)
                     }
                     0x32 => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >(&mut self.ramping_version_summary, r, depth)?;
+                        >(&mut self.ramping_version_summary, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -25006,39 +25396,41 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::compute::v1::ComputeConfig,
                         >,
-                    >(&mut self.compute_config, r, depth)?;
+                    >(&mut self.compute_config, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -25086,8 +25478,9 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -25197,37 +25590,39 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.skip_drainage, r, depth)?;
+                    >(&mut self.skip_drainage, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -25275,8 +25670,9 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -25351,25 +25747,27 @@ impl ::fastrs::Message for DeleteWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -25415,8 +25813,9 @@ impl ::fastrs::Message for DeleteWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -25541,29 +25940,31 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x32 => {
                     if self.compute_config_scaling_groups.capacity() == 0 {
@@ -25584,14 +25985,15 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
                         >,
                     >(r, depth)?;
                     self.compute_config_scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)?;
+                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -25640,8 +26042,9 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -25754,24 +26157,26 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     if self.compute_config_scaling_groups.capacity() == 0 {
@@ -25792,14 +26197,15 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
                         >,
                     >(r, depth)?;
                     self.compute_config_scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x3a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)?;
+                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -25847,8 +26253,9 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigResponse 
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -25964,17 +26371,19 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?;
+                    >(&mut self.version, r, depth)
                 }
                 0x1a => {
                     if self.upsert_entries.capacity() == 0 {
@@ -25991,26 +26400,27 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
                     >(r, depth)?;
                     self.upsert_entries.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x22 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.remove_entries, r, depth, 0x22)?;
+                    >(&mut self.remove_entries, r, depth, 0x22)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >(&mut self.deployment_version, r, depth)?;
+                    >(&mut self.deployment_version, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26074,17 +26484,19 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::VersionMetadata,
                         >,
-                    >(&mut self.metadata, r, depth)?;
+                    >(&mut self.metadata, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26204,17 +26616,19 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.deployment_name, r, depth)?;
+                    >(&mut self.deployment_name, r, depth)
                 }
                 0x1a => {
                     match &mut self.new_manager_identity {
@@ -26237,6 +26651,7 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x20 => {
                     self.new_manager_identity = ::core::option::Option::Some(
@@ -26246,19 +26661,20 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
                             >(r, depth)?,
                         ),
                     );
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26345,20 +26761,22 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.conflict_token, r, depth)?;
+                    >(&mut self.conflict_token, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.previous_manager_identity, r, depth)?;
+                    >(&mut self.previous_manager_identity, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26424,20 +26842,22 @@ impl ::fastrs::Message for GetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.series_name, r, depth)?;
+                    >(&mut self.series_name, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26499,17 +26919,19 @@ impl ::fastrs::Message for GetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentInfo,
                         >,
-                    >(&mut self.current_deployment_info, r, depth)?;
+                    >(&mut self.current_deployment_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26577,22 +26999,24 @@ impl ::fastrs::Message for GetDeploymentReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::Deployment,
                         >,
-                    >(&mut self.deployment, r, depth)?;
+                    >(&mut self.deployment, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26686,29 +27110,31 @@ impl ::fastrs::Message for GetDeploymentReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::deployment::v1::DeploymentInfo,
                         >,
-                    >(&mut self.deployment_info, r, depth)?;
+                    >(&mut self.deployment_info, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::DeploymentReachability,
                         >,
-                    >(&mut self.reachability, r, depth)?;
+                    >(&mut self.reachability, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Timestamp>,
-                    >(&mut self.last_update_time, r, depth)?;
+                    >(&mut self.last_update_time, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26820,42 +27246,44 @@ impl ::fastrs::Message for CreateWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::rules::v1::WorkflowRuleSpec,
                         >,
-                    >(&mut self.spec, r, depth)?;
+                    >(&mut self.spec, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.force_scan, r, depth)?;
+                    >(&mut self.force_scan, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.description, r, depth)?;
+                    >(&mut self.description, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -26929,20 +27357,22 @@ impl ::fastrs::Message for CreateWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::rules::v1::WorkflowRule>,
-                    >(&mut self.rule, r, depth)?;
+                    >(&mut self.rule, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.job_id, r, depth)?;
+                    >(&mut self.job_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27007,20 +27437,22 @@ impl ::fastrs::Message for DescribeWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.rule_id, r, depth)?;
+                    >(&mut self.rule_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27080,15 +27512,17 @@ impl ::fastrs::Message for DescribeWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::rules::v1::WorkflowRule>,
-                    >(&mut self.rule, r, depth)?;
+                    >(&mut self.rule, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27152,20 +27586,22 @@ impl ::fastrs::Message for DeleteWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.rule_id, r, depth)?;
+                    >(&mut self.rule_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27210,8 +27646,9 @@ impl ::fastrs::Message for DeleteWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -27274,20 +27711,22 @@ impl ::fastrs::Message for ListWorkflowRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27350,20 +27789,22 @@ impl ::fastrs::Message for ListWorkflowRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::rules::v1::WorkflowRule>,
-                    >(&mut self.rules, r, depth, 0x0a)?;
+                    >(&mut self.rules, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27473,24 +27914,26 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkflowExecution,
                         >,
-                    >(&mut self.execution, r, depth)?;
+                    >(&mut self.execution, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x22 => {
                     match &mut self.rule {
@@ -27511,6 +27954,7 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.rule {
@@ -27535,9 +27979,10 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27605,15 +28050,17 @@ impl ::fastrs::Message for TriggerWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.applied, r, depth)?;
+                    >(&mut self.applied, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27698,32 +28145,34 @@ impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::worker::v1::WorkerHeartbeat,
                         >,
-                    >(&mut self.worker_heartbeat, r, depth, 0x1a)?;
+                    >(&mut self.worker_heartbeat, r, depth, 0x1a)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27770,8 +28219,9 @@ impl ::fastrs::Message for RecordWorkerHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -27875,35 +28325,37 @@ impl ::fastrs::Message for ListWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_system_workers, r, depth)?;
+                    >(&mut self.include_system_workers, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -27982,27 +28434,29 @@ impl ::fastrs::Message for ListWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::worker::v1::WorkerInfo>,
-                    >(&mut self.workers_info, r, depth, 0x0a)?;
+                    >(&mut self.workers_info, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::worker::v1::WorkerListInfo,
                         >,
-                    >(&mut self.workers, r, depth, 0x1a)?;
+                    >(&mut self.workers, r, depth, 0x1a)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28163,43 +28617,45 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::TaskQueueType,
                         >,
-                    >(&mut self.task_queue_type, r, depth)?;
+                    >(&mut self.task_queue_type, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             update_task_queue_config_request::RateLimitUpdate,
                         >,
-                    >(&mut self.update_queue_rate_limit, r, depth)?;
+                    >(&mut self.update_queue_rate_limit, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             update_task_queue_config_request::RateLimitUpdate,
                         >,
-                    >(&mut self.update_fairness_key_rate_limit_default, r, depth)?;
+                    >(&mut self.update_fairness_key_rate_limit_default, r, depth)
                 }
                 0x3a => {
                     if self.set_fairness_weight_overrides.capacity() == 0 {
@@ -28216,14 +28672,15 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
                         ::fastrs::__private::Float,
                     >(r, depth)?;
                     self.set_fairness_weight_overrides.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x42 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Str,
-                    >(&mut self.unset_fairness_weight_overrides, r, depth, 0x42)?;
+                    >(&mut self.unset_fairness_weight_overrides, r, depth, 0x42)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28306,22 +28763,24 @@ pub mod update_task_queue_config_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::merge_optional::<
                             ::fastrs::__private::Msg<
                                 super::super::super::taskqueue::v1::RateLimit,
                             >,
-                        >(&mut self.rate_limit, r, depth)?;
+                        >(&mut self.rate_limit, r, depth)
                     }
                     0x12 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Str,
-                        >(&mut self.reason, r, depth)?;
+                        >(&mut self.reason, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -28386,17 +28845,19 @@ impl ::fastrs::Message for UpdateTaskQueueConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::taskqueue::v1::TaskQueueConfig,
                         >,
-                    >(&mut self.config, r, depth)?;
+                    >(&mut self.config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28496,37 +28957,39 @@ impl ::fastrs::Message for FetchWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerSelector,
                         >,
-                    >(&mut self.selector, r, depth)?;
+                    >(&mut self.selector, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28589,15 +29052,17 @@ impl ::fastrs::Message for FetchWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::WorkerConfig>,
-                    >(&mut self.worker_config, r, depth)?;
+                    >(&mut self.worker_config, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28725,47 +29190,49 @@ impl ::fastrs::Message for UpdateWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::WorkerConfig>,
-                    >(&mut self.worker_config, r, depth)?;
+                    >(&mut self.worker_config, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::FieldMask>,
-                    >(&mut self.update_mask, r, depth)?;
+                    >(&mut self.update_mask, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::WorkerSelector,
                         >,
-                    >(&mut self.selector, r, depth)?;
+                    >(&mut self.selector, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.resource_id, r, depth)?;
+                    >(&mut self.resource_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28836,8 +29303,10 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     match &mut self.response {
                         ::core::option::Option::Some(
@@ -28861,9 +29330,10 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -28936,20 +29406,22 @@ impl ::fastrs::Message for DescribeWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.worker_instance_key, r, depth)?;
+                    >(&mut self.worker_instance_key, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29008,15 +29480,17 @@ impl ::fastrs::Message for DescribeWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::worker::v1::WorkerInfo>,
-                    >(&mut self.worker_info, r, depth)?;
+                    >(&mut self.worker_info, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29092,25 +29566,27 @@ impl ::fastrs::Message for CountWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
                 0x18 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_system_workers, r, depth)?;
+                    >(&mut self.include_system_workers, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29167,15 +29643,17 @@ impl ::fastrs::Message for CountWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29281,40 +29759,42 @@ impl ::fastrs::Message for PauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29364,8 +29844,9 @@ impl ::fastrs::Message for PauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -29470,40 +29951,42 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.workflow_id, r, depth)?;
+                    >(&mut self.workflow_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -29553,8 +30036,9 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -29898,128 +30382,130 @@ impl ::fastrs::Message for StartActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::ActivityType>,
-                    >(&mut self.activity_type, r, depth)?;
+                    >(&mut self.activity_type, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >(&mut self.task_queue, r, depth)?;
+                    >(&mut self.task_queue, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.heartbeat_timeout, r, depth)?;
+                    >(&mut self.heartbeat_timeout, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::RetryPolicy>,
-                    >(&mut self.retry_policy, r, depth)?;
+                    >(&mut self.retry_policy, r, depth)
                 }
                 0x62 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ActivityIdReusePolicy,
                         >,
-                    >(&mut self.id_reuse_policy, r, depth)?;
+                    >(&mut self.id_reuse_policy, r, depth)
                 }
                 0x70 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::ActivityIdConflictPolicy,
                         >,
-                    >(&mut self.id_conflict_policy, r, depth)?;
+                    >(&mut self.id_conflict_policy, r, depth)
                 }
                 0x7a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Header>,
-                    >(&mut self.header, r, depth)?;
+                    >(&mut self.header, r, depth)
                 }
                 0x8a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
                 0x92 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Priority>,
-                    >(&mut self.priority, r, depth)?;
+                    >(&mut self.priority, r, depth)
                 }
                 0x9a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Callback>,
-                    >(&mut self.completion_callbacks, r, depth, 0x9a)?;
+                    >(&mut self.completion_callbacks, r, depth, 0x9a)
                 }
                 0xa2 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.links, r, depth, 0xa2)?;
+                    >(&mut self.links, r, depth, 0xa2)
                 }
                 0xaa => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::OnConflictOptions,
                         >,
-                    >(&mut self.on_conflict_options, r, depth)?;
+                    >(&mut self.on_conflict_options, r, depth)
                 }
                 0xb2 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_delay, r, depth)?;
+                    >(&mut self.start_delay, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30115,25 +30601,27 @@ impl ::fastrs::Message for StartActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.started, r, depth)?;
+                    >(&mut self.started, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Link>,
-                    >(&mut self.link, r, depth)?;
+                    >(&mut self.link, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30263,50 +30751,52 @@ impl ::fastrs::Message for DescribeActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_input, r, depth)?;
+                    >(&mut self.include_input, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_outcome, r, depth)?;
+                    >(&mut self.include_outcome, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.long_poll_token, r, depth)?;
+                    >(&mut self.long_poll_token, r, depth)
                 }
                 0x38 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_heartbeat_details, r, depth)?;
+                    >(&mut self.include_heartbeat_details, r, depth)
                 }
                 0x40 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_last_failure, r, depth)?;
+                    >(&mut self.include_last_failure, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30437,46 +30927,48 @@ impl ::fastrs::Message for DescribeActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityExecutionInfo,
                         >,
-                    >(&mut self.info, r, depth)?;
+                    >(&mut self.info, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payloads>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityExecutionOutcome,
                         >,
-                    >(&mut self.outcome, r, depth)?;
+                    >(&mut self.outcome, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.long_poll_token, r, depth)?;
+                    >(&mut self.long_poll_token, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::CallbackInfo,
                         >,
-                    >(&mut self.callbacks, r, depth, 0x32)?;
+                    >(&mut self.callbacks, r, depth, 0x32)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30554,25 +31046,27 @@ impl ::fastrs::Message for PollActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30646,22 +31140,24 @@ impl ::fastrs::Message for PollActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityExecutionOutcome,
                         >,
-                    >(&mut self.outcome, r, depth)?;
+                    >(&mut self.outcome, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30746,30 +31242,32 @@ impl ::fastrs::Message for ListActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -30841,22 +31339,24 @@ impl ::fastrs::Message for ListActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::activity::v1::ActivityExecutionListInfo,
                         >,
-                    >(&mut self.executions, r, depth, 0x0a)?;
+                    >(&mut self.executions, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31123,83 +31623,85 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.endpoint, r, depth)?;
+                    >(&mut self.endpoint, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.service, r, depth)?;
+                    >(&mut self.service, r, depth)
                 }
                 0x3a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation, r, depth)?;
+                    >(&mut self.operation, r, depth)
                 }
                 0x42 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_close_timeout, r, depth)?;
+                    >(&mut self.schedule_to_close_timeout, r, depth)
                 }
                 0x4a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.schedule_to_start_timeout, r, depth)?;
+                    >(&mut self.schedule_to_start_timeout, r, depth)
                 }
                 0x52 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<::fastrs::well_known::Duration>,
-                    >(&mut self.start_to_close_timeout, r, depth)?;
+                    >(&mut self.start_to_close_timeout, r, depth)
                 }
                 0x5a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x60 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NexusOperationIdReusePolicy,
                         >,
-                    >(&mut self.id_reuse_policy, r, depth)?;
+                    >(&mut self.id_reuse_policy, r, depth)
                 }
                 0x68 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NexusOperationIdConflictPolicy,
                         >,
-                    >(&mut self.id_conflict_policy, r, depth)?;
+                    >(&mut self.id_conflict_policy, r, depth)
                 }
                 0x72 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::common::v1::SearchAttributes,
                         >,
-                    >(&mut self.search_attributes, r, depth)?;
+                    >(&mut self.search_attributes, r, depth)
                 }
                 0x7a => {
                     if self.nexus_header.capacity() == 0 {
@@ -31216,14 +31718,15 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
                         ::fastrs::__private::Str,
                     >(r, depth)?;
                     self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
                 }
                 0x82 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::sdk::v1::UserMetadata>,
-                    >(&mut self.user_metadata, r, depth)?;
+                    >(&mut self.user_metadata, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31303,20 +31806,22 @@ impl ::fastrs::Message for StartNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.started, r, depth)?;
+                    >(&mut self.started, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31425,40 +31930,42 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_input, r, depth)?;
+                    >(&mut self.include_input, r, depth)
                 }
                 0x28 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.include_outcome, r, depth)?;
+                    >(&mut self.include_outcome, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.long_poll_token, r, depth)?;
+                    >(&mut self.long_poll_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31599,24 +32106,26 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<
                             super::super::nexus::v1::NexusOperationExecutionInfo,
                         >,
-                    >(&mut self.info, r, depth)?;
+                    >(&mut self.info, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge_optional::<
                         ::fastrs::__private::Msg<super::super::common::v1::Payload>,
-                    >(&mut self.input, r, depth)?;
+                    >(&mut self.input, r, depth)
                 }
                 0x22 => {
                     match &mut self.outcome {
@@ -31639,6 +32148,7 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.outcome {
@@ -31661,14 +32171,15 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.long_poll_token, r, depth)?;
+                    >(&mut self.long_poll_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31774,32 +32285,34 @@ impl ::fastrs::Message for PollNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x20 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NexusOperationWaitStage,
                         >,
-                    >(&mut self.wait_stage, r, depth)?;
+                    >(&mut self.wait_stage, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -31923,24 +32436,26 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::OpenEnum<
                             super::super::enums::v1::NexusOperationWaitStage,
                         >,
-                    >(&mut self.wait_stage, r, depth)?;
+                    >(&mut self.wait_stage, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_token, r, depth)?;
+                    >(&mut self.operation_token, r, depth)
                 }
                 0x22 => {
                     match &mut self.outcome {
@@ -31961,6 +32476,7 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
                 0x2a => {
                     match &mut self.outcome {
@@ -31981,9 +32497,10 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
                             );
                         }
                     }
+                    ::core::result::Result::Ok(())
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32094,30 +32611,32 @@ impl ::fastrs::Message for ListNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x10 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.page_size, r, depth)?;
+                    >(&mut self.page_size, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32189,22 +32708,24 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             super::super::nexus::v1::NexusOperationExecutionListInfo,
                         >,
-                    >(&mut self.operations, r, depth, 0x0a)?;
+                    >(&mut self.operations, r, depth, 0x0a)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.next_page_token, r, depth)?;
+                    >(&mut self.next_page_token, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32269,20 +32790,22 @@ impl ::fastrs::Message for CountActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32358,22 +32881,24 @@ impl ::fastrs::Message for CountActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             count_activity_executions_response::AggregationGroup,
                         >,
-                    >(&mut self.groups, r, depth, 0x12)?;
+                    >(&mut self.groups, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32441,22 +32966,24 @@ pub mod count_activity_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payload,
                             >,
-                        >(&mut self.group_values, r, depth, 0x0a)?;
+                        >(&mut self.group_values, r, depth, 0x0a)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.count, r, depth)?;
+                        >(&mut self.count, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -32528,20 +33055,22 @@ impl ::fastrs::Message for CountNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.query, r, depth)?;
+                    >(&mut self.query, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32617,22 +33146,24 @@ impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x08 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.count, r, depth)?;
+                    >(&mut self.count, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::push::<
                         ::fastrs::__private::Msg<
                             count_nexus_operation_executions_response::AggregationGroup,
                         >,
-                    >(&mut self.groups, r, depth, 0x12)?;
+                    >(&mut self.groups, r, depth, 0x12)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32700,22 +33231,24 @@ pub mod count_nexus_operation_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            while !r.is_empty() {
-                match r.read_tag()? {
+            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+                r,
+            )? {
+                match tag {
                     0x0a => {
                         ::fastrs::__private::compact::push::<
                             ::fastrs::__private::Msg<
                                 super::super::super::common::v1::Payload,
                             >,
-                        >(&mut self.group_values, r, depth, 0x0a)?;
+                        >(&mut self.group_values, r, depth, 0x0a)
                     }
                     0x10 => {
                         ::fastrs::__private::compact::merge::<
                             ::fastrs::__private::Int64,
-                        >(&mut self.count, r, depth)?;
+                        >(&mut self.count, r, depth)
                     }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-                }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
             }
             ::core::result::Result::Ok(())
         }
@@ -32826,40 +33359,42 @@ impl ::fastrs::Message for RequestCancelActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -32908,8 +33443,9 @@ impl ::fastrs::Message for RequestCancelActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -33012,40 +33548,42 @@ impl ::fastrs::Message for TerminateActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -33094,8 +33632,9 @@ impl ::fastrs::Message for TerminateActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -33168,25 +33707,27 @@ impl ::fastrs::Message for DeleteActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.activity_id, r, depth)?;
+                    >(&mut self.activity_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -33232,8 +33773,9 @@ impl ::fastrs::Message for DeleteActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -33336,40 +33878,42 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -33418,8 +33962,9 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -33522,40 +34067,42 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
                 0x22 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.identity, r, depth)?;
+                    >(&mut self.identity, r, depth)
                 }
                 0x2a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_id, r, depth)?;
+                    >(&mut self.request_id, r, depth)
                 }
                 0x32 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.reason, r, depth)?;
+                    >(&mut self.reason, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -33604,8 +34151,9 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
@@ -33678,25 +34226,27 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            match r.read_tag()? {
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
+            match tag {
                 0x0a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.namespace, r, depth)?;
+                    >(&mut self.namespace, r, depth)
                 }
                 0x12 => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.operation_id, r, depth)?;
+                    >(&mut self.operation_id, r, depth)
                 }
                 0x1a => {
                     ::fastrs::__private::compact::merge::<
                         ::fastrs::__private::Str,
-                    >(&mut self.run_id, r, depth)?;
+                    >(&mut self.run_id, r, depth)
                 }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
-            }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
         }
         ::core::result::Result::Ok(())
     }
@@ -33742,8 +34292,9 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while !r.is_empty() {
-            let tag = r.read_tag()?;
+        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(
+            r,
+        )? {
             r.skip_field(tag, depth, &mut self.unknown_fields)?;
         }
         ::core::result::Result::Ok(())
