@@ -2,7 +2,8 @@
 //! next to prost-build's for the same schemas.
 //!
 //! For each schema set, fastrs (the pure-Rust `Builder`) and prost-build
-//! generate into a crate of their own under `target/compile-bench/`. Each
+//! generate into a crate of their own under `target/compile-bench/`, in one
+//! run over all the set's files (as one build script would). Each
 //! crate is built in two forms: **bare** (the generated code alone) and
 //! **used** (plus a function that decodes and encodes every message type
 //! once, which is what a service's build pays: prost's code is generic over
@@ -121,39 +122,48 @@ fn generate(
     let gen = dir.join("src/gen");
     let _ = std::fs::remove_dir_all(&gen);
     std::fs::create_dir_all(&gen)?;
-    let mut all_types = Vec::new();
-    for (i, (folder, manifest)) in schema.sources.iter().enumerate() {
+    // One generation run over all the set's files, as one build script
+    // would do for one crate (fastrs picks its default mode by the run's size).
+    let (mut files, mut names, mut includes) = (Vec::new(), Vec::new(), Vec::new());
+    for (folder, manifest) in schema.sources {
         let include = corpus.join(folder);
         let list = std::fs::read_to_string(corpus.join(manifest))?;
-        let names: Vec<&str> = list.lines().filter(|l| !l.is_empty()).collect();
-        let files: Vec<PathBuf> = names.iter().map(|f| include.join(f)).collect();
-        let part = gen.join(format!("part{i}"));
-        std::fs::create_dir_all(&part)?;
-        match lib {
-            Lib::Fastrs => mode
-                .map_or_else(protoc_gen_fastrs::Builder::new, |m| {
-                    protoc_gen_fastrs::Builder::new().mode(m)
-                })
-                .include_file("mod.rs")
-                .cargo_directives(false)
-                .out_dir(&part)
-                .compile(&files, &[&include])?,
-            Lib::Prost => prost_build::Config::new()
-                .out_dir(&part)
-                .include_file("mod.rs")
-                .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
-                .compile_protos(&files, &[&include])?,
+        for name in list.lines().filter(|l| !l.is_empty()) {
+            files.push(include.join(name));
+            names.push(name.to_string());
         }
-        let parsed = protoc_gen_fastrs::Builder::new().parse(&files, &[&include])?;
-        let generated: Vec<_> = parsed.set.file.iter().filter(|f| names.contains(&f.name())).collect();
-        all_types.extend(
-            types::message_types(&generated)
-                .into_iter()
-                .map(|(_, path)| format!("gen::part{i}::{path}")),
-        );
+        includes.push(include);
     }
+    let part = gen.join("part0");
+    std::fs::create_dir_all(&part)?;
+    match lib {
+        Lib::Fastrs => mode
+            .map_or_else(protoc_gen_fastrs::Builder::new, |m| {
+                protoc_gen_fastrs::Builder::new().mode(m)
+            })
+            .include_file("mod.rs")
+            .cargo_directives(false)
+            .out_dir(&part)
+            .compile(&files, &includes)?,
+        Lib::Prost => prost_build::Config::new()
+            .out_dir(&part)
+            .include_file("mod.rs")
+            .protoc_executable(protoc_bin_vendored::protoc_bin_path()?)
+            .compile_protos(&files, &includes)?,
+    }
+    let parsed = protoc_gen_fastrs::Builder::new().parse(&files, &includes)?;
+    let generated: Vec<_> = parsed
+        .set
+        .file
+        .iter()
+        .filter(|f| names.iter().any(|n| n == f.name()))
+        .collect();
+    let all_types: Vec<String> = types::message_types(&generated)
+        .into_iter()
+        .map(|(_, path)| format!("gen::part0::{path}"))
+        .collect();
     let lines = count_lines(&gen)?;
-    write_crate(&dir, lib, schema.sources.len(), &all_types, root)?;
+    write_crate(&dir, lib, 1, &all_types, root)?;
     Ok(Crate {
         lib,
         dir,
