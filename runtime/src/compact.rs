@@ -4,14 +4,16 @@
 //! Speed-mode code inlines every field's codec into its message's `size`,
 //! `write_backward` and `merge_from`: the fastest code, and the most machine
 //! code for the compiler to optimise, once per field. Size-mode code calls
-//! these instead. Each is generic over the codec only, so a crate compiles one
-//! copy per protobuf type it uses (`write::<Str>`, `merge::<Msg<Order>>`),
-//! however many fields share it, and never inlines it into a caller: the
-//! generated code per field is one call, as prost's is.
+//! these instead, through the codecs' [`Ops`]: those of scalars, strings and
+//! bytes are compiled once, in this crate; those of messages and enums once
+//! per type in the crate that uses it (`merge::<Msg<Order>>`), however many
+//! fields share them, and never inlined into a caller. The generated code
+//! per field is one call, as prost's is.
 
 use alloc::vec::Vec;
 
 use crate::encoding::{self, Codec, Scalar};
+use crate::enumeration::Enum;
 use crate::error::{DecodeError, DecodeErrorKind};
 pub use crate::message::Encode;
 use crate::message::Message;
@@ -33,19 +35,163 @@ pub fn next_tag(r: &mut Reader<'_>) -> Result<Option<u32>, DecodeError> {
     }
 }
 
+/// The out-of-line operations of a codec, for size-mode code. The codecs
+/// of scalars, strings and bytes implement them in this crate, so they are
+/// compiled once here and never in the crates that call them; those of
+/// messages and enums are generic over the type and compiled once per type
+/// in the crate that uses them. The free functions below call them.
+pub trait Ops: Codec {
+    /// See [`write`].
+    fn write_ool(v: &Self::Value, key: &[u8], w: &mut Writer<'_>);
+    /// See [`merge`].
+    ///
+    /// # Errors
+    /// As [`merge`].
+    fn merge_ool(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
+    /// See [`merge_optional`].
+    ///
+    /// # Errors
+    /// As [`merge`].
+    fn merge_optional_ool(v: &mut Option<Self::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
+    /// See [`read`].
+    ///
+    /// # Errors
+    /// As [`merge`].
+    fn read_ool(r: &mut Reader<'_>, depth: u32) -> Result<Self::Value, DecodeError>;
+    /// See [`push`].
+    ///
+    /// # Errors
+    /// As [`merge`].
+    fn push_ool(values: &mut Vec<Self::Value>, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
+    /// See [`size_repeated`].
+    fn size_repeated_ool(values: &[Self::Value], key_len: usize) -> usize;
+    /// See [`write_repeated`].
+    fn write_repeated_ool(values: &[Self::Value], tag: &[u8], w: &mut Writer<'_>);
+}
+
+/// The out-of-line packed operations of a numeric codec (see [`Ops`]).
+pub trait PackedOps: Ops + Scalar {
+    /// See [`size_packed`].
+    fn size_packed_ool(values: &[Self::Value], key_len: usize) -> usize;
+    /// See [`write_packed`].
+    fn write_packed_ool(values: &[Self::Value], tag: &[u8], w: &mut Writer<'_>);
+    /// See [`merge_packed`].
+    ///
+    /// # Errors
+    /// As [`merge`].
+    fn merge_packed_ool(r: &mut Reader<'_>, values: &mut Vec<Self::Value>) -> Result<(), DecodeError>;
+}
+
+/// The methods of [`Ops`], each calling its generic implementation;
+/// `$($attr)*` is `#[inline(never)]` for generic codecs, so that each type's
+/// copy stays one call from its fields.
+macro_rules! ops_methods {
+    ($(#[$attr:meta])*) => {
+        $(#[$attr])*
+        fn write_ool(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
+            Self::write_keyed(v, key, w);
+        }
+        $(#[$attr])*
+        fn merge_ool(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+            Self::merge_compact(v, r, depth)
+        }
+        $(#[$attr])*
+        fn merge_optional_ool(v: &mut Option<Self::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+            merge_optional_impl::<Self>(v, r, depth)
+        }
+        $(#[$attr])*
+        fn read_ool(r: &mut Reader<'_>, depth: u32) -> Result<Self::Value, DecodeError> {
+            read_impl::<Self>(r, depth)
+        }
+        $(#[$attr])*
+        fn push_ool(values: &mut Vec<Self::Value>, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+            push_impl::<Self>(values, r, depth, tag)
+        }
+        $(#[$attr])*
+        fn size_repeated_ool(values: &[Self::Value], key_len: usize) -> usize {
+            size_repeated_impl::<Self>(values, key_len)
+        }
+        $(#[$attr])*
+        fn write_repeated_ool(values: &[Self::Value], tag: &[u8], w: &mut Writer<'_>) {
+            write_repeated_impl::<Self>(values, tag, w);
+        }
+    };
+}
+
+/// The methods of [`PackedOps`] (see [`ops_methods`]).
+macro_rules! packed_ops_methods {
+    ($(#[$attr:meta])*) => {
+        $(#[$attr])*
+        fn size_packed_ool(values: &[Self::Value], key_len: usize) -> usize {
+            encoding::size_packed::<Self>(values, key_len)
+        }
+        $(#[$attr])*
+        fn write_packed_ool(values: &[Self::Value], tag: &[u8], w: &mut Writer<'_>) {
+            encoding::write_packed::<Self>(values, tag, w);
+        }
+        $(#[$attr])*
+        fn merge_packed_ool(r: &mut Reader<'_>, values: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
+            encoding::merge_packed::<Self>(r, values)
+        }
+    };
+}
+
+macro_rules! concrete_ops {
+    ($($codec:ident)*) => {
+        $(impl Ops for encoding::$codec {
+            ops_methods!();
+        })*
+    };
+}
+
+macro_rules! concrete_packed_ops {
+    ($($codec:ident)*) => {
+        $(impl PackedOps for encoding::$codec {
+            packed_ops_methods!();
+        })*
+    };
+}
+
+concrete_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double Str LaxStr Bytes);
+concrete_packed_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double);
+
+impl<M: Message> Ops for encoding::Msg<M> {
+    ops_methods!(#[inline(never)]);
+}
+
+impl<M: Message, const NUMBER: u32> Ops for encoding::Group<M, NUMBER> {
+    ops_methods!(#[inline(never)]);
+}
+
+impl<E: Enum> Ops for encoding::OpenEnum<E> {
+    ops_methods!(#[inline(never)]);
+}
+
+impl<E: Enum> PackedOps for encoding::OpenEnum<E> {
+    packed_ops_methods!(#[inline(never)]);
+}
+
+impl<E: Enum> Ops for encoding::ClosedEnum<E> {
+    ops_methods!(#[inline(never)]);
+}
+
+impl<E: Enum> PackedOps for encoding::ClosedEnum<E> {
+    packed_ops_methods!(#[inline(never)]);
+}
+
 /// Writes one value and, before it, its tag bytes `key`.
-#[inline(never)]
-pub fn write<C: Codec>(v: &C::Value, key: &[u8], w: &mut Writer<'_>) {
-    C::write_keyed(v, key, w);
+#[inline(always)]
+pub fn write<C: Ops>(v: &C::Value, key: &[u8], w: &mut Writer<'_>) {
+    C::write_ool(v, key, w);
 }
 
 /// Reads one value into `v`: scalars overwrite, messages merge.
 ///
 /// # Errors
 /// The value is malformed or breaks a decode limit.
-#[inline(never)]
-pub fn merge<C: Codec>(v: &mut C::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
-    C::merge_compact(v, r, depth)
+#[inline(always)]
+pub fn merge<C: Ops>(v: &mut C::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    C::merge_ool(v, r, depth)
 }
 
 /// Reads one value into an explicit-presence field, setting it first if
@@ -53,8 +199,12 @@ pub fn merge<C: Codec>(v: &mut C::Value, r: &mut Reader<'_>, depth: u32) -> Resu
 ///
 /// # Errors
 /// As [`merge`].
-#[inline(never)]
-pub fn merge_optional<C: Codec>(v: &mut Option<C::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+#[inline(always)]
+pub fn merge_optional<C: Ops>(v: &mut Option<C::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    C::merge_optional_ool(v, r, depth)
+}
+
+fn merge_optional_impl<C: Codec>(v: &mut Option<C::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
     // Not `get_or_insert_with`: one more generic function per type.
     let v = match v {
         Some(v) => v,
@@ -67,8 +217,12 @@ pub fn merge_optional<C: Codec>(v: &mut Option<C::Value>, r: &mut Reader<'_>, de
 ///
 /// # Errors
 /// As [`merge`].
-#[inline(never)]
-pub fn read<C: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeError> {
+#[inline(always)]
+pub fn read<C: Ops>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeError> {
+    C::read_ool(r, depth)
+}
+
+fn read_impl<C: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeError> {
     let mut v = C::Value::default();
     C::merge_compact(&mut v, r, depth)?;
     Ok(v)
@@ -79,13 +233,70 @@ pub fn read<C: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, Decode
 ///
 /// # Errors
 /// As [`merge`].
-#[inline(never)]
-pub fn push<C: Codec>(values: &mut Vec<C::Value>, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+#[inline(always)]
+pub fn push<C: Ops>(values: &mut Vec<C::Value>, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+    C::push_ool(values, r, depth, tag)
+}
+
+fn push_impl<C: Codec>(
+    values: &mut Vec<C::Value>,
+    r: &mut Reader<'_>,
+    depth: u32,
+    tag: u32,
+) -> Result<(), DecodeError> {
     encoding::reserve_run(values, r, tag);
-    let mut v = C::Value::default();
-    C::merge_compact(&mut v, r, depth)?;
-    values.push(v);
+    values.push(read_impl::<C>(r, depth)?);
     Ok(())
+}
+
+/// Size of a repeated field written unpacked, tags included.
+#[inline(always)]
+#[must_use]
+pub fn size_repeated<C: Ops>(values: &[C::Value], key_len: usize) -> usize {
+    C::size_repeated_ool(values, key_len)
+}
+
+fn size_repeated_impl<C: Codec>(values: &[C::Value], key_len: usize) -> usize {
+    // A plain loop: iterator adapters are more code to compile per type.
+    let mut n = key_len * values.len();
+    for v in values {
+        n += C::size(v);
+    }
+    n
+}
+
+/// Writes a repeated field unpacked, one tag per element.
+#[inline(always)]
+pub fn write_repeated<C: Ops>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+    C::write_repeated_ool(values, tag, w);
+}
+
+fn write_repeated_impl<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+    for v in values.iter().rev() {
+        C::write_keyed(v, tag, w);
+    }
+}
+
+/// Size of a packed repeated field, tag and length included.
+#[inline(always)]
+#[must_use]
+pub fn size_packed<C: PackedOps>(values: &[C::Value], key_len: usize) -> usize {
+    C::size_packed_ool(values, key_len)
+}
+
+/// Writes a packed repeated field (nothing if it is empty).
+#[inline(always)]
+pub fn write_packed<C: PackedOps>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+    C::write_packed_ool(values, tag, w);
+}
+
+/// Reads a packed run and appends its elements.
+///
+/// # Errors
+/// As [`merge`].
+#[inline(always)]
+pub fn merge_packed<C: PackedOps>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
+    C::merge_packed_ool(r, values)
 }
 
 /// [`Message::merge_from`] callable through `dyn`, for the functions that
@@ -127,48 +338,6 @@ pub(crate) fn merge_nested(
     let merged = m.merge_from_dyn(&mut inner, depth);
     r.absorb(&inner);
     merged.map_err(|e| e.within(name, inner.field()))
-}
-
-/// Size of a repeated field written unpacked, tags included.
-#[inline(never)]
-#[must_use]
-pub fn size_repeated<C: Codec>(values: &[C::Value], key_len: usize) -> usize {
-    // A plain loop: iterator adapters are more code to compile per type.
-    let mut n = key_len * values.len();
-    for v in values {
-        n += C::size(v);
-    }
-    n
-}
-
-/// Writes a repeated field unpacked, one tag per element.
-#[inline(never)]
-pub fn write_repeated<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
-    for v in values.iter().rev() {
-        C::write_keyed(v, tag, w);
-    }
-}
-
-/// Size of a packed repeated field, tag and length included.
-#[inline(never)]
-#[must_use]
-pub fn size_packed<C: Scalar>(values: &[C::Value], key_len: usize) -> usize {
-    encoding::size_packed::<C>(values, key_len)
-}
-
-/// Writes a packed repeated field (nothing if it is empty).
-#[inline(never)]
-pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
-    encoding::write_packed::<C>(values, tag, w);
-}
-
-/// Reads a packed run and appends its elements.
-///
-/// # Errors
-/// As [`merge`].
-#[inline(never)]
-pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
-    encoding::merge_packed::<C>(r, values)
 }
 
 /// [`Message::fast_read_partial`] of `m`, a message of type `name`: how
