@@ -89,7 +89,7 @@ macro_rules! ops_methods {
     ($(#[$attr:meta])*) => {
         $(#[$attr])*
         fn write_ool(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
-            Self::write_keyed(v, key, w);
+            Self::write_compact(v, key, w);
         }
         $(#[$attr])*
         fn merge_ool(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
@@ -157,6 +157,16 @@ concrete_packed_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed6
 
 impl<M: Message> Ops for encoding::Msg<M> {
     ops_methods!(#[inline(never)]);
+}
+
+/// Writes message `v` and, before it, its length and `key`: the part of
+/// writing a nested message that does not depend on its type, compiled once
+/// (the type's `write_backward` is called through `dyn`).
+#[inline(never)]
+pub(crate) fn write_message(v: &dyn Encode, key: &[u8], w: &mut Writer<'_>) {
+    let end = w.remaining();
+    v.write_backward_dyn(w);
+    w.put_key_varint(key, (end - w.remaining()) as u64);
 }
 
 impl<M: Message, const NUMBER: u32> Ops for encoding::Group<M, NUMBER> {
@@ -228,8 +238,9 @@ fn read_impl<C: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, Decod
     Ok(v)
 }
 
-/// Reads one element of a repeated field whose tag `tag` was just read and
-/// appends it; a fresh field is first sized for the run of `tag` elements.
+/// Reads the element of a repeated field whose tag `tag` was just read, and
+/// those that follow it with the same tag, and appends them; a fresh field
+/// is first sized for the run.
 ///
 /// # Errors
 /// As [`merge`].
@@ -245,8 +256,13 @@ fn push_impl<C: Codec>(
     tag: u32,
 ) -> Result<(), DecodeError> {
     encoding::reserve_run(values, r, tag);
-    values.push(read_impl::<C>(r, depth)?);
-    Ok(())
+    // The whole run of `tag` elements in one call.
+    loop {
+        values.push(read_impl::<C>(r, depth)?);
+        if !r.read_tag_if(tag) {
+            return Ok(());
+        }
+    }
 }
 
 /// Size of a repeated field written unpacked, tags included.
@@ -273,7 +289,7 @@ pub fn write_repeated<C: Ops>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_
 
 fn write_repeated_impl<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
     for v in values.iter().rev() {
-        C::write_keyed(v, tag, w);
+        C::write_compact(v, tag, w);
     }
 }
 

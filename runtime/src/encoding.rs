@@ -54,6 +54,14 @@ pub trait Codec {
         Self::merge(v, r, depth)
     }
 
+    /// [`Codec::write_keyed`] for code generated in size mode: messages
+    /// override it to write through one function shared by all types.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_compact(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
+        Self::write_keyed(v, key, w);
+    }
+
     /// Reads one value into a fresh `Value`.
     #[inline]
     fn read(r: &mut Reader<'_>, depth: u32) -> Result<Self::Value, DecodeError> {
@@ -704,6 +712,10 @@ impl<M: Message> Codec for Msg<M> {
     #[inline]
     fn merge_compact(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         crate::compact::merge_nested(r, depth, M::FOOTPRINT, M::FULL_NAME, v)
+    }
+    #[inline]
+    fn write_compact(v: &M, key: &[u8], w: &mut Writer<'_>) {
+        crate::compact::write_message(v, key, w);
     }
 }
 
