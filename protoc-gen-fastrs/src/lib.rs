@@ -8,7 +8,8 @@
 //! 2. `model::lower`: descriptors → a typed model where every protobuf rule is
 //!    decided (presence, packing, map entries, boxing, names, tag bytes).
 //! 3. `emit`: model → tokens, one module per generated piece (types, size,
-//!    write, read).
+//!    write, read), each message in its [`Mode`]: speed (codecs inlined per
+//!    field) or size (calls into codecs compiled once per type).
 //! 4. `format`: tokens → formatted source, one file per protobuf package.
 //!
 //! From `build.rs`, use [`Builder`]:
