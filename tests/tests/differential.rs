@@ -20,27 +20,19 @@ where
 /// size-mode (`fast_size`) code, each against prost's.
 macro_rules! differential {
     ($($test:ident: $name:literal => $($seg:ident)::+;)*) => {
-        mod speed {
+        differential!(@mode speed, fast; $($test: $name => $($seg)::+;)*);
+        differential!(@mode size, fast_size; $($test: $name => $($seg)::+;)*);
+    };
+    (@mode $module:ident, $root:ident; $($test:ident: $name:literal => $($seg:ident)::+;)*) => {
+        mod $module {
             use super::*;
+            use fastrs_tests::$root;
             proptest! {
                 #![proptest_config(ProptestConfig::with_cases(400))]
                 $(
                     #[test]
                     fn $test(seed in any::<u64>()) {
-                        check::<fast::$($seg)::+, pb::$($seg)::+>($name, seed);
-                    }
-                )*
-            }
-        }
-        mod size {
-            use super::*;
-            use fastrs_tests::fast_size;
-            proptest! {
-                #![proptest_config(ProptestConfig::with_cases(400))]
-                $(
-                    #[test]
-                    fn $test(seed in any::<u64>()) {
-                        check::<fast_size::$($seg)::+, pb::$($seg)::+>($name, seed);
+                        check::<$root::$($seg)::+, pb::$($seg)::+>($name, seed);
                     }
                 )*
             }
