@@ -1,5 +1,5 @@
 //! `merge_from()`. Tags are constants. Encoders write fields in number order,
-//! and the decoder is shaped for that:
+//! and speed-mode decoders are shaped for that:
 //!
 //! - A message that holds no messages (a leaf of the recursion) first reads
 //!   its fields in number order, each if its tag comes next (a one- or
@@ -11,6 +11,9 @@
 //!   multiplies, would double: each arm checks for the tag expected next (its
 //!   own for a repeated field, then the following field's) and goes round the
 //!   `match` with it.
+//!
+//! Size mode has neither: one `match` per field read, each arm a call into
+//! the runtime's out-of-line `compact` codecs (see `compact_dispatch`).
 //!
 //! Packable repeated fields accept both encodings; anything else (unknown
 //! field numbers, or a known number with another wire type) is kept as
