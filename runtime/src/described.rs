@@ -3,9 +3,9 @@
 use crate::message::Message;
 
 /// A message generated with its descriptors embedded (generator option
-/// `descriptors=true`, `Builder::file_descriptors()`): what gRPC server
-/// reflection, `Any` resolution and tools that print or parse messages by
-/// schema need.
+/// `descriptors=true`, `Builder::file_descriptors()`): what the text format
+/// (`fastrs::text`, feature `text`), gRPC server reflection, `Any`
+/// resolution and tools that print or parse messages by schema need.
 ///
 /// The set holds the `.proto` files of the message's package that were
 /// generated together, without source info (comments and spans); files they
@@ -16,4 +16,11 @@ pub trait Described: Message {
     /// The encoded `google.protobuf.FileDescriptorSet` that declares this
     /// message (the package's `FILE_DESCRIPTOR_SET` constant).
     const FILE_DESCRIPTOR_SET: &'static [u8];
+
+    /// The `FILE_DESCRIPTOR_SET`s of the packages this message's package
+    /// imports, directly or not, that were generated with descriptors too
+    /// (and those of the well-known types the runtime ships): with
+    /// [`Described::FILE_DESCRIPTOR_SET`], every type its fields can hold.
+    /// Packages mapped with `extern_path` are not included.
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = &[];
 }

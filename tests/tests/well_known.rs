@@ -26,6 +26,7 @@ fn runtime_well_known_types_are_current() {
         .collect();
     let files = protoc_gen_fastrs::Builder::new()
         .json_under_feature("json")
+        .file_descriptors()
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 1);
@@ -51,6 +52,7 @@ fn runtime_descriptor_types_are_current() {
     let files = protoc_gen_fastrs::Builder::new()
         .protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap())
         .json_under_feature("json")
+        .file_descriptors()
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 2);

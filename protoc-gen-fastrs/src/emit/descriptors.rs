@@ -19,9 +19,14 @@ pub fn set_const(package: &Package) -> TokenStream {
         files.join(", ")
     );
     let bytes = byte_string(set);
+    let imports = package.descriptor_imports.iter().map(|p| p.relative_to(&package.scope));
     quote! {
         #[doc = #doc]
         pub const FILE_DESCRIPTOR_SET: &[u8] = #bytes;
+
+        /// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+        /// directly or not (those generated with descriptors).
+        pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[#(#imports),*];
     }
 }
 
@@ -31,10 +36,11 @@ pub fn described_impl(msg: &Message) -> TokenStream {
         return TokenStream::new();
     };
     let ident = &msg.ident;
-    let supers = std::iter::repeat_n(quote!(super::), depth);
+    let supers: Vec<TokenStream> = std::iter::repeat_n(quote!(super::), depth).collect();
     quote! {
         impl ::fastrs::Described for #ident {
             const FILE_DESCRIPTOR_SET: &'static [u8] = #(#supers)* FILE_DESCRIPTOR_SET;
+            const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = #(#supers)* IMPORTED_DESCRIPTOR_SETS;
         }
     }
 }

@@ -88,6 +88,7 @@ pub fn lower(
                     files: Vec::new(),
                     json: options.json.clone(),
                     descriptor_set: None,
+                    descriptor_imports: Vec::new(),
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -107,6 +108,7 @@ pub fn lower(
     if options.descriptors {
         for package in &mut packages {
             package.descriptor_set = Some(embedded_descriptors(files, &package.files));
+            package.descriptor_imports = descriptor_imports(files, package, &generated_packages, options);
         }
     }
     if errors.is_empty() {
@@ -178,6 +180,79 @@ fn embedded_descriptors(files: &[FileDescriptorProto], sources: &[SourceFile]) -
         ..Default::default()
     };
     set.encode_to_vec()
+}
+
+/// Where the `FILE_DESCRIPTOR_SET`s of the files `package`'s files import
+/// (directly or not) live: the modules of packages generated in this run,
+/// and the runtime's for `google/protobuf/*.proto` unless an `extern_path`
+/// moves those. Other packages' sets (generated elsewhere, maybe without
+/// descriptors) are left for users to register.
+pub fn descriptor_imports(
+    files: &[FileDescriptorProto],
+    package: &Package,
+    generated: &HashSet<&str>,
+    options: &Options,
+) -> Vec<TypePath> {
+    let own: HashSet<&str> = package.files.iter().map(|f| f.name.as_str()).collect();
+    let mut seen: HashSet<&str> = own.clone();
+    let mut queue: Vec<&str> = own.iter().copied().collect();
+    let mut paths: Vec<(String, TypePath)> = Vec::new();
+    while let Some(name) = queue.pop() {
+        let Some(file) = files.iter().find(|f| f.name() == name) else {
+            continue;
+        };
+        for dep in file.dependency.iter().filter_map(|d| d.as_str()) {
+            if !seen.insert(dep) {
+                continue;
+            }
+            queue.push(dep);
+            let Some(dep_file) = files.iter().find(|f| f.name() == dep) else {
+                continue;
+            };
+            let dep_package = dep_file.package();
+            let path = if dep_package == package.name {
+                None
+            } else if generated.contains(dep_package) {
+                Some(TypePath::Local {
+                    modules: names::package_modules(dep_package),
+                    name: "FILE_DESCRIPTOR_SET".into(),
+                })
+            } else {
+                runtime_descriptor_set(dep, dep_package, options)
+            };
+            if let Some(path) = path {
+                let key = match &path {
+                    TypePath::Local { modules, .. } => modules.join("::"),
+                    TypePath::Absolute(p) => p.as_str().to_string(),
+                };
+                if !paths.iter().any(|(k, _)| *k == key) {
+                    paths.push((key, path));
+                }
+            }
+        }
+    }
+    paths.sort_by(|a, b| a.0.cmp(&b.0));
+    paths.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The runtime's `FILE_DESCRIPTOR_SET` that holds `file`, one of protobuf's
+/// own, unless the user maps its package elsewhere.
+fn runtime_descriptor_set(file: &str, package: &str, options: &Options) -> Option<TypePath> {
+    let moved = options
+        .extern_paths
+        .iter()
+        .any(|(p, _)| ".google.protobuf".starts_with(p.as_str()) || p.starts_with(".google.protobuf"));
+    if moved || !file.starts_with("google/protobuf/") || !package.starts_with("google.protobuf") {
+        return None;
+    }
+    let module = match file {
+        "google/protobuf/descriptor.proto" => "::fastrs::descriptor",
+        "google/protobuf/compiler/plugin.proto" => "::fastrs::descriptor::compiler",
+        _ => "::fastrs::well_known",
+    };
+    let path = format!("{module}::FILE_DESCRIPTOR_SET");
+    let tokens: proc_macro2::TokenStream = path.parse().expect("a valid path");
+    Some(TypePath::Absolute(crate::options::RustPath::from_parts(&path, tokens)))
 }
 
 /// Gives each generated message the tags of the `string` extensions declared

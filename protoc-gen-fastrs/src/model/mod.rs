@@ -40,6 +40,10 @@ pub struct Package {
     pub json: Option<crate::options::JsonGate>,
     /// The encoded `FileDescriptorSet` of `files`, to embed (`descriptors=true`).
     pub descriptor_set: Option<Vec<u8>>,
+    /// With `descriptors=true`: the `FILE_DESCRIPTOR_SET` constants of the
+    /// packages its files import, directly or not (see
+    /// [`lower::descriptor_imports`]).
+    pub descriptor_imports: Vec<TypePath>,
 }
 
 /// The items of a package that one `.proto` file declares.

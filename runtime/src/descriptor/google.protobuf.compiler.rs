@@ -137,6 +137,10 @@ impl ::fastrs::Message for Version {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Version {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl Version {
     /// `major` if set, else its default.
@@ -469,6 +473,10 @@ impl ::fastrs::Message for CodeGeneratorRequest {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for CodeGeneratorRequest {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl CodeGeneratorRequest {
     /// `parameter` if set, else its default.
@@ -778,6 +786,10 @@ impl ::fastrs::Message for CodeGeneratorResponse {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for CodeGeneratorResponse {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl CodeGeneratorResponse {
@@ -1117,6 +1129,10 @@ pub mod code_generator_response {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for File {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl File {
         /// `name` if set, else its default.
@@ -1299,3 +1315,26 @@ pub fn register_json_types() {
     ::fastrs::json::register::<CodeGeneratorResponse>();
     ::fastrs::json::register::<code_generator_response::File>();
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/compiler/plugin.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\x96\x09\x0a%google/protobuf/compiler/plugin.proto\x12\x18google.protobuf.compiler\x1a googl\
+e/protobuf/descriptor.proto\"c\x0a\x07Version\x12\x14\x0a\x05major\x18\x01 \x01(\x05R\x05major\x12\
+\x14\x0a\x05minor\x18\x02 \x01(\x05R\x05minor\x12\x14\x0a\x05patch\x18\x03 \x01(\x05R\x05patch\x12\
+\x16\x0a\x06suffix\x18\x04 \x01(\x09R\x06suffix\"\xcf\x02\x0a\x14CodeGeneratorRequest\x12(\x0a\x10\
+file_to_generate\x18\x01 \x03(\x09R\x0efileToGenerate\x12\x1c\x0a\x09parameter\x18\x02 \x01(\x09\
+R\x09parameter\x12C\x0a\x0aproto_file\x18\x0f \x03(\x0b2$.google.protobuf.FileDescriptorProtoR\x09\
+protoFile\x12\\\x0a\x17source_file_descriptors\x18\x11 \x03(\x0b2$.google.protobuf.FileDescripto\
+rProtoR\x15sourceFileDescriptors\x12L\x0a\x10compiler_version\x18\x03 \x01(\x0b2!.google.protobu\
+f.compiler.VersionR\x0fcompilerVersion\"\x85\x04\x0a\x15CodeGeneratorResponse\x12\x14\x0a\x05err\
+or\x18\x01 \x01(\x09R\x05error\x12-\x0a\x12supported_features\x18\x02 \x01(\x04R\x11supportedFea\
+tures\x12'\x0a\x0fminimum_edition\x18\x03 \x01(\x05R\x0eminimumEdition\x12'\x0a\x0fmaximum_editi\
+on\x18\x04 \x01(\x05R\x0emaximumEdition\x12H\x0a\x04file\x18\x0f \x03(\x0b24.google.protobuf.com\
+piler.CodeGeneratorResponse.FileR\x04file\x1a\xb1\x01\x0a\x04File\x12\x12\x0a\x04name\x18\x01 \x01\
+(\x09R\x04name\x12'\x0a\x0finsertion_point\x18\x02 \x01(\x09R\x0einsertionPoint\x12\x18\x0a\x07c\
+ontent\x18\x0f \x01(\x09R\x07content\x12R\x0a\x13generated_code_info\x18\x10 \x01(\x0b2\".google\
+.protobuf.GeneratedCodeInfoR\x11generatedCodeInfo\"W\x0a\x07Feature\x12\x10\x0a\x0cFEATURE_NONE\x10\
+\x00\x12\x1b\x0a\x17FEATURE_PROTO3_OPTIONAL\x10\x01\x12\x1d\x0a\x19FEATURE_SUPPORTS_EDITIONS\x10\
+\x02Br\x0a\x1ccom.google.protobuf.compilerB\x0cPluginProtosZ)google.golang.org/protobuf/types/pl\
+uginpb\xaa\x02\x18Google.Protobuf.Compiler";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[super::FILE_DESCRIPTOR_SET];

@@ -76,6 +76,10 @@ impl ::fastrs::Message for FileDescriptorSet {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for FileDescriptorSet {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for FileDescriptorSet {
@@ -577,6 +581,10 @@ impl ::fastrs::Message for FileDescriptorProto {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for FileDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl FileDescriptorProto {
@@ -1202,6 +1210,10 @@ impl ::fastrs::Message for DescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for DescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl DescriptorProto {
     /// `name` if set, else its default.
@@ -1558,6 +1570,10 @@ pub mod descriptor_proto {
             ::core::result::Result::Ok(())
         }
     }
+    impl ::fastrs::Described for ExtensionRange {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl ExtensionRange {
         /// `start` if set, else its default.
@@ -1760,6 +1776,10 @@ pub mod descriptor_proto {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for ReservedRange {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl ReservedRange {
@@ -2010,6 +2030,10 @@ impl ::fastrs::Message for ExtensionRangeOptions {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for ExtensionRangeOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl ExtensionRangeOptions {
@@ -2318,6 +2342,10 @@ pub mod extension_range_options {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for Declaration {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl Declaration {
@@ -2838,6 +2866,10 @@ impl ::fastrs::Message for FieldDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for FieldDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl FieldDescriptorProto {
     /// `name` if set, else its default.
@@ -3355,6 +3387,10 @@ impl ::fastrs::Message for OneofDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for OneofDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl OneofDescriptorProto {
     /// `name` if set, else its default.
@@ -3649,6 +3685,10 @@ impl ::fastrs::Message for EnumDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for EnumDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl EnumDescriptorProto {
     /// `name` if set, else its default.
@@ -3905,6 +3945,10 @@ pub mod enum_descriptor_proto {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for EnumReservedRange {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl EnumReservedRange {
         /// `start` if set, else its default.
@@ -4112,6 +4156,10 @@ impl ::fastrs::Message for EnumValueDescriptorProto {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for EnumValueDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl EnumValueDescriptorProto {
@@ -4342,6 +4390,10 @@ impl ::fastrs::Message for ServiceDescriptorProto {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for ServiceDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl ServiceDescriptorProto {
@@ -4629,6 +4681,10 @@ impl ::fastrs::Message for MethodDescriptorProto {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for MethodDescriptorProto {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl MethodDescriptorProto {
@@ -5389,6 +5445,10 @@ impl ::fastrs::Message for FileOptions {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for FileOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl FileOptions {
@@ -6179,6 +6239,10 @@ impl ::fastrs::Message for MessageOptions {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for MessageOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl MessageOptions {
     /// `message_set_wire_format` if set, else its default.
@@ -6824,6 +6888,10 @@ impl ::fastrs::Message for FieldOptions {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for FieldOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl FieldOptions {
     /// `ctype` if set, else its default.
@@ -7233,6 +7301,10 @@ pub mod field_options {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for EditionDefault {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl EditionDefault {
         /// `value` if set, else its default.
@@ -7504,6 +7576,10 @@ pub mod field_options {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for FeatureSupport {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl FeatureSupport {
@@ -7986,6 +8062,10 @@ impl ::fastrs::Message for OneofOptions {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for OneofOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for OneofOptions {
@@ -8259,6 +8339,10 @@ impl ::fastrs::Message for EnumOptions {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for EnumOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl EnumOptions {
@@ -8596,6 +8680,10 @@ impl ::fastrs::Message for EnumValueOptions {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for EnumValueOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl EnumValueOptions {
     /// `deprecated` if set, else its default.
@@ -8873,6 +8961,10 @@ impl ::fastrs::Message for ServiceOptions {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for ServiceOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl ServiceOptions {
     /// `deprecated` if set, else its default.
@@ -9138,6 +9230,10 @@ impl ::fastrs::Message for MethodOptions {
         }
         ::core::result::Result::Ok(())
     }
+}
+impl ::fastrs::Described for MethodOptions {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl MethodOptions {
@@ -9531,6 +9627,10 @@ impl ::fastrs::Message for UninterpretedOption {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for UninterpretedOption {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl UninterpretedOption {
     /// `identifier_value` if set, else its default.
@@ -9831,6 +9931,10 @@ pub mod uninterpreted_option {
             }
             ::core::result::Result::Ok(())
         }
+    }
+    impl ::fastrs::Described for NamePart {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl NamePart {
@@ -10222,6 +10326,10 @@ impl ::fastrs::Message for FeatureSet {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for FeatureSet {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl FeatureSet {
     /// `field_presence` if set, else its default.
@@ -10530,6 +10638,10 @@ pub mod feature_set {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for VisibilityFeature {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[cfg(feature = "json")]
     #[allow(deprecated)]
     impl ::fastrs::serde::Serialize for VisibilityFeature {
@@ -10679,6 +10791,10 @@ pub mod feature_set {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for ProtoLimitsFeature {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[cfg(feature = "json")]
     #[allow(deprecated)]
@@ -11181,6 +11297,10 @@ impl ::fastrs::Message for FeatureSetDefaults {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for FeatureSetDefaults {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl FeatureSetDefaults {
     /// `minimum_edition` if set, else its default.
@@ -11421,6 +11541,10 @@ pub mod feature_set_defaults {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for FeatureSetEditionDefault {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl FeatureSetEditionDefault {
         /// `edition` if set, else its default.
@@ -11642,6 +11766,10 @@ impl ::fastrs::Message for SourceCodeInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for SourceCodeInfo {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -11984,6 +12112,10 @@ pub mod source_code_info {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for Location {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl Location {
         /// `leading_comments` if set, else its default.
@@ -12200,6 +12332,10 @@ impl ::fastrs::Message for GeneratedCodeInfo {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for GeneratedCodeInfo {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -12445,6 +12581,10 @@ pub mod generated_code_info {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for Annotation {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl Annotation {
@@ -12827,3 +12967,247 @@ pub fn register_json_types() {
     ::fastrs::json::register::<GeneratedCodeInfo>();
     ::fastrs::json::register::<generated_code_info::Annotation>();
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/descriptor.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xe8m\x0a google/protobuf/descriptor.proto\x12\x0fgoogle.protobuf\"[\x0a\x11FileDescriptorSe\
+t\x128\x0a\x04file\x18\x01 \x03(\x0b2$.google.protobuf.FileDescriptorProtoR\x04file*\x0c\x08\x80\
+\xec\xca\xff\x01\x10\x81\xec\xca\xff\x01\"\xc5\x05\x0a\x13FileDescriptorProto\x12\x12\x0a\x04nam\
+e\x18\x01 \x01(\x09R\x04name\x12\x18\x0a\x07package\x18\x02 \x01(\x09R\x07package\x12\x1e\x0a\x0a\
+dependency\x18\x03 \x03(\x09R\x0adependency\x12+\x0a\x11public_dependency\x18\x0a \x03(\x05R\x10\
+publicDependency\x12'\x0a\x0fweak_dependency\x18\x0b \x03(\x05R\x0eweakDependency\x12+\x0a\x11op\
+tion_dependency\x18\x0f \x03(\x09R\x10optionDependency\x12C\x0a\x0cmessage_type\x18\x04 \x03(\x0b\
+2 .google.protobuf.DescriptorProtoR\x0bmessageType\x12A\x0a\x09enum_type\x18\x05 \x03(\x0b2$.goo\
+gle.protobuf.EnumDescriptorProtoR\x08enumType\x12A\x0a\x07service\x18\x06 \x03(\x0b2'.google.pro\
+tobuf.ServiceDescriptorProtoR\x07service\x12C\x0a\x09extension\x18\x07 \x03(\x0b2%.google.protob\
+uf.FieldDescriptorProtoR\x09extension\x126\x0a\x07options\x18\x08 \x01(\x0b2\x1c.google.protobuf\
+.FileOptionsR\x07options\x12I\x0a\x10source_code_info\x18\x09 \x01(\x0b2\x1f.google.protobuf.Sou\
+rceCodeInfoR\x0esourceCodeInfo\x12\x16\x0a\x06syntax\x18\x0c \x01(\x09R\x06syntax\x122\x0a\x07ed\
+ition\x18\x0e \x01(\x0e2\x18.google.protobuf.EditionR\x07edition\"\xfc\x06\x0a\x0fDescriptorProt\
+o\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12;\x0a\x05field\x18\x02 \x03(\x0b2%.google.pr\
+otobuf.FieldDescriptorProtoR\x05field\x12C\x0a\x09extension\x18\x06 \x03(\x0b2%.google.protobuf.\
+FieldDescriptorProtoR\x09extension\x12A\x0a\x0bnested_type\x18\x03 \x03(\x0b2 .google.protobuf.D\
+escriptorProtoR\x0anestedType\x12A\x0a\x09enum_type\x18\x04 \x03(\x0b2$.google.protobuf.EnumDesc\
+riptorProtoR\x08enumType\x12X\x0a\x0fextension_range\x18\x05 \x03(\x0b2/.google.protobuf.Descrip\
+torProto.ExtensionRangeR\x0eextensionRange\x12D\x0a\x0aoneof_decl\x18\x08 \x03(\x0b2%.google.pro\
+tobuf.OneofDescriptorProtoR\x09oneofDecl\x129\x0a\x07options\x18\x07 \x01(\x0b2\x1f.google.proto\
+buf.MessageOptionsR\x07options\x12U\x0a\x0ereserved_range\x18\x09 \x03(\x0b2..google.protobuf.De\
+scriptorProto.ReservedRangeR\x0dreservedRange\x12#\x0a\x0dreserved_name\x18\x0a \x03(\x09R\x0cre\
+servedName\x12A\x0a\x0avisibility\x18\x0b \x01(\x0e2!.google.protobuf.SymbolVisibilityR\x0avisib\
+ility\x1az\x0a\x0eExtensionRange\x12\x14\x0a\x05start\x18\x01 \x01(\x05R\x05start\x12\x10\x0a\x03\
+end\x18\x02 \x01(\x05R\x03end\x12@\x0a\x07options\x18\x03 \x01(\x0b2&.google.protobuf.ExtensionR\
+angeOptionsR\x07options\x1a7\x0a\x0dReservedRange\x12\x14\x0a\x05start\x18\x01 \x01(\x05R\x05sta\
+rt\x12\x10\x0a\x03end\x18\x02 \x01(\x05R\x03end\"\xd4\x04\x0a\x15ExtensionRangeOptions\x12X\x0a\x14\
+uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.protobuf.UninterpretedOptionR\x13uninterpret\
+edOption\x12Y\x0a\x0bdeclaration\x18\x02 \x03(\x0b22.google.protobuf.ExtensionRangeOptions.Decla\
+rationB\x03\x88\x01\x02R\x0bdeclaration\x127\x0a\x08features\x182 \x01(\x0b2\x1b.google.protobuf\
+.FeatureSetR\x08features\x12m\x0a\x0cverification\x18\x03 \x01(\x0e28.google.protobuf.ExtensionR\
+angeOptions.VerificationState:\x0aUNVERIFIEDB\x03\x88\x01\x02R\x0cverification\x1a\x94\x01\x0a\x0b\
+Declaration\x12\x16\x0a\x06number\x18\x01 \x01(\x05R\x06number\x12\x1b\x0a\x09full_name\x18\x02 \
+\x01(\x09R\x08fullName\x12\x12\x0a\x04type\x18\x03 \x01(\x09R\x04type\x12\x1a\x0a\x08reserved\x18\
+\x05 \x01(\x08R\x08reserved\x12\x1a\x0a\x08repeated\x18\x06 \x01(\x08R\x08repeatedJ\x04\x08\x04\x10\
+\x05\"4\x0a\x11VerificationState\x12\x0f\x0a\x0bDECLARATION\x10\x00\x12\x0e\x0a\x0aUNVERIFIED\x10\
+\x01*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\x07\x10\x80\x80\x80\x80\x02\"\xc1\x06\x0a\x14Fiel\
+dDescriptorProto\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12\x16\x0a\x06number\x18\x03 \x01\
+(\x05R\x06number\x12A\x0a\x05label\x18\x04 \x01(\x0e2+.google.protobuf.FieldDescriptorProto.Labe\
+lR\x05label\x12>\x0a\x04type\x18\x05 \x01(\x0e2*.google.protobuf.FieldDescriptorProto.TypeR\x04t\
+ype\x12\x1b\x0a\x09type_name\x18\x06 \x01(\x09R\x08typeName\x12\x1a\x0a\x08extendee\x18\x02 \x01\
+(\x09R\x08extendee\x12#\x0a\x0ddefault_value\x18\x07 \x01(\x09R\x0cdefaultValue\x12\x1f\x0a\x0bo\
+neof_index\x18\x09 \x01(\x05R\x0aoneofIndex\x12\x1b\x0a\x09json_name\x18\x0a \x01(\x09R\x08jsonN\
+ame\x127\x0a\x07options\x18\x08 \x01(\x0b2\x1d.google.protobuf.FieldOptionsR\x07options\x12'\x0a\
+\x0fproto3_optional\x18\x11 \x01(\x08R\x0eproto3Optional\"\xb6\x02\x0a\x04Type\x12\x0f\x0a\x0bTY\
+PE_DOUBLE\x10\x01\x12\x0e\x0a\x0aTYPE_FLOAT\x10\x02\x12\x0e\x0a\x0aTYPE_INT64\x10\x03\x12\x0f\x0a\
+\x0bTYPE_UINT64\x10\x04\x12\x0e\x0a\x0aTYPE_INT32\x10\x05\x12\x10\x0a\x0cTYPE_FIXED64\x10\x06\x12\
+\x10\x0a\x0cTYPE_FIXED32\x10\x07\x12\x0d\x0a\x09TYPE_BOOL\x10\x08\x12\x0f\x0a\x0bTYPE_STRING\x10\
+\x09\x12\x0e\x0a\x0aTYPE_GROUP\x10\x0a\x12\x10\x0a\x0cTYPE_MESSAGE\x10\x0b\x12\x0e\x0a\x0aTYPE_B\
+YTES\x10\x0c\x12\x0f\x0a\x0bTYPE_UINT32\x10\x0d\x12\x0d\x0a\x09TYPE_ENUM\x10\x0e\x12\x11\x0a\x0d\
+TYPE_SFIXED32\x10\x0f\x12\x11\x0a\x0dTYPE_SFIXED64\x10\x10\x12\x0f\x0a\x0bTYPE_SINT32\x10\x11\x12\
+\x0f\x0a\x0bTYPE_SINT64\x10\x12\"C\x0a\x05Label\x12\x12\x0a\x0eLABEL_OPTIONAL\x10\x01\x12\x12\x0a\
+\x0eLABEL_REPEATED\x10\x03\x12\x12\x0a\x0eLABEL_REQUIRED\x10\x02\"c\x0a\x14OneofDescriptorProto\x12\
+\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x127\x0a\x07options\x18\x02 \x01(\x0b2\x1d.google.pr\
+otobuf.OneofOptionsR\x07options\"\xa6\x03\x0a\x13EnumDescriptorProto\x12\x12\x0a\x04name\x18\x01\
+\x20\x01(\x09R\x04name\x12?\x0a\x05value\x18\x02 \x03(\x0b2).google.protobuf.EnumValueDescriptor\
+ProtoR\x05value\x126\x0a\x07options\x18\x03 \x01(\x0b2\x1c.google.protobuf.EnumOptionsR\x07optio\
+ns\x12]\x0a\x0ereserved_range\x18\x04 \x03(\x0b26.google.protobuf.EnumDescriptorProto.EnumReserv\
+edRangeR\x0dreservedRange\x12#\x0a\x0dreserved_name\x18\x05 \x03(\x09R\x0creservedName\x12A\x0a\x0a\
+visibility\x18\x06 \x01(\x0e2!.google.protobuf.SymbolVisibilityR\x0avisibility\x1a;\x0a\x11EnumR\
+eservedRange\x12\x14\x0a\x05start\x18\x01 \x01(\x05R\x05start\x12\x10\x0a\x03end\x18\x02 \x01(\x05\
+R\x03end\"\x83\x01\x0a\x18EnumValueDescriptorProto\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04nam\
+e\x12\x16\x0a\x06number\x18\x02 \x01(\x05R\x06number\x12;\x0a\x07options\x18\x03 \x01(\x0b2!.goo\
+gle.protobuf.EnumValueOptionsR\x07options\"\xb5\x01\x0a\x16ServiceDescriptorProto\x12\x12\x0a\x04\
+name\x18\x01 \x01(\x09R\x04name\x12>\x0a\x06method\x18\x02 \x03(\x0b2&.google.protobuf.MethodDes\
+criptorProtoR\x06method\x129\x0a\x07options\x18\x03 \x01(\x0b2\x1f.google.protobuf.ServiceOption\
+sR\x07optionsJ\x04\x08\x04\x10\x05R\x06stream\"\x89\x02\x0a\x15MethodDescriptorProto\x12\x12\x0a\
+\x04name\x18\x01 \x01(\x09R\x04name\x12\x1d\x0a\x0ainput_type\x18\x02 \x01(\x09R\x09inputType\x12\
+\x1f\x0a\x0boutput_type\x18\x03 \x01(\x09R\x0aoutputType\x128\x0a\x07options\x18\x04 \x01(\x0b2\x1e\
+.google.protobuf.MethodOptionsR\x07options\x120\x0a\x10client_streaming\x18\x05 \x01(\x08:\x05fa\
+lseR\x0fclientStreaming\x120\x0a\x10server_streaming\x18\x06 \x01(\x08:\x05falseR\x0fserverStrea\
+ming\"\x8c\x0c\x0a\x0bFileOptions\x12!\x0a\x0cjava_package\x18\x01 \x01(\x09R\x0bjavaPackage\x12\
+0\x0a\x14java_outer_classname\x18\x08 \x01(\x09R\x12javaOuterClassname\x12\xf9\x01\x0a\x13java_m\
+ultiple_files\x18\x0a \x01(\x08:\x05falseB\xc1\x01\xb2\x01\xbd\x01\x08\xe6\x07 \xe9\x07*\xb4\x01\
+This behavior is enabled by default in editions 2024 and above. To disable it, you can set `feat\
+ures.(pb.java).nest_in_file_class = YES` on individual messages, enums, or services.R\x11javaMul\
+tipleFiles\x12D\x0a\x1djava_generate_equals_and_hash\x18\x14 \x01(\x08B\x02\x18\x01R\x19javaGene\
+rateEqualsAndHash\x12:\x0a\x16java_string_check_utf8\x18\x1b \x01(\x08:\x05falseR\x13javaStringC\
+heckUtf8\x12S\x0a\x0coptimize_for\x18\x09 \x01(\x0e2).google.protobuf.FileOptions.OptimizeMode:\x05\
+SPEEDR\x0boptimizeFor\x12\x1d\x0a\x0ago_package\x18\x0b \x01(\x09R\x09goPackage\x125\x0a\x13cc_g\
+eneric_services\x18\x10 \x01(\x08:\x05falseR\x11ccGenericServices\x129\x0a\x15java_generic_servi\
+ces\x18\x11 \x01(\x08:\x05falseR\x13javaGenericServices\x125\x0a\x13py_generic_services\x18\x12 \
+\x01(\x08:\x05falseR\x11pyGenericServices\x12%\x0a\x0adeprecated\x18\x17 \x01(\x08:\x05falseR\x0a\
+deprecated\x12\xbf\x01\x0a\x10cc_enable_arenas\x18\x1f \x01(\x08:\x04trueB\x8e\x01\xb2\x01\x8a\x01\
+\x20\xea\x07*\x84\x01cc_enable_arenas is enabled by default in every edition and overrides are i\
+gnored.This option is removed in editions 2026 and above.R\x0eccEnableArenas\x12*\x0a\x11objc_cl\
+ass_prefix\x18$ \x01(\x09R\x0fobjcClassPrefix\x12)\x0a\x10csharp_namespace\x18% \x01(\x09R\x0fcs\
+harpNamespace\x12!\x0a\x0cswift_prefix\x18' \x01(\x09R\x0bswiftPrefix\x12(\x0a\x10php_class_pref\
+ix\x18( \x01(\x09R\x0ephpClassPrefix\x12#\x0a\x0dphp_namespace\x18) \x01(\x09R\x0cphpNamespace\x12\
+4\x0a\x16php_metadata_namespace\x18, \x01(\x09R\x14phpMetadataNamespace\x12!\x0a\x0cruby_package\
+\x18- \x01(\x09R\x0brubyPackage\x127\x0a\x08features\x182 \x01(\x0b2\x1b.google.protobuf.Feature\
+SetR\x08features\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.protobuf.Uninte\
+rpretedOptionR\x13uninterpretedOption\":\x0a\x0cOptimizeMode\x12\x09\x0a\x05SPEED\x10\x01\x12\x0d\
+\x0a\x09CODE_SIZE\x10\x02\x12\x10\x0a\x0cLITE_RUNTIME\x10\x03*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\
+\xe8\x07\x10\x80\x80\x80\x80\x02J\x04\x08*\x10+J\x04\x08&\x10'R\x14php_generic_services\"\xfc\x03\
+\x0a\x0eMessageOptions\x12<\x0a\x17message_set_wire_format\x18\x01 \x01(\x08:\x05falseR\x14messa\
+geSetWireFormat\x12L\x0a\x1fno_standard_descriptor_accessor\x18\x02 \x01(\x08:\x05falseR\x1cnoSt\
+andardDescriptorAccessor\x12%\x0a\x0adeprecated\x18\x03 \x01(\x08:\x05falseR\x0adeprecated\x12\x1b\
+\x0a\x09map_entry\x18\x07 \x01(\x08R\x08mapEntry\x12V\x0a&deprecated_legacy_json_field_conflicts\
+\x18\x0b \x01(\x08B\x02\x18\x01R\"deprecatedLegacyJsonFieldConflicts\x127\x0a\x08features\x18\x0c\
+\x20\x01(\x0b2\x1b.google.protobuf.FeatureSetR\x08features\x12X\x0a\x14uninterpreted_option\x18\xe7\
+\x07 \x03(\x0b2$.google.protobuf.UninterpretedOptionR\x13uninterpretedOption*\x06\x08\xde\x07\x10\
+\xe7\x07*\x09\x08\xe8\x07\x10\x80\x80\x80\x80\x02J\x04\x08\x04\x10\x05J\x04\x08\x05\x10\x06J\x04\
+\x08\x06\x10\x07J\x04\x08\x08\x10\x09J\x04\x08\x09\x10\x0a\"\xce\x0d\x0a\x0cFieldOptions\x12A\x0a\
+\x05ctype\x18\x01 \x01(\x0e2#.google.protobuf.FieldOptions.CType:\x06STRINGR\x05ctype\x12\x16\x0a\
+\x06packed\x18\x02 \x01(\x08R\x06packed\x12G\x0a\x06jstype\x18\x06 \x01(\x0e2$.google.protobuf.F\
+ieldOptions.JSType:\x09JS_NORMALR\x06jstype\x12\x19\x0a\x04lazy\x18\x05 \x01(\x08:\x05falseR\x04\
+lazy\x12.\x0a\x0funverified_lazy\x18\x0f \x01(\x08:\x05falseR\x0eunverifiedLazy\x12%\x0a\x0adepr\
+ecated\x18\x03 \x01(\x08:\x05falseR\x0adeprecated\x12\x1d\x0a\x04weak\x18\x0a \x01(\x08:\x05fals\
+eB\x02\x18\x01R\x04weak\x12(\x0a\x0cdebug_redact\x18\x10 \x01(\x08:\x05falseR\x0bdebugRedact\x12\
+K\x0a\x09retention\x18\x11 \x01(\x0e2-.google.protobuf.FieldOptions.OptionRetentionR\x09retentio\
+n\x12H\x0a\x07targets\x18\x13 \x03(\x0e2..google.protobuf.FieldOptions.OptionTargetTypeR\x07targ\
+ets\x12W\x0a\x10edition_defaults\x18\x14 \x03(\x0b2,.google.protobuf.FieldOptions.EditionDefault\
+R\x0feditionDefaults\x127\x0a\x08features\x18\x15 \x01(\x0b2\x1b.google.protobuf.FeatureSetR\x08\
+features\x12U\x0a\x0ffeature_support\x18\x16 \x01(\x0b2,.google.protobuf.FieldOptions.FeatureSup\
+portR\x0efeatureSupport\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.protobuf\
+.UninterpretedOptionR\x13uninterpretedOption\x1aZ\x0a\x0eEditionDefault\x122\x0a\x07edition\x18\x03\
+\x20\x01(\x0e2\x18.google.protobuf.EditionR\x07edition\x12\x14\x0a\x05value\x18\x02 \x01(\x09R\x05\
+value\x1a\xbb\x02\x0a\x0eFeatureSupport\x12G\x0a\x12edition_introduced\x18\x01 \x01(\x0e2\x18.go\
+ogle.protobuf.EditionR\x11editionIntroduced\x12G\x0a\x12edition_deprecated\x18\x02 \x01(\x0e2\x18\
+.google.protobuf.EditionR\x11editionDeprecated\x12/\x0a\x13deprecation_warning\x18\x03 \x01(\x09\
+R\x12deprecationWarning\x12A\x0a\x0fedition_removed\x18\x04 \x01(\x0e2\x18.google.protobuf.Editi\
+onR\x0eeditionRemoved\x12#\x0a\x0dremoval_error\x18\x05 \x01(\x09R\x0cremovalError\"/\x0a\x05CTy\
+pe\x12\x0a\x0a\x06STRING\x10\x00\x12\x08\x0a\x04CORD\x10\x01\x12\x10\x0a\x0cSTRING_PIECE\x10\x02\
+\"5\x0a\x06JSType\x12\x0d\x0a\x09JS_NORMAL\x10\x00\x12\x0d\x0a\x09JS_STRING\x10\x01\x12\x0d\x0a\x09\
+JS_NUMBER\x10\x02\"U\x0a\x0fOptionRetention\x12\x15\x0a\x11RETENTION_UNKNOWN\x10\x00\x12\x15\x0a\
+\x11RETENTION_RUNTIME\x10\x01\x12\x14\x0a\x10RETENTION_SOURCE\x10\x02\"\x8c\x02\x0a\x10OptionTar\
+getType\x12\x17\x0a\x13TARGET_TYPE_UNKNOWN\x10\x00\x12\x14\x0a\x10TARGET_TYPE_FILE\x10\x01\x12\x1f\
+\x0a\x1bTARGET_TYPE_EXTENSION_RANGE\x10\x02\x12\x17\x0a\x13TARGET_TYPE_MESSAGE\x10\x03\x12\x15\x0a\
+\x11TARGET_TYPE_FIELD\x10\x04\x12\x15\x0a\x11TARGET_TYPE_ONEOF\x10\x05\x12\x14\x0a\x10TARGET_TYP\
+E_ENUM\x10\x06\x12\x1a\x0a\x16TARGET_TYPE_ENUM_ENTRY\x10\x07\x12\x17\x0a\x13TARGET_TYPE_SERVICE\x10\
+\x08\x12\x16\x0a\x12TARGET_TYPE_METHOD\x10\x09*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\x07\x10\
+\x80\x80\x80\x80\x02J\x04\x08\x04\x10\x05J\x04\x08\x12\x10\x13\"\xb4\x01\x0a\x0cOneofOptions\x12\
+7\x0a\x08features\x18\x01 \x01(\x0b2\x1b.google.protobuf.FeatureSetR\x08features\x12X\x0a\x14uni\
+nterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.protobuf.UninterpretedOptionR\x13uninterpretedO\
+ption*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\x07\x10\x80\x80\x80\x80\x02\"\xd9\x02\x0a\x0bEnu\
+mOptions\x12\x1f\x0a\x0ballow_alias\x18\x02 \x01(\x08R\x0aallowAlias\x12%\x0a\x0adeprecated\x18\x03\
+\x20\x01(\x08:\x05falseR\x0adeprecated\x12V\x0a&deprecated_legacy_json_field_conflicts\x18\x06 \x01\
+(\x08B\x02\x18\x01R\"deprecatedLegacyJsonFieldConflicts\x127\x0a\x08features\x18\x07 \x01(\x0b2\x1b\
+.google.protobuf.FeatureSetR\x08features\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2\
+$.google.protobuf.UninterpretedOptionR\x13uninterpretedOption*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\
+\xe8\x07\x10\x80\x80\x80\x80\x02J\x04\x08\x05\x10\x06\"\xe0\x02\x0a\x10EnumValueOptions\x12%\x0a\
+\x0adeprecated\x18\x01 \x01(\x08:\x05falseR\x0adeprecated\x127\x0a\x08features\x18\x02 \x01(\x0b\
+2\x1b.google.protobuf.FeatureSetR\x08features\x12(\x0a\x0cdebug_redact\x18\x03 \x01(\x08:\x05fal\
+seR\x0bdebugRedact\x12U\x0a\x0ffeature_support\x18\x04 \x01(\x0b2,.google.protobuf.FieldOptions.\
+FeatureSupportR\x0efeatureSupport\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.googl\
+e.protobuf.UninterpretedOptionR\x13uninterpretedOption*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\
+\x07\x10\x80\x80\x80\x80\x02\"\xdd\x01\x0a\x0eServiceOptions\x127\x0a\x08features\x18\" \x01(\x0b\
+2\x1b.google.protobuf.FeatureSetR\x08features\x12%\x0a\x0adeprecated\x18! \x01(\x08:\x05falseR\x0a\
+deprecated\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.protobuf.Uninterprete\
+dOptionR\x13uninterpretedOption*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\x07\x10\x80\x80\x80\x80\
+\x02\"\xa1\x03\x0a\x0dMethodOptions\x12%\x0a\x0adeprecated\x18! \x01(\x08:\x05falseR\x0adeprecat\
+ed\x12q\x0a\x11idempotency_level\x18\" \x01(\x0e2/.google.protobuf.MethodOptions.IdempotencyLeve\
+l:\x13IDEMPOTENCY_UNKNOWNR\x10idempotencyLevel\x127\x0a\x08features\x18# \x01(\x0b2\x1b.google.p\
+rotobuf.FeatureSetR\x08features\x12X\x0a\x14uninterpreted_option\x18\xe7\x07 \x03(\x0b2$.google.\
+protobuf.UninterpretedOptionR\x13uninterpretedOption\"P\x0a\x10IdempotencyLevel\x12\x17\x0a\x13I\
+DEMPOTENCY_UNKNOWN\x10\x00\x12\x13\x0a\x0fNO_SIDE_EFFECTS\x10\x01\x12\x0e\x0a\x0aIDEMPOTENT\x10\x02\
+*\x06\x08\xde\x07\x10\xe7\x07*\x09\x08\xe8\x07\x10\x80\x80\x80\x80\x02\"\x9a\x03\x0a\x13Uninterp\
+retedOption\x12A\x0a\x04name\x18\x02 \x03(\x0b2-.google.protobuf.UninterpretedOption.NamePartR\x04\
+name\x12)\x0a\x10identifier_value\x18\x03 \x01(\x09R\x0fidentifierValue\x12,\x0a\x12positive_int\
+_value\x18\x04 \x01(\x04R\x10positiveIntValue\x12,\x0a\x12negative_int_value\x18\x05 \x01(\x03R\x10\
+negativeIntValue\x12!\x0a\x0cdouble_value\x18\x06 \x01(\x01R\x0bdoubleValue\x12!\x0a\x0cstring_v\
+alue\x18\x07 \x01(\x0cR\x0bstringValue\x12'\x0a\x0faggregate_value\x18\x08 \x01(\x09R\x0eaggrega\
+teValue\x1aJ\x0a\x08NamePart\x12\x1b\x0a\x09name_part\x18\x01 \x02(\x09R\x08namePart\x12!\x0a\x0c\
+is_extension\x18\x02 \x02(\x08R\x0bisExtension\"\xfd\x11\x0a\x0aFeatureSet\x12\x91\x01\x0a\x0efi\
+eld_presence\x18\x01 \x01(\x0e2).google.protobuf.FeatureSet.FieldPresenceB?\x88\x01\x01\x98\x01\x04\
+\x98\x01\x01\xa2\x01\x0d\x12\x08EXPLICIT\x18\x84\x07\xa2\x01\x0d\x12\x08IMPLICIT\x18\xe7\x07\xa2\
+\x01\x0d\x12\x08EXPLICIT\x18\xe8\x07\xb2\x01\x03\x08\xe8\x07R\x0dfieldPresence\x12l\x0a\x09enum_\
+type\x18\x02 \x01(\x0e2$.google.protobuf.FeatureSet.EnumTypeB)\x88\x01\x01\x98\x01\x06\x98\x01\x01\
+\xa2\x01\x0b\x12\x06CLOSED\x18\x84\x07\xa2\x01\x09\x12\x04OPEN\x18\xe7\x07\xb2\x01\x03\x08\xe8\x07\
+R\x08enumType\x12\x98\x01\x0a\x17repeated_field_encoding\x18\x03 \x01(\x0e21.google.protobuf.Fea\
+tureSet.RepeatedFieldEncodingB-\x88\x01\x01\x98\x01\x04\x98\x01\x01\xa2\x01\x0d\x12\x08EXPANDED\x18\
+\x84\x07\xa2\x01\x0b\x12\x06PACKED\x18\xe7\x07\xb2\x01\x03\x08\xe8\x07R\x15repeatedFieldEncoding\
+\x12~\x0a\x0futf8_validation\x18\x04 \x01(\x0e2*.google.protobuf.FeatureSet.Utf8ValidationB)\x88\
+\x01\x01\x98\x01\x04\x98\x01\x01\xa2\x01\x09\x12\x04NONE\x18\x84\x07\xa2\x01\x0b\x12\x06VERIFY\x18\
+\xe7\x07\xb2\x01\x03\x08\xe8\x07R\x0eutf8Validation\x12~\x0a\x10message_encoding\x18\x05 \x01(\x0e\
+2+.google.protobuf.FeatureSet.MessageEncodingB&\x88\x01\x01\x98\x01\x04\x98\x01\x01\xa2\x01\x14\x12\
+\x0fLENGTH_PREFIXED\x18\x84\x07\xb2\x01\x03\x08\xe8\x07R\x0fmessageEncoding\x12\x82\x01\x0a\x0bj\
+son_format\x18\x06 \x01(\x0e2&.google.protobuf.FeatureSet.JsonFormatB9\x88\x01\x01\x98\x01\x03\x98\
+\x01\x06\x98\x01\x01\xa2\x01\x17\x12\x12LEGACY_BEST_EFFORT\x18\x84\x07\xa2\x01\x0a\x12\x05ALLOW\x18\
+\xe7\x07\xb2\x01\x03\x08\xe8\x07R\x0ajsonFormat\x12\xbc\x01\x0a\x14enforce_naming_style\x18\x07 \
+\x01(\x0e2..google.protobuf.FeatureSet.EnforceNamingStyleBZ\x88\x01\x02\x98\x01\x01\x98\x01\x02\x98\
+\x01\x03\x98\x01\x04\x98\x01\x05\x98\x01\x06\x98\x01\x07\x98\x01\x08\x98\x01\x09\xa2\x01\x11\x12\
+\x0cSTYLE_LEGACY\x18\x84\x07\xa2\x01\x0e\x12\x09STYLE2024\x18\xe9\x07\xa2\x01\x0e\x12\x09STYLE20\
+26\x18\xea\x07\xb2\x01\x03\x08\xe9\x07R\x12enforceNamingStyle\x12\xc7\x01\x0a\x19default_symbol_\
+visibility\x18\x08 \x01(\x0e2E.google.protobuf.FeatureSet.VisibilityFeature.DefaultSymbolVisibil\
+ityBD\x88\x01\x02\x98\x01\x01\xa2\x01\x0f\x12\x0aEXPORT_ALL\x18\x84\x07\xa2\x01\x15\x12\x10EXPOR\
+T_TOP_LEVEL\x18\xe9\x07\xa2\x01\x0b\x12\x06STRICT\x18\xea\x07\xb2\x01\x03\x08\xe9\x07R\x17defaul\
+tSymbolVisibility\x12\xc3\x01\x0a\x14enforce_proto_limits\x18\x09 \x01(\x0e2A.google.protobuf.Fe\
+atureSet.ProtoLimitsFeature.EnforceProtoLimitsBN\x88\x01\x02\x98\x01\x06\x98\x01\x03\x98\x01\x04\
+\x98\x01\x05\xa2\x01\x1e\x12\x19LEGACY_NO_EXPLICIT_LIMITS\x18\x84\x07\xa2\x01\x15\x12\x10PROTO_L\
+IMITS2026\x18\xea\x07\xb2\x01\x03\x08\xea\x07R\x12enforceProtoLimits\x1a\xa1\x01\x0a\x11Visibili\
+tyFeature\"\x81\x01\x0a\x17DefaultSymbolVisibility\x12%\x0a!DEFAULT_SYMBOL_VISIBILITY_UNKNOWN\x10\
+\x00\x12\x0e\x0a\x0aEXPORT_ALL\x10\x01\x12\x14\x0a\x10EXPORT_TOP_LEVEL\x10\x02\x12\x0d\x0a\x09LO\
+CAL_ALL\x10\x03\x12\x0a\x0a\x06STRICT\x10\x04J\x08\x08\x01\x10\x80\x80\x80\x80\x02\x1ay\x0a\x12P\
+rotoLimitsFeature\"c\x0a\x12EnforceProtoLimits\x12\x18\x0a\x14PROTO_LIMITS_UNKNOWN\x10\x00\x12\x1d\
+\x0a\x19LEGACY_NO_EXPLICIT_LIMITS\x10\x01\x12\x14\x0a\x10PROTO_LIMITS2026\x10\x02\"\\\x0a\x0dFie\
+ldPresence\x12\x1a\x0a\x16FIELD_PRESENCE_UNKNOWN\x10\x00\x12\x0c\x0a\x08EXPLICIT\x10\x01\x12\x0c\
+\x0a\x08IMPLICIT\x10\x02\x12\x13\x0a\x0fLEGACY_REQUIRED\x10\x03\"7\x0a\x08EnumType\x12\x15\x0a\x11\
+ENUM_TYPE_UNKNOWN\x10\x00\x12\x08\x0a\x04OPEN\x10\x01\x12\x0a\x0a\x06CLOSED\x10\x02\"V\x0a\x15Re\
+peatedFieldEncoding\x12#\x0a\x1fREPEATED_FIELD_ENCODING_UNKNOWN\x10\x00\x12\x0a\x0a\x06PACKED\x10\
+\x01\x12\x0c\x0a\x08EXPANDED\x10\x02\"I\x0a\x0eUtf8Validation\x12\x1b\x0a\x17UTF8_VALIDATION_UNK\
+NOWN\x10\x00\x12\x0a\x0a\x06VERIFY\x10\x02\x12\x08\x0a\x04NONE\x10\x03\"\x04\x08\x01\x10\x01\"S\x0a\
+\x0fMessageEncoding\x12\x1c\x0a\x18MESSAGE_ENCODING_UNKNOWN\x10\x00\x12\x13\x0a\x0fLENGTH_PREFIX\
+ED\x10\x01\x12\x0d\x0a\x09DELIMITED\x10\x02\"H\x0a\x0aJsonFormat\x12\x17\x0a\x13JSON_FORMAT_UNKN\
+OWN\x10\x00\x12\x09\x0a\x05ALLOW\x10\x01\x12\x16\x0a\x12LEGACY_BEST_EFFORT\x10\x02\"f\x0a\x12Enf\
+orceNamingStyle\x12 \x0a\x1cENFORCE_NAMING_STYLE_UNKNOWN\x10\x00\x12\x0d\x0a\x09STYLE2024\x10\x01\
+\x12\x10\x0a\x0cSTYLE_LEGACY\x10\x02\x12\x0d\x0a\x09STYLE2026\x10\x03*\x06\x08\xe8\x07\x10\x8bN*\
+\x06\x08\x8bN\x10\x90N*\x06\x08\x90N\x10\x91NJ\x06\x08\xe7\x07\x10\xe8\x07\"\xef\x03\x0a\x12Feat\
+ureSetDefaults\x12X\x0a\x08defaults\x18\x01 \x03(\x0b2<.google.protobuf.FeatureSetDefaults.Featu\
+reSetEditionDefaultR\x08defaults\x12A\x0a\x0fminimum_edition\x18\x04 \x01(\x0e2\x18.google.proto\
+buf.EditionR\x0eminimumEdition\x12A\x0a\x0fmaximum_edition\x18\x05 \x01(\x0e2\x18.google.protobu\
+f.EditionR\x0emaximumEdition\x1a\xf8\x01\x0a\x18FeatureSetEditionDefault\x122\x0a\x07edition\x18\
+\x03 \x01(\x0e2\x18.google.protobuf.EditionR\x07edition\x12N\x0a\x14overridable_features\x18\x04\
+\x20\x01(\x0b2\x1b.google.protobuf.FeatureSetR\x13overridableFeatures\x12B\x0a\x0efixed_features\
+\x18\x05 \x01(\x0b2\x1b.google.protobuf.FeatureSetR\x0dfixedFeaturesJ\x04\x08\x01\x10\x02J\x04\x08\
+\x02\x10\x03R\x08features\"\xb5\x02\x0a\x0eSourceCodeInfo\x12D\x0a\x08location\x18\x01 \x03(\x0b\
+2(.google.protobuf.SourceCodeInfo.LocationR\x08location\x1a\xce\x01\x0a\x08Location\x12\x16\x0a\x04\
+path\x18\x01 \x03(\x05B\x02\x10\x01R\x04path\x12\x16\x0a\x04span\x18\x02 \x03(\x05B\x02\x10\x01R\
+\x04span\x12)\x0a\x10leading_comments\x18\x03 \x01(\x09R\x0fleadingComments\x12+\x0a\x11trailing\
+_comments\x18\x04 \x01(\x09R\x10trailingComments\x12:\x0a\x19leading_detached_comments\x18\x06 \x03\
+(\x09R\x17leadingDetachedComments*\x0c\x08\x80\xec\xca\xff\x01\x10\x81\xec\xca\xff\x01\"\xd0\x02\
+\x0a\x11GeneratedCodeInfo\x12M\x0a\x0aannotation\x18\x01 \x03(\x0b2-.google.protobuf.GeneratedCo\
+deInfo.AnnotationR\x0aannotation\x1a\xeb\x01\x0a\x0aAnnotation\x12\x16\x0a\x04path\x18\x01 \x03(\
+\x05B\x02\x10\x01R\x04path\x12\x1f\x0a\x0bsource_file\x18\x02 \x01(\x09R\x0asourceFile\x12\x14\x0a\
+\x05begin\x18\x03 \x01(\x05R\x05begin\x12\x10\x0a\x03end\x18\x04 \x01(\x05R\x03end\x12R\x0a\x08s\
+emantic\x18\x05 \x01(\x0e26.google.protobuf.GeneratedCodeInfo.Annotation.SemanticR\x08semantic\"\
+(\x0a\x08Semantic\x12\x08\x0a\x04NONE\x10\x00\x12\x07\x0a\x03SET\x10\x01\x12\x09\x0a\x05ALIAS\x10\
+\x02*\xd1\x02\x0a\x07Edition\x12\x13\x0a\x0fEDITION_UNKNOWN\x10\x00\x12\x13\x0a\x0eEDITION_LEGAC\
+Y\x10\x84\x07\x12\x13\x0a\x0eEDITION_PROTO2\x10\xe6\x07\x12\x13\x0a\x0eEDITION_PROTO3\x10\xe7\x07\
+\x12\x11\x0a\x0cEDITION_2023\x10\xe8\x07\x12\x11\x0a\x0cEDITION_2024\x10\xe9\x07\x12\x11\x0a\x0c\
+EDITION_2026\x10\xea\x07\x12\x15\x0a\x10EDITION_UNSTABLE\x10\x8fN\x12\x17\x0a\x13EDITION_1_TEST_\
+ONLY\x10\x01\x12\x17\x0a\x13EDITION_2_TEST_ONLY\x10\x02\x12\x1d\x0a\x17EDITION_99997_TEST_ONLY\x10\
+\x9d\x8d\x06\x12\x1d\x0a\x17EDITION_99998_TEST_ONLY\x10\x9e\x8d\x06\x12\x1d\x0a\x17EDITION_99999\
+_TEST_ONLY\x10\x9f\x8d\x06\x12\x13\x0a\x0bEDITION_MAX\x10\xff\xff\xff\xff\x07*U\x0a\x10SymbolVis\
+ibility\x12\x14\x0a\x10VISIBILITY_UNSET\x10\x00\x12\x14\x0a\x10VISIBILITY_LOCAL\x10\x01\x12\x15\x0a\
+\x11VISIBILITY_EXPORT\x10\x02B~\x0a\x13com.google.protobufB\x10DescriptorProtosH\x01Z-google.gol\
+ang.org/protobuf/types/descriptorpb\xf8\x01\x01\xa2\x02\x03GPB\xaa\x02\x1aGoogle.Protobuf.Reflec\
+tion";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[];

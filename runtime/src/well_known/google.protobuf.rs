@@ -132,6 +132,10 @@ impl ::fastrs::Message for Any {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Any {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Api is a light-weight descriptor for an API Interface.
 ///
 /// Interfaces are also described as "protocol buffer services" in some contexts,
@@ -369,6 +373,10 @@ impl ::fastrs::Message for Api {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Api {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -777,6 +785,10 @@ impl ::fastrs::Message for Method {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Method {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Method {
@@ -1112,6 +1124,10 @@ impl ::fastrs::Message for Mixin {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Mixin {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Mixin {
@@ -1333,6 +1349,10 @@ impl ::fastrs::Message for Duration {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Duration {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// A generic empty message that you can re-use to avoid defining duplicated
 /// empty messages in your APIs. A typical example is to use it as the request
 /// or the response type of an API method. For instance:
@@ -1378,6 +1398,10 @@ impl ::fastrs::Message for Empty {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Empty {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -1683,6 +1707,10 @@ impl ::fastrs::Message for FieldMask {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for FieldMask {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// `SourceContext` represents information about the source of a
 /// protobuf element, like the file in which it is defined.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1741,6 +1769,10 @@ impl ::fastrs::Message for SourceContext {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for SourceContext {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -1907,6 +1939,10 @@ impl ::fastrs::Message for Struct {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Struct {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Represents a JSON value.
 ///
 /// `Value` represents a dynamically typed value which can be either
@@ -2070,6 +2106,10 @@ impl ::fastrs::Message for Value {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Value {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Types nested in [`Value`].
 pub mod value {
     /// The kind of value.
@@ -2168,6 +2208,10 @@ impl ::fastrs::Message for ListValue {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for ListValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// A Timestamp represents a point in time independent of any time zone or local
 /// calendar, encoded as a count of seconds and fractions of seconds at
@@ -2334,6 +2378,10 @@ impl ::fastrs::Message for Timestamp {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Timestamp {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// A protocol buffer message type.
 ///
@@ -2528,6 +2576,10 @@ impl ::fastrs::Message for Type {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Type {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -2928,6 +2980,10 @@ impl ::fastrs::Message for Field {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Field {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[cfg(feature = "json")]
 #[allow(deprecated)]
@@ -3491,6 +3547,10 @@ impl ::fastrs::Message for Enum {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Enum {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Enum {
@@ -3742,6 +3802,10 @@ impl ::fastrs::Message for EnumValue {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for EnumValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for EnumValue {
@@ -3937,6 +4001,10 @@ impl ::fastrs::Message for Option {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Option {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[cfg(feature = "json")]
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Option {
@@ -4082,6 +4150,10 @@ impl ::fastrs::Message for DoubleValue {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for DoubleValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Wrapper message for `float`.
 ///
 /// The JSON representation for `FloatValue` is JSON number.
@@ -4143,6 +4215,10 @@ impl ::fastrs::Message for FloatValue {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for FloatValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// Wrapper message for `int64`.
 ///
@@ -4206,6 +4282,10 @@ impl ::fastrs::Message for Int64Value {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Int64Value {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Wrapper message for `uint64`.
 ///
 /// The JSON representation for `UInt64Value` is JSON string.
@@ -4267,6 +4347,10 @@ impl ::fastrs::Message for UInt64Value {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for UInt64Value {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// Wrapper message for `int32`.
 ///
@@ -4330,6 +4414,10 @@ impl ::fastrs::Message for Int32Value {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Int32Value {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Wrapper message for `uint32`.
 ///
 /// The JSON representation for `UInt32Value` is JSON number.
@@ -4391,6 +4479,10 @@ impl ::fastrs::Message for UInt32Value {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for UInt32Value {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// Wrapper message for `bool`.
 ///
@@ -4454,6 +4546,10 @@ impl ::fastrs::Message for BoolValue {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for BoolValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Wrapper message for `string`.
 ///
 /// The JSON representation for `StringValue` is JSON string.
@@ -4516,6 +4612,10 @@ impl ::fastrs::Message for StringValue {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for StringValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 /// Wrapper message for `bytes`.
 ///
 /// The JSON representation for `BytesValue` is JSON string.
@@ -4577,6 +4677,10 @@ impl ::fastrs::Message for BytesValue {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for BytesValue {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 /// Represents a JSON `null`.
 ///
@@ -4690,3 +4794,100 @@ pub fn register_json_types() {
     ::fastrs::json::register::<StringValue>();
     ::fastrs::json::register::<BytesValue>();
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/any.proto`, `google/protobuf/api.proto`, `google/protobuf/duration.proto`, `google/protobuf/empty.proto`, `google/protobuf/field_mask.proto`, `google/protobuf/source_context.proto`, `google/protobuf/struct.proto`, `google/protobuf/timestamp.proto`, `google/protobuf/type.proto`, `google/protobuf/wrappers.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xe4\x01\x0a\x19google/protobuf/any.proto\x12\x0fgoogle.protobuf\"6\x0a\x03Any\x12\x19\x0a\x08\
+type_url\x18\x01 \x01(\x09R\x07typeUrl\x12\x14\x0a\x05value\x18\x02 \x01(\x0cR\x05valueBv\x0a\x13\
+com.google.protobufB\x08AnyProtoP\x01Z,google.golang.org/protobuf/types/known/anypb\xa2\x02\x03G\
+PB\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xd4\x07\x0a\x19google/protobuf/api.p\
+roto\x12\x0fgoogle.protobuf\x1a$google/protobuf/source_context.proto\x1a\x1agoogle/protobuf/type\
+.proto\"\xdb\x02\x0a\x03Api\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x121\x0a\x07methods\x18\
+\x02 \x03(\x0b2\x17.google.protobuf.MethodR\x07methods\x121\x0a\x07options\x18\x03 \x03(\x0b2\x17\
+.google.protobuf.OptionR\x07options\x12\x18\x0a\x07version\x18\x04 \x01(\x09R\x07version\x12E\x0a\
+\x0esource_context\x18\x05 \x01(\x0b2\x1e.google.protobuf.SourceContextR\x0dsourceContext\x12.\x0a\
+\x06mixins\x18\x06 \x03(\x0b2\x16.google.protobuf.MixinR\x06mixins\x12/\x0a\x06syntax\x18\x07 \x01\
+(\x0e2\x17.google.protobuf.SyntaxR\x06syntax\x12\x18\x0a\x07edition\x18\x08 \x01(\x09R\x07editio\
+n\"\xd4\x02\x0a\x06Method\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12(\x0a\x10request_typ\
+e_url\x18\x02 \x01(\x09R\x0erequestTypeUrl\x12+\x0a\x11request_streaming\x18\x03 \x01(\x08R\x10r\
+equestStreaming\x12*\x0a\x11response_type_url\x18\x04 \x01(\x09R\x0fresponseTypeUrl\x12-\x0a\x12\
+response_streaming\x18\x05 \x01(\x08R\x11responseStreaming\x121\x0a\x07options\x18\x06 \x03(\x0b\
+2\x17.google.protobuf.OptionR\x07options\x123\x0a\x06syntax\x18\x07 \x01(\x0e2\x17.google.protob\
+uf.SyntaxB\x02\x18\x01R\x06syntax\x12\x1c\x0a\x07edition\x18\x08 \x01(\x09B\x02\x18\x01R\x07edit\
+ion\"/\x0a\x05Mixin\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12\x12\x0a\x04root\x18\x02 \x01\
+(\x09R\x04rootBv\x0a\x13com.google.protobufB\x08ApiProtoP\x01Z,google.golang.org/protobuf/types/\
+known/apipb\xa2\x02\x03GPB\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xfb\x01\x0a\x1e\
+google/protobuf/duration.proto\x12\x0fgoogle.protobuf\":\x0a\x08Duration\x12\x18\x0a\x07seconds\x18\
+\x01 \x01(\x03R\x07seconds\x12\x14\x0a\x05nanos\x18\x02 \x01(\x05R\x05nanosB\x83\x01\x0a\x13com.\
+google.protobufB\x0dDurationProtoP\x01Z1google.golang.org/protobuf/types/known/durationpb\xf8\x01\
+\x01\xa2\x02\x03GPB\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xbe\x01\x0a\x1bgoog\
+le/protobuf/empty.proto\x12\x0fgoogle.protobuf\"\x07\x0a\x05EmptyB}\x0a\x13com.google.protobufB\x0a\
+EmptyProtoP\x01Z.google.golang.org/protobuf/types/known/emptypb\xf8\x01\x01\xa2\x02\x03GPB\xaa\x02\
+\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xe6\x01\x0a google/protobuf/field_mask.proto\x12\
+\x0fgoogle.protobuf\"!\x0a\x09FieldMask\x12\x14\x0a\x05paths\x18\x01 \x03(\x09R\x05pathsB\x85\x01\
+\x0a\x13com.google.protobufB\x0eFieldMaskProtoP\x01Z2google.golang.org/protobuf/types/known/fiel\
+dmaskpb\xf8\x01\x01\xa2\x02\x03GPB\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xfa\x01\
+\x0a$google/protobuf/source_context.proto\x12\x0fgoogle.protobuf\",\x0a\x0dSourceContext\x12\x1b\
+\x0a\x09file_name\x18\x01 \x01(\x09R\x08fileNameB\x8a\x01\x0a\x13com.google.protobufB\x12SourceC\
+ontextProtoP\x01Z6google.golang.org/protobuf/types/known/sourcecontextpb\xa2\x02\x03GPB\xaa\x02\x1e\
+Google.Protobuf.WellKnownTypesb\x06proto3\x0a\xe2\x05\x0a\x1cgoogle/protobuf/struct.proto\x12\x0f\
+google.protobuf\"\x98\x01\x0a\x06Struct\x12;\x0a\x06fields\x18\x01 \x03(\x0b2#.google.protobuf.S\
+truct.FieldsEntryR\x06fields\x1aQ\x0a\x0bFieldsEntry\x12\x10\x0a\x03key\x18\x01 \x01(\x09R\x03ke\
+y\x12,\x0a\x05value\x18\x02 \x01(\x0b2\x16.google.protobuf.ValueR\x05value:\x028\x01\"\xb2\x02\x0a\
+\x05Value\x12;\x0a\x0anull_value\x18\x01 \x01(\x0e2\x1a.google.protobuf.NullValueH\x00R\x09nullV\
+alue\x12#\x0a\x0cnumber_value\x18\x02 \x01(\x01H\x00R\x0bnumberValue\x12#\x0a\x0cstring_value\x18\
+\x03 \x01(\x09H\x00R\x0bstringValue\x12\x1f\x0a\x0abool_value\x18\x04 \x01(\x08H\x00R\x09boolVal\
+ue\x12<\x0a\x0cstruct_value\x18\x05 \x01(\x0b2\x17.google.protobuf.StructH\x00R\x0bstructValue\x12\
+;\x0a\x0alist_value\x18\x06 \x01(\x0b2\x1a.google.protobuf.ListValueH\x00R\x09listValueB\x06\x0a\
+\x04kind\";\x0a\x09ListValue\x12.\x0a\x06values\x18\x01 \x03(\x0b2\x16.google.protobuf.ValueR\x06\
+values*\x1b\x0a\x09NullValue\x12\x0e\x0a\x0aNULL_VALUE\x10\x00B\x7f\x0a\x13com.google.protobufB\x0b\
+StructProtoP\x01Z/google.golang.org/protobuf/types/known/structpb\xf8\x01\x01\xa2\x02\x03GPB\xaa\
+\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xff\x01\x0a\x1fgoogle/protobuf/timestamp.p\
+roto\x12\x0fgoogle.protobuf\";\x0a\x09Timestamp\x12\x18\x0a\x07seconds\x18\x01 \x01(\x03R\x07sec\
+onds\x12\x14\x0a\x05nanos\x18\x02 \x01(\x05R\x05nanosB\x85\x01\x0a\x13com.google.protobufB\x0eTi\
+mestampProtoP\x01Z2google.golang.org/protobuf/types/known/timestamppb\xf8\x01\x01\xa2\x02\x03GPB\
+\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3\x0a\xeb\x0e\x0a\x1agoogle/protobuf/type.pr\
+oto\x12\x0fgoogle.protobuf\x1a\x19google/protobuf/any.proto\x1a$google/protobuf/source_context.p\
+roto\"\xa7\x02\x0a\x04Type\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12.\x0a\x06fields\x18\
+\x02 \x03(\x0b2\x16.google.protobuf.FieldR\x06fields\x12\x16\x0a\x06oneofs\x18\x03 \x03(\x09R\x06\
+oneofs\x121\x0a\x07options\x18\x04 \x03(\x0b2\x17.google.protobuf.OptionR\x07options\x12E\x0a\x0e\
+source_context\x18\x05 \x01(\x0b2\x1e.google.protobuf.SourceContextR\x0dsourceContext\x12/\x0a\x06\
+syntax\x18\x06 \x01(\x0e2\x17.google.protobuf.SyntaxR\x06syntax\x12\x18\x0a\x07edition\x18\x07 \x01\
+(\x09R\x07edition\"\xb4\x06\x0a\x05Field\x12/\x0a\x04kind\x18\x01 \x01(\x0e2\x1b.google.protobuf\
+.Field.KindR\x04kind\x12D\x0a\x0bcardinality\x18\x02 \x01(\x0e2\".google.protobuf.Field.Cardinal\
+ityR\x0bcardinality\x12\x16\x0a\x06number\x18\x03 \x01(\x05R\x06number\x12\x12\x0a\x04name\x18\x04\
+\x20\x01(\x09R\x04name\x12\x19\x0a\x08type_url\x18\x06 \x01(\x09R\x07typeUrl\x12\x1f\x0a\x0boneo\
+f_index\x18\x07 \x01(\x05R\x0aoneofIndex\x12\x16\x0a\x06packed\x18\x08 \x01(\x08R\x06packed\x121\
+\x0a\x07options\x18\x09 \x03(\x0b2\x17.google.protobuf.OptionR\x07options\x12\x1b\x0a\x09json_na\
+me\x18\x0a \x01(\x09R\x08jsonName\x12#\x0a\x0ddefault_value\x18\x0b \x01(\x09R\x0cdefaultValue\"\
+\xc8\x02\x0a\x04Kind\x12\x10\x0a\x0cTYPE_UNKNOWN\x10\x00\x12\x0f\x0a\x0bTYPE_DOUBLE\x10\x01\x12\x0e\
+\x0a\x0aTYPE_FLOAT\x10\x02\x12\x0e\x0a\x0aTYPE_INT64\x10\x03\x12\x0f\x0a\x0bTYPE_UINT64\x10\x04\x12\
+\x0e\x0a\x0aTYPE_INT32\x10\x05\x12\x10\x0a\x0cTYPE_FIXED64\x10\x06\x12\x10\x0a\x0cTYPE_FIXED32\x10\
+\x07\x12\x0d\x0a\x09TYPE_BOOL\x10\x08\x12\x0f\x0a\x0bTYPE_STRING\x10\x09\x12\x0e\x0a\x0aTYPE_GRO\
+UP\x10\x0a\x12\x10\x0a\x0cTYPE_MESSAGE\x10\x0b\x12\x0e\x0a\x0aTYPE_BYTES\x10\x0c\x12\x0f\x0a\x0b\
+TYPE_UINT32\x10\x0d\x12\x0d\x0a\x09TYPE_ENUM\x10\x0e\x12\x11\x0a\x0dTYPE_SFIXED32\x10\x0f\x12\x11\
+\x0a\x0dTYPE_SFIXED64\x10\x10\x12\x0f\x0a\x0bTYPE_SINT32\x10\x11\x12\x0f\x0a\x0bTYPE_SINT64\x10\x12\
+\"t\x0a\x0bCardinality\x12\x17\x0a\x13CARDINALITY_UNKNOWN\x10\x00\x12\x18\x0a\x14CARDINALITY_OPT\
+IONAL\x10\x01\x12\x18\x0a\x14CARDINALITY_REQUIRED\x10\x02\x12\x18\x0a\x14CARDINALITY_REPEATED\x10\
+\x03\"\x99\x02\x0a\x04Enum\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x128\x0a\x09enumvalue\x18\
+\x02 \x03(\x0b2\x1a.google.protobuf.EnumValueR\x09enumvalue\x121\x0a\x07options\x18\x03 \x03(\x0b\
+2\x17.google.protobuf.OptionR\x07options\x12E\x0a\x0esource_context\x18\x04 \x01(\x0b2\x1e.googl\
+e.protobuf.SourceContextR\x0dsourceContext\x12/\x0a\x06syntax\x18\x05 \x01(\x0e2\x17.google.prot\
+obuf.SyntaxR\x06syntax\x12\x18\x0a\x07edition\x18\x06 \x01(\x09R\x07edition\"j\x0a\x09EnumValue\x12\
+\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12\x16\x0a\x06number\x18\x02 \x01(\x05R\x06number\x12\
+1\x0a\x07options\x18\x03 \x03(\x0b2\x17.google.protobuf.OptionR\x07options\"H\x0a\x06Option\x12\x12\
+\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12*\x0a\x05value\x18\x02 \x01(\x0b2\x14.google.protobuf\
+.AnyR\x05value*C\x0a\x06Syntax\x12\x11\x0a\x0dSYNTAX_PROTO2\x10\x00\x12\x11\x0a\x0dSYNTAX_PROTO3\
+\x10\x01\x12\x13\x0a\x0fSYNTAX_EDITIONS\x10\x02B{\x0a\x13com.google.protobufB\x09TypeProtoP\x01Z\
+-google.golang.org/protobuf/types/known/typepb\xf8\x01\x01\xa2\x02\x03GPB\xaa\x02\x1eGoogle.Prot\
+obuf.WellKnownTypesb\x06proto3\x0a\x86\x04\x0a\x1egoogle/protobuf/wrappers.proto\x12\x0fgoogle.p\
+rotobuf\"#\x0a\x0bDoubleValue\x12\x14\x0a\x05value\x18\x01 \x01(\x01R\x05value\"\"\x0a\x0aFloatV\
+alue\x12\x14\x0a\x05value\x18\x01 \x01(\x02R\x05value\"\"\x0a\x0aInt64Value\x12\x14\x0a\x05value\
+\x18\x01 \x01(\x03R\x05value\"#\x0a\x0bUInt64Value\x12\x14\x0a\x05value\x18\x01 \x01(\x04R\x05va\
+lue\"\"\x0a\x0aInt32Value\x12\x14\x0a\x05value\x18\x01 \x01(\x05R\x05value\"#\x0a\x0bUInt32Value\
+\x12\x14\x0a\x05value\x18\x01 \x01(\x0dR\x05value\"!\x0a\x09BoolValue\x12\x14\x0a\x05value\x18\x01\
+\x20\x01(\x08R\x05value\"#\x0a\x0bStringValue\x12\x14\x0a\x05value\x18\x01 \x01(\x09R\x05value\"\
+\"\x0a\x0aBytesValue\x12\x14\x0a\x05value\x18\x01 \x01(\x0cR\x05valueB\x83\x01\x0a\x13com.google\
+.protobufB\x0dWrappersProtoP\x01Z1google.golang.org/protobuf/types/known/wrapperspb\xf8\x01\x01\xa2\
+\x02\x03GPB\xaa\x02\x1eGoogle.Protobuf.WellKnownTypesb\x06proto3";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[];
