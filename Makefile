@@ -54,7 +54,7 @@ lint:
 	$(DOC)
 
 # The published crates' API docs, with broken links as errors.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json,fastrs/descriptor
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json,fastrs/descriptor,fastrs/text
 
 fmt:
 	$(CARGO) fmt --all

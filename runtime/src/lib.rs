@@ -16,6 +16,8 @@
 //!
 //! With the `json` feature, the `json` module adds canonical proto3 JSON:
 //! what code generated with the `json` option and the well-known types use.
+//! With the `text` feature, the `text` module prints and parses the protobuf
+//! text format for messages generated with their descriptors.
 //!
 //! Decoding never panics, never reads past its input, never sizes an allocation
 //! from a length it has not checked against the bytes present, and stops at
@@ -48,6 +50,8 @@ mod options;
 mod reader;
 mod recycle;
 mod simd;
+#[cfg(feature = "text")]
+pub mod text;
 mod unknown;
 pub mod varint;
 #[cfg(feature = "std")]
