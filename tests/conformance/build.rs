@@ -1,6 +1,7 @@
 //! Generates Google's conformance schemas (protobuf v36.0, in
 //! `shared/conformance/v36.0/` beside the repository, unmodified) with fastrs.
-//! Editions files go through the vendored `protoc`. Generated twice, in
+//! Editions files go through the vendored `protoc`; descriptors are
+//! embedded for the text format. Generated twice, in
 //! speed and in size mode (`protoc_gen_fastrs::Mode`).
 //!
 //! Without those schemas (a clone of the public repository has none) the
@@ -43,6 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .protoc_arg("--experimental_editions")
             .include_file("mod.rs")
             .json()
+            .file_descriptors()
             .mode(mode)
             .out_dir(out.join(folder))
             .compile(

@@ -2,7 +2,8 @@
 // `protos` (included into a module of `lib.rs` that defines it).
 
 use fastrs::json::{self, JsonMessage, JsonOptions};
-use fastrs::Message;
+use fastrs::text::{self, ParseOptions, PrintOptions};
+use fastrs::{Described, Message};
 
 use protos::conformance::{
     conformance_request, conformance_response, ConformanceRequest, ConformanceResponse, TestCategory, WireFormat,
@@ -56,7 +57,7 @@ pub fn respond(request: &ConformanceRequest) -> ConformanceResponse {
 }
 
 /// Parses the payload as an `M` and writes it in the requested format.
-fn convert<M: JsonMessage>(request: &ConformanceRequest) -> ConformanceResponse {
+fn convert<M: JsonMessage + Described>(request: &ConformanceRequest) -> ConformanceResponse {
     use conformance_request::Payload;
     use conformance_response::Result as R;
     register_types();
@@ -67,7 +68,8 @@ fn convert<M: JsonMessage>(request: &ConformanceRequest) -> ConformanceResponse 
             let options = JsonOptions::new().ignore_unknown_fields(ignore);
             json::from_str_with::<M>(text, options).map_err(|e| e.to_string())
         }
-        Some(_) => return result(R::Skipped("fastrs reads binary and JSON payloads only".into())),
+        Some(Payload::TextPayload(t)) => text::from_str_with::<M>(t, ParseOptions::new()).map_err(|e| e.to_string()),
+        Some(_) => return result(R::Skipped("fastrs reads binary, JSON and text payloads only".into())),
         None => return result(R::RuntimeError("request without payload".into())),
     };
     let message = match message {
@@ -80,7 +82,11 @@ fn convert<M: JsonMessage>(request: &ConformanceRequest) -> ConformanceResponse 
             Ok(text) => result(R::JsonPayload(text)),
             Err(e) => result(R::SerializeError(e.to_string())),
         },
-        _ => result(R::Skipped("fastrs writes binary and JSON only".into())),
+        f if f == WireFormat::TextFormat => {
+            let options = PrintOptions::new().print_unknown_fields(request.print_unknown_fields);
+            result(R::TextPayload(text::to_string_with(&message, options)))
+        }
+        _ => result(R::Skipped("fastrs writes binary, JSON and text only".into())),
     }
 }
 

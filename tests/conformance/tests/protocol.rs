@@ -447,13 +447,56 @@ mod with_schemas {
             requested_output_format: WireFormat::Json.into(),
             ..request(P3, &too_late.encode_to_vec())
         };
-        let r = run(&[bad, p2, text, too_late]);
+        let r = run(&[bad, p2, text.clone(), too_late]);
         assert!(matches!(r[0].result, Some(R::SerializeError(_))), "{:?}", r[0]);
         assert!(matches!(r[3].result, Some(R::SerializeError(_))), "{:?}", r[3]);
         assert_eq!(
             json_of(&r[1]),
             serde_json::json!({"optionalInt32": -1, "data": {"groupInt32": 5}})
         );
-        assert!(matches!(r[2].result, Some(R::Skipped(_))), "{:?}", r[2]);
+        let want = TestAllTypesProto3 {
+            optional_int32: 1,
+            ..Default::default()
+        };
+        assert_eq!(payload(&r[2]), want.encode_to_vec());
+    }
+
+    #[test]
+    fn text_format_is_read_and_written() {
+        let text_in = |input: &str, output: WireFormat| ConformanceRequest {
+            payload: Some(Payload::TextPayload(input.into())),
+            requested_output_format: output.into(),
+            ..request(P3, &[])
+        };
+        let unknown = [0xc8, 0x3e, 5]; // field 1001: 5
+        let print_unknown = ConformanceRequest {
+            requested_output_format: WireFormat::TextFormat.into(),
+            print_unknown_fields: true,
+            ..request(P3, &unknown)
+        };
+        let drop_unknown = ConformanceRequest {
+            requested_output_format: WireFormat::TextFormat.into(),
+            ..request(P3, &unknown)
+        };
+        let r = run(&[
+            text_in(
+                "optional_int32: 0x10 repeated_string: ['a', 'b']",
+                WireFormat::TextFormat,
+            ),
+            text_in("optional_int32: 2147483648", WireFormat::Protobuf),
+            print_unknown,
+            drop_unknown,
+        ]);
+        let text_of = |r: &ConformanceResponse| match &r.result {
+            Some(R::TextPayload(t)) => t.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            text_of(&r[0]),
+            r#"optional_int32: 16 repeated_string: "a" repeated_string: "b""#
+        );
+        assert!(is_parse_error(&r[1]), "{:?}", r[1]);
+        assert_eq!(text_of(&r[2]), "1001: 5");
+        assert_eq!(text_of(&r[3]), "");
     }
 }
