@@ -14,8 +14,10 @@
 //! seconds (user + system of cargo and rustc), the ratio fastrs ÷ prost and
 //! the generated line counts.
 //!
-//! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME] [--mode speed|size]`
-//! (without `--mode`, the generator picks by the schema's size).
+//! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME] [--mode speed|size]
+//! [--descriptors]` (without `--mode`, the generator picks by the schema's
+//! size; `--descriptors` embeds the descriptors, which the text format and
+//! gRPC reflection need).
 
 mod types;
 
@@ -75,6 +77,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(other) => return Err(format!("--mode is `speed` or `size`, not `{other}`").into()),
     };
 
+    let descriptors = args.iter().any(|a| a == "--descriptors");
+
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
     let corpus = shared.join("corpus");
@@ -88,7 +92,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o)))
     {
         eprintln!("== {}: generating", schema.name);
-        let crates = [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, mode, &work, &root));
+        let crates =
+            [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, (mode, descriptors), &work, &root));
         let crates: Vec<Crate> = crates.into_iter().collect::<Result<_, _>>()?;
         rows.extend(measure(schema.name, &crates, rounds)?);
     }
@@ -113,7 +118,7 @@ fn generate(
     corpus: &Path,
     schema: &Schema,
     lib: Lib,
-    mode: Option<protoc_gen_fastrs::Mode>,
+    (mode, descriptors): (Option<protoc_gen_fastrs::Mode>, bool),
     work: &Path,
     root: &Path,
 ) -> Result<Crate, Box<dyn std::error::Error>> {
@@ -137,14 +142,21 @@ fn generate(
     let part = gen.join("part0");
     std::fs::create_dir_all(&part)?;
     match lib {
-        Lib::Fastrs => mode
-            .map_or_else(protoc_gen_fastrs::Builder::new, |m| {
+        Lib::Fastrs => {
+            let builder = mode.map_or_else(protoc_gen_fastrs::Builder::new, |m| {
                 protoc_gen_fastrs::Builder::new().mode(m)
-            })
-            .include_file("mod.rs")
-            .cargo_directives(false)
-            .out_dir(&part)
-            .compile(&files, &includes)?,
+            });
+            let builder = if descriptors {
+                builder.file_descriptors()
+            } else {
+                builder
+            };
+            builder
+                .include_file("mod.rs")
+                .cargo_directives(false)
+                .out_dir(&part)
+                .compile(&files, &includes)?
+        }
         Lib::Prost => prost_build::Config::new()
             .out_dir(&part)
             .include_file("mod.rs")
