@@ -17,6 +17,7 @@ demo:
 test:
 	$(CARGO) test --workspace
 	$(CARGO) run -q -p fastrs-example
+	$(CARGO) run -q -p fastrs-example-grpc
 	$(CARGO) build -p fastrs-no-std
 	$(CARGO) build -p protoc-gen-fastrs --no-default-features
 	$(CARGO) fmt --all --check
@@ -54,7 +55,7 @@ lint:
 	$(DOC)
 
 # The published crates' API docs, with broken links as errors.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs --features fastrs/json,fastrs/descriptor,fastrs/text
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text
 
 fmt:
 	$(CARGO) fmt --all

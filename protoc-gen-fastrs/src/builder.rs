@@ -107,6 +107,16 @@ impl Builder {
         self
     }
 
+    /// Also generates a tonic client (`foo_client::FooClient`) and server
+    /// (`foo_server::{Foo, FooServer}`) for every `service`, with all four
+    /// kinds of call, encoding with `fastrs_tonic::FastrsCodec`. The
+    /// including crate depends on `tonic` and `fastrs-tonic`.
+    #[must_use]
+    pub fn grpc(mut self) -> Self {
+        self.options.grpc = true;
+        self
+    }
+
     /// Generates every message for run time ([`Mode::Speed`]) or for build
     /// time ([`Mode::Size`]). Unset, a run of fewer than
     /// [`Mode::AUTO_SIZE_FROM`] messages gets speed mode and a larger one

@@ -21,6 +21,8 @@ pub struct Options {
     /// Embed each package's `FileDescriptorSet` (`FILE_DESCRIPTOR_SET`) and
     /// implement `fastrs::Described` for its messages.
     pub descriptors: bool,
+    /// Generate gRPC clients and servers for tonic (`grpc=tonic`).
+    pub grpc: bool,
     /// The code's mode for messages no entry of `modes_for` names; `None`
     /// picks by the schema's size (see [`Mode`]).
     pub mode: Option<Mode>,
@@ -276,6 +278,11 @@ impl Options {
                     }
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
+                "grpc" => match value {
+                    "tonic" => options.grpc = true,
+                    "" | "none" => options.grpc = false,
+                    _ => return Err(OptionsError(format!("grpc is `tonic` or `none`, not `{value}`"))),
+                },
                 "mode" => options.mode = Some(Mode::parse(key, value)?),
                 "speed" => options.add_mode_for(value, Mode::Speed)?,
                 "size" => options.add_mode_for(value, Mode::Size)?,
@@ -377,6 +384,9 @@ mod tests {
             Options::parse("json=serde").unwrap().json,
             Some(JsonGate::Feature("serde".into()))
         );
+        assert!(Options::parse("grpc=tonic").unwrap().grpc);
+        assert!(!Options::parse("grpc=none").unwrap().grpc);
+        assert!(Options::parse("grpc=grpcio").is_err());
     }
 
     #[test]

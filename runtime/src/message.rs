@@ -91,6 +91,31 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
         size
     }
 
+    /// Encodes into the front of uninitialised memory (a network buffer's
+    /// spare capacity) and returns the number of bytes written, `size`,
+    /// every one of them initialised. Allocates nothing.
+    ///
+    /// # Panics
+    /// As [`Message::fast_write_sized`].
+    #[track_caller]
+    fn fast_write_uninit(&self, buf: &mut [core::mem::MaybeUninit<u8>], size: usize) -> usize {
+        assert!(
+            buf.len() >= size,
+            "fastrs: encode buffer too short for {}: {} bytes, {size} needed",
+            Self::FULL_NAME,
+            buf.len()
+        );
+        let mut w = Writer::new_uninit(&mut buf[..size]);
+        self.write_backward(&mut w);
+        // A writer initialises every byte it hands out; none is left.
+        assert!(
+            w.remaining() == 0,
+            "fastrs: size {size} given for {} is not the size of its encoding",
+            Self::FULL_NAME
+        );
+        size
+    }
+
     /// Decodes `buf` and merges it into `self` (protobuf merge semantics: scalars
     /// overwrite, repeated fields append, messages merge).
     ///

@@ -3,6 +3,7 @@
 mod chain;
 mod debug;
 mod descriptors;
+mod grpc;
 mod json;
 mod read;
 mod recycle;
@@ -24,6 +25,7 @@ pub fn package(package: &Package) -> TokenStream {
         messages: 0..package.messages.len(),
         enums: 0..package.enums.len(),
         extensions: 0..package.extensions.len(),
+        services: 0..package.services.len(),
     };
     items(package, &all, true)
 }
@@ -43,6 +45,7 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
     let enums = package.enums[part.enums.clone()].iter().map(types::enumeration);
     let uses = codec_import(own);
     let extensions = types::extensions(&package.extensions[part.extensions.clone()], &package.scope);
+    let services = grpc::services(package, &package.services[part.services.clone()]);
     // The package's first file (its only one by default) holds what
     // belongs to the whole package.
     let (register, descriptor_set) = if register {
@@ -58,6 +61,7 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
         #extensions
         #register
         #descriptor_set
+        #services
     }
 }
 

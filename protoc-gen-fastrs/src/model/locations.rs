@@ -6,6 +6,10 @@
 pub const FILE_MESSAGE: i32 = 4;
 /// `FileDescriptorProto.enum_type`.
 pub const FILE_ENUM: i32 = 5;
+/// `FileDescriptorProto.service`.
+pub const FILE_SERVICE: i32 = 6;
+/// `ServiceDescriptorProto.method`.
+pub const SERVICE_METHOD: i32 = 2;
 /// `FileDescriptorProto.extension`.
 pub const FILE_EXTENSION: i32 = 7;
 /// `DescriptorProto.field`.

@@ -16,8 +16,8 @@ use super::locations::{self, child};
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
 use super::{
-    Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Scalar, Shape, Slot, SourceFile,
-    Variant,
+    Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Rpc, Scalar, Service, Shape, Slot,
+    SourceFile, Variant,
 };
 use crate::options::{Maps, Mode, Options};
 
@@ -71,6 +71,7 @@ pub fn lower(
             .map(|(i, e)| ctx.enumeration(e, file.package(), child(&[], locations::FILE_ENUM, i)))
             .collect();
         let extensions = ctx.extensions(&file.extension, file.package(), &scope, &[locations::FILE_EXTENSION]);
+        let services = if options.grpc { ctx.services() } else { Vec::new() };
         let package = match packages.iter_mut().find(|p| p.name == file.package()) {
             Some(p) => p,
             None => {
@@ -89,6 +90,7 @@ pub fn lower(
                     json: options.json.clone(),
                     descriptor_set: None,
                     descriptor_imports: Vec::new(),
+                    services: Vec::new(),
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -99,10 +101,12 @@ pub fn lower(
             messages: run(package.messages.len(), messages.len()),
             enums: run(package.enums.len(), enums.len()),
             extensions: run(package.extensions.len(), extensions.len()),
+            services: run(package.services.len(), services.len()),
         });
         package.messages.extend(messages);
         package.enums.extend(enums);
         package.extensions.extend(extensions);
+        package.services.extend(services);
     }
     link_checked_extensions(&mut packages);
     if options.descriptors {
@@ -699,6 +703,44 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                     .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.deprecated())),
                 kind,
                 repeated: f.label() == Label::Repeated,
+            });
+        }
+        out
+    }
+
+    /// The file's services, for gRPC code.
+    fn services(&mut self) -> Vec<Service> {
+        let mut out = Vec::new();
+        for (i, s) in self.file.service.iter().enumerate() {
+            let loc = child(&[], locations::FILE_SERVICE, i);
+            let mut methods = Vec::new();
+            for (j, m) in s.method.iter().enumerate() {
+                let element = format!("{}.{}", s.name(), m.name());
+                let mut path_of = |type_name: &str| {
+                    let path = self.index.types.get(type_name).map(|t| t.path.clone());
+                    if path.is_none() {
+                        self.error(&element, format!("unknown message type `{type_name}`"));
+                    }
+                    path
+                };
+                let (Some(input), Some(output)) = (path_of(m.input_type()), path_of(m.output_type())) else {
+                    continue;
+                };
+                methods.push(Rpc {
+                    name: m.name().to_string(),
+                    input,
+                    output,
+                    client_streaming: m.client_streaming(),
+                    server_streaming: m.server_streaming(),
+                    docs: self.doc(&child(&loc, locations::SERVICE_METHOD, j)),
+                    deprecated: m.options.as_ref().is_some_and(|o| o.deprecated()),
+                });
+            }
+            out.push(Service {
+                name: s.name().to_string(),
+                package: self.file.package().to_string(),
+                docs: self.doc(&loc),
+                methods,
             });
         }
         out

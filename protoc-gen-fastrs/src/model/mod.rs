@@ -44,6 +44,31 @@ pub struct Package {
     /// packages its files import, directly or not (see
     /// [`lower::descriptor_imports`]).
     pub descriptor_imports: Vec<TypePath>,
+    /// With `grpc=tonic`: the package's services.
+    pub services: Vec<Service>,
+}
+
+/// A `service`, for generated gRPC code.
+#[derive(Debug)]
+pub struct Service {
+    /// As declared: `TestService`.
+    pub name: String,
+    pub package: String,
+    pub docs: Vec<String>,
+    pub methods: Vec<Rpc>,
+}
+
+/// A method of a service.
+#[derive(Debug)]
+pub struct Rpc {
+    /// As declared: `UnaryCall`.
+    pub name: String,
+    pub input: TypePath,
+    pub output: TypePath,
+    pub client_streaming: bool,
+    pub server_streaming: bool,
+    pub docs: Vec<String>,
+    pub deprecated: bool,
 }
 
 /// The items of a package that one `.proto` file declares.
@@ -54,6 +79,7 @@ pub struct SourceFile {
     pub messages: std::ops::Range<usize>,
     pub enums: std::ops::Range<usize>,
     pub extensions: std::ops::Range<usize>,
+    pub services: std::ops::Range<usize>,
 }
 
 impl SourceFile {

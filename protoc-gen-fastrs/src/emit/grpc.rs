@@ -1,0 +1,135 @@
+//! gRPC services (`grpc=tonic`): a tonic client and server per `service`,
+//! written by tonic-build's generator (the shape tonic users know) with
+//! fastrs's codec, `fastrs_tonic::FastrsCodec`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::model::names::{self, TypePath};
+use crate::model::{Package, Rpc, Service};
+
+/// The codec every method encodes and decodes with.
+const CODEC: &str = "::fastrs_tonic::FastrsCodec";
+
+/// The client and server modules of `package`'s services `services`.
+pub fn services(package: &Package, services: &[Service]) -> TokenStream {
+    let mut builder = tonic_build::CodeGenBuilder::new();
+    builder.emit_package(true).build_transport(true);
+    let out = services.iter().map(|s| {
+        let service = GrpcService::new(s, package);
+        let client = builder.generate_client(&service, "super");
+        let server = builder.generate_server(&service, "super");
+        quote!(#client #server)
+    });
+    quote!(#(#out)*)
+}
+
+/// A service as tonic-build reads it.
+struct GrpcService<'s> {
+    service: &'s Service,
+    methods: Vec<GrpcMethod>,
+}
+
+impl<'s> GrpcService<'s> {
+    fn new(service: &'s Service, package: &Package) -> Self {
+        let methods = service.methods.iter().map(|m| GrpcMethod::new(m, package)).collect();
+        GrpcService { service, methods }
+    }
+}
+
+impl tonic_build::Service for GrpcService<'_> {
+    type Comment = String;
+    type Method = GrpcMethod;
+
+    fn name(&self) -> &str {
+        &self.service.name
+    }
+
+    fn package(&self) -> &str {
+        &self.service.package
+    }
+
+    fn identifier(&self) -> &str {
+        &self.service.name
+    }
+
+    fn methods(&self) -> &[GrpcMethod] {
+        &self.methods
+    }
+
+    fn comment(&self) -> &[String] {
+        &self.service.docs
+    }
+}
+
+/// A method as tonic-build reads it: names and types worked out up front.
+struct GrpcMethod {
+    /// The Rust method name (`unary_call`, `r#type`).
+    rust_name: String,
+    proto_name: String,
+    /// Request and response types as written in the client and server
+    /// modules, one level below the package's module.
+    types: (TokenStream, TokenStream),
+    client_streaming: bool,
+    server_streaming: bool,
+    docs: Vec<String>,
+    deprecated: bool,
+}
+
+impl GrpcMethod {
+    fn new(rpc: &Rpc, package: &Package) -> Self {
+        // The client and server modules sit inside the package's module.
+        let in_module = |path: &TypePath| {
+            let from_package = path.relative_to(&package.scope);
+            match path {
+                TypePath::Local { .. } => quote!(super::#from_package),
+                TypePath::Absolute(_) => from_package,
+            }
+        };
+        GrpcMethod {
+            rust_name: names::field_ident(&rpc.name).to_string(),
+            proto_name: rpc.name.clone(),
+            types: (in_module(&rpc.input), in_module(&rpc.output)),
+            client_streaming: rpc.client_streaming,
+            server_streaming: rpc.server_streaming,
+            docs: rpc.docs.clone(),
+            deprecated: rpc.deprecated,
+        }
+    }
+}
+
+impl tonic_build::Method for GrpcMethod {
+    type Comment = String;
+
+    fn name(&self) -> &str {
+        &self.rust_name
+    }
+
+    fn identifier(&self) -> &str {
+        &self.proto_name
+    }
+
+    fn codec_path(&self) -> &str {
+        CODEC
+    }
+
+    fn client_streaming(&self) -> bool {
+        self.client_streaming
+    }
+
+    fn server_streaming(&self) -> bool {
+        self.server_streaming
+    }
+
+    fn comment(&self) -> &[String] {
+        &self.docs
+    }
+
+    fn deprecated(&self) -> bool {
+        self.deprecated
+    }
+
+    fn request_response_name(&self, _proto_path: &str, _compile_well_known_types: bool) -> (TokenStream, TokenStream) {
+        self.types.clone()
+    }
+}
