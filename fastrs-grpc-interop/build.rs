@@ -1,0 +1,29 @@
+//! Generates gRPC's interop schemas (`proto/grpc/testing/`) twice: with
+//! fastrs (messages and tonic services, for the binaries) and with
+//! tonic-prost-build (the other side in the interop tests).
+
+use std::path::PathBuf;
+
+const PROTOS: [&str; 3] = [
+    "proto/grpc/testing/empty.proto",
+    "proto/grpc/testing/messages.proto",
+    "proto/grpc/testing/test.proto",
+];
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = PathBuf::from(std::env::var("OUT_DIR")?);
+    protoc_gen_fastrs::Builder::new()
+        .grpc()
+        .file_descriptors()
+        .out_dir(out.join("fastrs"))
+        .compile(&PROTOS, &["proto"])?;
+
+    let prost_out = out.join("prost");
+    std::fs::create_dir_all(&prost_out)?;
+    let mut config = prost_build::Config::new();
+    config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?);
+    tonic_prost_build::configure()
+        .out_dir(&prost_out)
+        .compile_with_config(config, &PROTOS, &["proto"])?;
+    Ok(())
+}

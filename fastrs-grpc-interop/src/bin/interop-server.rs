@@ -1,0 +1,43 @@
+//! `interop-server --port PORT`: serves `grpc.testing.TestService` on
+//! 127.0.0.1:PORT over plaintext HTTP/2 until killed. Prints
+//! `listening on ADDR` once it accepts calls (`--port 0` picks a free port).
+
+use std::process::ExitCode;
+
+use fastrs_grpc_interop::server;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let port = match flag(&args, "--port").map(|p| p.parse::<u16>()) {
+        Some(Ok(port)) => port,
+        _ => {
+            eprintln!("usage: interop-server --port PORT");
+            return ExitCode::from(2);
+        }
+    };
+    let (listener, addr) = match server::bind(port).await {
+        Ok(bound) => bound,
+        Err(e) => {
+            eprintln!("interop-server: cannot listen on 127.0.0.1:{port}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("listening on {addr}");
+    if let Err(e) = server::serve(listener).await {
+        eprintln!("interop-server: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// The value after `name` (`--port 80`), or of `name=value`.
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == name {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix(name).and_then(|rest| rest.strip_prefix('='))
+        }
+    })
+}

@@ -1,0 +1,268 @@
+//! `grpc.testing.TestService` as the interop test description asks: payloads
+//! of the requested sizes, echoed statuses and metadata, streams paced by
+//! their parameters. `UnimplementedCall` and every method of
+//! `UnimplementedService` answer `UNIMPLEMENTED` (tonic answers so for
+//! services it does not serve).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use http_body_util::BodyExt as _;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt as _};
+use tonic::body::Body;
+use tonic::codegen::http;
+use tonic::server::NamedService;
+use tonic::{Code, Request, Response, Status, Streaming};
+
+// `super::pb`, not `crate::pb`: the interop tests compile this file again
+// over prost's types of the same schema, for the tonic-prost side.
+use super::pb::test_service_server::{TestService, TestServiceServer};
+use super::pb::{self, EchoStatus, Payload, PayloadType, ResponseParameters};
+
+/// Metadata the `custom_metadata` case sends and expects back: the first
+/// in the response headers, the second in its trailers.
+pub const ECHO_INITIAL: &str = "x-grpc-test-echo-initial";
+pub const ECHO_TRAILING: &str = "x-grpc-test-echo-trailing-bin";
+
+/// Serves `TestService` on `listener` until the process ends.
+///
+/// # Errors
+/// The transport's, if serving fails.
+pub async fn serve(listener: tokio::net::TcpListener) -> Result<(), tonic::transport::Error> {
+    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    tonic::transport::Server::builder()
+        .add_service(EchoMetadata(service()))
+        .serve_with_incoming(incoming)
+        .await
+}
+
+/// Binds 127.0.0.1:`port` (0: any free port) and returns the listener and
+/// the address it got.
+///
+/// # Errors
+/// The port is taken.
+pub async fn bind(port: u16) -> std::io::Result<(tokio::net::TcpListener, SocketAddr)> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let addr = listener.local_addr()?;
+    Ok((listener, addr))
+}
+
+/// The service, accepting and sending gzip.
+fn service() -> TestServiceServer<Interop> {
+    use tonic::codec::CompressionEncoding::Gzip;
+    TestServiceServer::new(Interop)
+        .accept_compressed(Gzip)
+        .send_compressed(Gzip)
+        .max_decoding_message_size(16 << 20)
+        .max_encoding_message_size(16 << 20)
+}
+
+/// The implementation of `TestService`.
+#[derive(Debug, Clone, Copy)]
+pub struct Interop;
+
+/// A payload of `size` zero bytes.
+///
+/// # Errors
+/// A negative size.
+pub fn payload(size: i32) -> Result<Payload, Status> {
+    let size = usize::try_from(size).map_err(|_| Status::invalid_argument("negative payload size"))?;
+    Ok(Payload {
+        r#type: PayloadType::Compressable.into(),
+        body: vec![0; size],
+        ..Default::default()
+    })
+}
+
+/// The status a request asks to be answered with, if any.
+fn requested_status(status: Option<&EchoStatus>) -> Option<Status> {
+    let s = status?;
+    (s.code != 0).then(|| Status::new(Code::from_i32(s.code), s.message.clone()))
+}
+
+type Responses = Pin<Box<dyn Stream<Item = Result<pb::StreamingOutputCallResponse, Status>> + Send>>;
+
+/// Answers each request of `requests` with its responses, as they come
+/// (`FullDuplexCall`) or all at the end (`HalfDuplexCall`).
+fn answer_stream(mut requests: Streaming<pb::StreamingOutputCallRequest>, wait_for_all: bool) -> Responses {
+    let (tx, rx) = mpsc::channel(16);
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Some(request) = requests.next().await {
+            match request {
+                Ok(r) if wait_for_all => held.push(r),
+                Ok(r) => {
+                    if !send_responses(&tx, &r).await {
+                        return;
+                    }
+                }
+                Err(status) => {
+                    let _ = tx.send(Err(status)).await;
+                    return;
+                }
+            }
+        }
+        for r in &held {
+            if !send_responses(&tx, r).await {
+                return;
+            }
+        }
+    });
+    Box::pin(ReceiverStream::new(rx))
+}
+
+/// Sends the responses one request asks for (or the status it asks for);
+/// false once the client is gone or a status ended the call.
+async fn send_responses(
+    tx: &mpsc::Sender<Result<pb::StreamingOutputCallResponse, Status>>,
+    request: &pb::StreamingOutputCallRequest,
+) -> bool {
+    if let Some(status) = requested_status(request.response_status.as_ref()) {
+        let _ = tx.send(Err(status)).await;
+        return false;
+    }
+    for p in &request.response_parameters {
+        if !send_one(tx, p).await {
+            return false;
+        }
+    }
+    true
+}
+
+async fn send_one(tx: &mpsc::Sender<Result<pb::StreamingOutputCallResponse, Status>>, p: &ResponseParameters) -> bool {
+    if p.interval_us > 0 {
+        tokio::time::sleep(Duration::from_micros(p.interval_us.unsigned_abs().into())).await;
+    }
+    let response = payload(p.size).map(|payload| pb::StreamingOutputCallResponse {
+        payload: Some(payload),
+        ..Default::default()
+    });
+    tx.send(response).await.is_ok()
+}
+
+#[tonic::async_trait]
+impl TestService for Interop {
+    async fn empty_call(&self, _: Request<pb::Empty>) -> Result<Response<pb::Empty>, Status> {
+        Ok(Response::new(pb::Empty::default()))
+    }
+
+    async fn unary_call(&self, request: Request<pb::SimpleRequest>) -> Result<Response<pb::SimpleResponse>, Status> {
+        let request = request.into_inner();
+        if let Some(status) = requested_status(request.response_status.as_ref()) {
+            return Err(status);
+        }
+        Ok(Response::new(pb::SimpleResponse {
+            payload: Some(payload(request.response_size)?),
+            ..Default::default()
+        }))
+    }
+
+    async fn cacheable_unary_call(
+        &self,
+        request: Request<pb::SimpleRequest>,
+    ) -> Result<Response<pb::SimpleResponse>, Status> {
+        self.unary_call(request).await
+    }
+
+    type StreamingOutputCallStream = Responses;
+
+    async fn streaming_output_call(
+        &self,
+        request: Request<pb::StreamingOutputCallRequest>,
+    ) -> Result<Response<Responses>, Status> {
+        let request = request.into_inner();
+        let (tx, rx) = mpsc::channel(16);
+        tokio::spawn(async move { send_responses(&tx, &request).await });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn streaming_input_call(
+        &self,
+        request: Request<Streaming<pb::StreamingInputCallRequest>>,
+    ) -> Result<Response<pb::StreamingInputCallResponse>, Status> {
+        let mut requests = request.into_inner();
+        let mut total = 0usize;
+        while let Some(r) = requests.next().await {
+            total += r?.payload.map_or(0, |p| p.body.len());
+        }
+        let aggregated_payload_size =
+            i32::try_from(total).map_err(|_| Status::out_of_range("more than 2 GiB of payload"))?;
+        Ok(Response::new(pb::StreamingInputCallResponse {
+            aggregated_payload_size,
+            ..Default::default()
+        }))
+    }
+
+    type FullDuplexCallStream = Responses;
+
+    async fn full_duplex_call(
+        &self,
+        request: Request<Streaming<pb::StreamingOutputCallRequest>>,
+    ) -> Result<Response<Responses>, Status> {
+        Ok(Response::new(answer_stream(request.into_inner(), false)))
+    }
+
+    type HalfDuplexCallStream = Responses;
+
+    async fn half_duplex_call(
+        &self,
+        request: Request<Streaming<pb::StreamingOutputCallRequest>>,
+    ) -> Result<Response<Responses>, Status> {
+        Ok(Response::new(answer_stream(request.into_inner(), true)))
+    }
+
+    async fn unimplemented_call(&self, _: Request<pb::Empty>) -> Result<Response<pb::Empty>, Status> {
+        Err(Status::unimplemented(
+            "UnimplementedCall is not implemented, as the interop tests expect",
+        ))
+    }
+}
+
+/// Wraps the service so that calls echo the `custom_metadata` headers: the
+/// initial one into the response headers, the binary one into the trailers
+/// (tonic's handlers cannot set trailers of a successful call).
+#[derive(Debug, Clone)]
+struct EchoMetadata<S>(S);
+
+impl<S: NamedService> NamedService for EchoMetadata<S> {
+    const NAME: &'static str = S::NAME;
+}
+
+impl<S> tower_service::Service<http::Request<Body>> for EchoMetadata<S>
+where
+    S: tower_service::Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>,
+    S::Future: Send + 'static,
+{
+    type Response = http::Response<Body>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn std::future::Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        let initial = request.headers().get(ECHO_INITIAL).cloned();
+        let trailing = request.headers().get(ECHO_TRAILING).cloned();
+        let response = self.0.call(request);
+        Box::pin(async move {
+            let mut response = response.await?;
+            if let Some(value) = initial {
+                response.headers_mut().insert(ECHO_INITIAL, value);
+            }
+            let Some(value) = trailing else {
+                return Ok(response);
+            };
+            Ok(response.map(|body| {
+                let mut trailers = http::HeaderMap::new();
+                trailers.insert(ECHO_TRAILING, value);
+                Body::new(body.with_trailers(async move { Some(Ok(trailers)) }))
+            }))
+        })
+    }
+}

@@ -1,0 +1,340 @@
+//! gRPC interop on 127.0.0.1: every case of the interop test description
+//! between the fastrs binaries, then with a tonic + prost implementation
+//! (generated from the same `.proto` by tonic-prost-build) on the other
+//! side, both ways; then what the cases do not cover: malformed requests,
+//! message size limits, gzip, concurrent calls. Servers run as processes
+//! or tasks that the tests stop; every wait is bounded.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fastrs_grpc_interop::CASES;
+use tonic::transport::{Channel, Endpoint};
+
+// tonic + prost: the same server and cases compiled over prost's types and
+// `tonic_prost::ProstCodec` (they name `super::pb`, here prost's).
+#[allow(clippy::all, missing_docs, dead_code)]
+mod pb {
+    include!(concat!(env!("OUT_DIR"), "/prost/grpc.testing.rs"));
+}
+// prost's structs have no unknown-fields member, so `..Default::default()`
+// fills nothing there.
+#[allow(clippy::needless_update)]
+#[path = "../src/cases.rs"]
+mod cases;
+#[allow(dead_code, clippy::needless_update)]
+#[path = "../src/server.rs"]
+mod server;
+
+/// The tonic-prost side.
+mod prost_side {
+    pub(crate) use super::{cases, server};
+}
+
+/// An `interop-server` process, killed when dropped.
+struct ServerProcess {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl ServerProcess {
+    fn start() -> ServerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("interop-server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("interop-server says where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
+        ServerProcess { child, addr }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs `interop-client` for `case` against `addr`; its stderr on failure.
+fn run_client_process(addr: SocketAddr, case: &str) -> Result<(), String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_interop-client"))
+        .args(["--server_host", "127.0.0.1", "--server_port", &addr.port().to_string()])
+        .args(["--test_case", case])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("interop-client starts");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            if status.success() {
+                return Ok(());
+            }
+            let mut err = String::new();
+            let _ = std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut err);
+            return Err(format!("{case}: {status}: {err}"));
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            return Err(format!("{case}: no answer in 30 s"));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+async fn connect(addr: SocketAddr) -> Channel {
+    Endpoint::from_shared(format!("http://{addr}"))
+        .expect("an address")
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .expect("connects")
+}
+
+fn all_pass(failures: Vec<String>) {
+    assert!(failures.is_empty(), "failed cases:\n{}", failures.join("\n"));
+}
+
+#[test]
+fn fastrs_client_and_fastrs_server_pass_every_case() {
+    let server = ServerProcess::start();
+    let failures = CASES
+        .iter()
+        .filter_map(|case| run_client_process(server.addr, case).err())
+        .collect();
+    all_pass(failures);
+}
+
+#[test]
+fn fastrs_client_passes_every_case_against_a_tonic_prost_server() {
+    let rt = runtime();
+    let (listener, addr) = rt.block_on(prost_side::server::bind(0)).expect("binds");
+    let serving = rt.spawn(prost_side::server::serve(listener));
+    let failures = CASES
+        .iter()
+        .filter_map(|case| run_client_process(addr, case).err())
+        .collect();
+    serving.abort();
+    all_pass(failures);
+}
+
+#[test]
+fn tonic_prost_client_passes_every_case_against_the_fastrs_server() {
+    let server = ServerProcess::start();
+    let rt = runtime();
+    let failures = rt.block_on(async {
+        let channel = connect(server.addr).await;
+        let mut failures = Vec::new();
+        for case in CASES {
+            let run = prost_side::cases::run(case, channel.clone());
+            match tokio::time::timeout(Duration::from_secs(30), run).await {
+                Ok(Ok(())) => {}
+                Ok(Err(why)) => failures.push(format!("{case}: {why}")),
+                Err(_) => failures.push(format!("{case}: no answer in 30 s")),
+            }
+        }
+        failures
+    });
+    all_pass(failures);
+}
+
+/// A codec that sends and receives raw bytes, to put malformed messages on
+/// the wire.
+mod raw {
+    use bytes::{Buf, BufMut};
+    use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+    use tonic::Status;
+
+    #[derive(Default)]
+    pub struct Raw;
+
+    impl Codec for Raw {
+        type Encode = Vec<u8>;
+        type Decode = Vec<u8>;
+        type Encoder = Raw;
+        type Decoder = Raw;
+        fn encoder(&mut self) -> Raw {
+            Raw
+        }
+        fn decoder(&mut self) -> Raw {
+            Raw
+        }
+    }
+
+    impl Encoder for Raw {
+        type Item = Vec<u8>;
+        type Error = Status;
+        fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+            dst.put_slice(&item);
+            Ok(())
+        }
+    }
+
+    impl Decoder for Raw {
+        type Item = Vec<u8>;
+        type Error = Status;
+        fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
+            Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+        }
+    }
+}
+
+async fn raw_unary(channel: Channel, bytes: Vec<u8>) -> Result<Vec<u8>, tonic::Status> {
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready()
+        .await
+        .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/grpc.testing.TestService/UnaryCall");
+    let response = grpc.unary(tonic::Request::new(bytes), path, raw::Raw).await?;
+    Ok(response.into_inner())
+}
+
+#[test]
+fn a_malformed_request_gets_a_clear_status_and_the_server_keeps_serving() {
+    use fastrs::Message as _;
+    let server = ServerProcess::start();
+    let rt = runtime();
+    rt.block_on(async {
+        let channel = connect(server.addr).await;
+        // Field 2 (response_size) with a varint cut short.
+        let status = raw_unary(channel.clone(), vec![0x10, 0x80])
+            .await
+            .expect_err("malformed");
+        assert_eq!(status.code(), tonic::Code::Internal, "{status:?}");
+        assert!(
+            status.message().contains("grpc.testing.SimpleRequest"),
+            "{}",
+            status.message()
+        );
+        // A well-formed one on the same connection still works.
+        let request = fastrs_grpc_interop::pb::SimpleRequest {
+            response_size: 3,
+            ..Default::default()
+        };
+        let answer = raw_unary(channel, request.encode_to_vec()).await.expect("served");
+        let response = fastrs_grpc_interop::pb::SimpleResponse::decode(&answer).expect("decodes");
+        assert_eq!(response.payload.map(|p| p.body.len()), Some(3));
+    });
+}
+
+#[test]
+fn large_messages_gzip_and_concurrent_calls() {
+    use fastrs_grpc_interop::pb::test_service_client::TestServiceClient;
+    use fastrs_grpc_interop::pb::SimpleRequest;
+    use tonic::codec::CompressionEncoding::Gzip;
+    let server = ServerProcess::start();
+    let rt = runtime();
+    rt.block_on(async {
+        let channel = connect(server.addr).await;
+        let big = |n: i32| SimpleRequest {
+            response_size: n,
+            ..Default::default()
+        };
+        // Past tonic's default 4 MiB receive limit: refused with a clear status.
+        let mut strict = TestServiceClient::new(channel.clone());
+        let status = strict.unary_call(big(5 << 20)).await.expect_err("over the limit");
+        assert_eq!(status.code(), tonic::Code::OutOfRange, "{status:?}");
+        // Raised: 15 MiB comes through, and so does a 15 MiB request.
+        let mut roomy = TestServiceClient::new(channel.clone())
+            .max_decoding_message_size(16 << 20)
+            .max_encoding_message_size(16 << 20);
+        let r = roomy
+            .unary_call(big(15 << 20))
+            .await
+            .expect("15 MiB response")
+            .into_inner();
+        assert_eq!(r.payload.map(|p| p.body.len()), Some(15 << 20));
+        let upload = SimpleRequest {
+            payload: Some(fastrs_grpc_interop::server::payload(15 << 20).expect("size")),
+            ..big(1)
+        };
+        roomy.unary_call(upload).await.expect("15 MiB request");
+        // gzip both ways.
+        let mut zipped = TestServiceClient::new(channel.clone())
+            .send_compressed(Gzip)
+            .accept_compressed(Gzip);
+        let r = zipped.unary_call(big(314_159)).await.expect("gzip").into_inner();
+        assert_eq!(r.payload.map(|p| p.body.len()), Some(314_159));
+        // 64 calls at once on one connection.
+        let calls = (0..64).map(|i| {
+            let mut client = TestServiceClient::new(channel.clone());
+            async move { client.unary_call(big(i * 100)).await.map(|r| r.into_inner()) }
+        });
+        let results = futures_join_all(calls).await;
+        for (i, r) in results.into_iter().enumerate() {
+            let len = r.expect("concurrent call").payload.map_or(0, |p| p.body.len());
+            assert_eq!(len, i * 100);
+        }
+    });
+}
+
+/// Runs futures concurrently and collects their outputs in order.
+async fn futures_join_all<F: std::future::Future + Send + 'static>(futures: impl Iterator<Item = F>) -> Vec<F::Output>
+where
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for h in handles {
+        out.push(h.await.expect("task"));
+    }
+    out
+}
+
+/// The project's copies of the interop schemas declare what gRPC's do
+/// (names, numbers, types, services), when gRPC's are beside the repository.
+#[test]
+fn schemas_match_grpcs_originals() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let original = root.join("../../shared/corpus/grpc-proto");
+    if !original.join("grpc/testing/test.proto").exists() {
+        eprintln!("gRPC's schemas are not beside the repository: comparison skipped");
+        return;
+    }
+    let files = [
+        "grpc/testing/empty.proto",
+        "grpc/testing/messages.proto",
+        "grpc/testing/test.proto",
+    ];
+    let parse = |dir: std::path::PathBuf| {
+        let paths: Vec<_> = files.iter().map(|f| dir.join(f)).collect();
+        let set = protoc_gen_fastrs::Builder::new()
+            .parse(&paths, &[&dir])
+            .expect("parses")
+            .set;
+        files
+            .iter()
+            .map(|name| {
+                let mut file = set.file.iter().find(|f| f.name() == *name).expect("declared").clone();
+                // Comments and language options are not wire facts.
+                file.source_code_info = None;
+                file.options = None;
+                file
+            })
+            .collect::<Vec<_>>()
+    };
+    let ours = parse(root.join("proto"));
+    let theirs = parse(original);
+    for (a, b) in ours.iter().zip(&theirs) {
+        assert_eq!(a, b, "{} differs from gRPC's", a.name());
+    }
+}
