@@ -55,7 +55,7 @@ lint:
 	$(DOC)
 
 # The published crates' API docs, with broken links as errors.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs-tonic/health,fastrs-tonic/reflection
 
 fmt:
 	$(CARGO) fmt --all
@@ -96,10 +96,11 @@ fuzz:
 		$(CARGO) +nightly fuzz run $$t corpus/$$t $$(test -d seeds/$$t && echo seeds/$$t) \
 			-- -max_total_time=$(FUZZ_SECONDS) || exit 1; done
 
-# Rewrites the runtime's generated types (well-known and descriptor) after an
-# intended generator change.
+# Rewrites the runtime's generated types (well-known and descriptor) and
+# fastrs-tonic's standard services after an intended generator change.
 wkt:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test well_known
+	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tonic --test generated
 
 # Rewrites the golden files after an intended generator change.
 bless:

@@ -11,6 +11,31 @@ pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/fastrs/grpc.testing.rs"));
 }
 
+/// Serves `TestService` (as [`server::serve`]) with gRPC's health service
+/// (every service `SERVING`) and server reflection (v1 and v1alpha) beside
+/// it, until the process ends.
+///
+/// # Errors
+/// The transport's, if serving fails.
+pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> Result<(), Box<dyn std::error::Error>> {
+    use fastrs_tonic::health::{health_service, ServingStatus};
+    let (reporter, health) = health_service();
+    reporter.set_service_status::<pb::test_service_server::TestServiceServer<server::Interop>>(ServingStatus::Serving);
+    let reflection = fastrs_tonic::reflection::Reflection::new()
+        .register_described::<pb::Empty>()
+        .register_descriptor_set(fastrs_tonic::health::v1::FILE_DESCRIPTOR_SET)
+        .build()?;
+    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    tonic::transport::Server::builder()
+        .add_service(server::service_with_echo())
+        .add_service(health)
+        .add_service(reflection.v1())
+        .add_service(reflection.v1alpha())
+        .serve_with_incoming(incoming)
+        .await?;
+    Ok(())
+}
+
 /// The interop cases, by the names the test description gives them.
 pub const CASES: [&str; 14] = [
     "empty_unary",

@@ -36,9 +36,24 @@ pub const ECHO_TRAILING: &str = "x-grpc-test-echo-trailing-bin";
 pub async fn serve(listener: tokio::net::TcpListener) -> Result<(), tonic::transport::Error> {
     let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
     tonic::transport::Server::builder()
-        .add_service(EchoMetadata(service()))
+        .add_service(service_with_echo())
         .serve_with_incoming(incoming)
         .await
+}
+
+/// The service, wrapped to echo the `custom_metadata` headers, ready for
+/// a tonic server.
+pub fn service_with_echo() -> impl tower_service::Service<
+    http::Request<Body>,
+    Response = http::Response<Body>,
+    Error = Infallible,
+    Future = impl Send + 'static,
+> + NamedService
+       + Clone
+       + Send
+       + Sync
+       + 'static {
+    EchoMetadata(service())
 }
 
 /// Binds 127.0.0.1:`port` (0: any free port) and returns the listener and

@@ -338,3 +338,119 @@ fn schemas_match_grpcs_originals() {
         assert_eq!(a, b, "{} differs from gRPC's", a.name());
     }
 }
+
+/// `interop-server` serves gRPC's health and reflection services: a client
+/// lists the services and fetches a schema through reflection (both
+/// versions), and checks and watches health.
+#[test]
+fn reflection_lists_services_and_health_answers() {
+    use fastrs::Message as _;
+    use fastrs_tonic::health::v1::health_client::HealthClient;
+    use fastrs_tonic::health::v1::HealthCheckRequest;
+    use fastrs_tonic::health::ServingStatus;
+    use fastrs_tonic::reflection::{v1, v1alpha};
+    use v1::server_reflection_request::MessageRequest;
+    use v1::server_reflection_response::MessageResponse;
+
+    let server = ServerProcess::start();
+    let rt = runtime();
+    rt.block_on(async {
+        let channel = connect(server.addr).await;
+        let ask = |request: MessageRequest| v1::ServerReflectionRequest {
+            host: "127.0.0.1".into(),
+            message_request: Some(request),
+            ..Default::default()
+        };
+        let requests = vec![
+            ask(MessageRequest::ListServices(String::new())),
+            ask(MessageRequest::FileContainingSymbol(
+                "grpc.testing.SimpleRequest".into(),
+            )),
+            ask(MessageRequest::FileByFilename("no/such.proto".into())),
+        ];
+        let mut client = v1::server_reflection_client::ServerReflectionClient::new(channel.clone());
+        let mut answers = client
+            .server_reflection_info(tokio_stream::iter(requests))
+            .await
+            .expect("reflection call")
+            .into_inner();
+        let mut replies = Vec::new();
+        while let Some(answer) = answers.message().await.expect("an answer") {
+            replies.push(answer.message_response);
+        }
+        let mut replies = replies.into_iter();
+        let mut next = || replies.next().expect("one answer per request");
+
+        let Some(MessageResponse::ListServicesResponse(list)) = next() else {
+            panic!("not a service list")
+        };
+        let mut names: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        for want in [
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection",
+            "grpc.testing.TestService",
+        ] {
+            assert!(names.contains(&want), "{want} missing from {names:?}");
+        }
+
+        let Some(MessageResponse::FileDescriptorResponse(files)) = next() else {
+            panic!("no file for the symbol")
+        };
+        let files: Vec<_> = files
+            .file_descriptor_proto
+            .iter()
+            .map(|b| fastrs::descriptor::FileDescriptorProto::decode(b).expect("a file descriptor"))
+            .collect();
+        assert_eq!(files[0].name(), "grpc/testing/messages.proto");
+        assert!(files[0].message_type.iter().any(|m| m.name() == "SimpleRequest"));
+
+        let Some(MessageResponse::ErrorResponse(e)) = next() else {
+            panic!("no error for a missing file")
+        };
+        assert_eq!(e.error_code, tonic::Code::NotFound as i32, "{}", e.error_message);
+
+        // The older version answers alike.
+        let mut alpha = v1alpha::server_reflection_client::ServerReflectionClient::new(channel.clone());
+        let request = v1alpha::ServerReflectionRequest {
+            message_request: Some(v1alpha::server_reflection_request::MessageRequest::ListServices(
+                String::new(),
+            )),
+            ..Default::default()
+        };
+        let answer = alpha
+            .server_reflection_info(tokio_stream::iter([request]))
+            .await
+            .expect("v1alpha call")
+            .into_inner()
+            .message()
+            .await
+            .expect("an answer")
+            .expect("not the end");
+        assert!(matches!(
+            answer.message_response,
+            Some(v1alpha::server_reflection_response::MessageResponse::ListServicesResponse(l)) if l.service.len() >= 4
+        ));
+
+        // Health.
+        let mut health = HealthClient::new(channel);
+        let check = |service: &str| HealthCheckRequest {
+            service: service.into(),
+            ..Default::default()
+        };
+        for service in ["", "grpc.testing.TestService"] {
+            let status = health.check(check(service)).await.expect("known").into_inner().status;
+            assert_eq!(status, ServingStatus::Serving, "{service:?}");
+        }
+        let unknown = health.check(check("no.Such")).await.expect_err("unknown");
+        assert_eq!(unknown.code(), tonic::Code::NotFound);
+        let mut watch = health
+            .watch(check("grpc.testing.TestService"))
+            .await
+            .expect("watch")
+            .into_inner();
+        let first = watch.message().await.expect("a status").expect("not the end");
+        assert_eq!(first.status, ServingStatus::Serving);
+    });
+}

@@ -8,6 +8,18 @@
 //! (the safe defaults unless changed). A request that does not decode is
 //! answered with `INTERNAL` and a message naming the type and the problem,
 //! as other gRPC implementations do, and the server keeps serving.
+//!
+//! Standard services, behind features: [`health`] (`grpc.health.v1`) and
+//! [`reflection`] (`grpc.reflection.v1` and `v1alpha`).
+
+// Lets the generated standard services name this crate `::fastrs_tonic`,
+// as users' generated code does.
+extern crate self as fastrs_tonic;
+
+#[cfg(feature = "health")]
+pub mod health;
+#[cfg(feature = "reflection")]
+pub mod reflection;
 
 use core::marker::PhantomData;
 

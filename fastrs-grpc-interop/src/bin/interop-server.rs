@@ -1,6 +1,7 @@
 //! `interop-server --port PORT`: serves `grpc.testing.TestService` on
-//! 127.0.0.1:PORT over plaintext HTTP/2 until killed. Prints
-//! `listening on ADDR` once it accepts calls (`--port 0` picks a free port).
+//! 127.0.0.1:PORT over plaintext HTTP/2 until killed, with gRPC's health
+//! and reflection services beside it. Prints `listening on ADDR` once it
+//! accepts calls (`--port 0` picks a free port).
 
 use std::process::ExitCode;
 
@@ -24,7 +25,7 @@ async fn main() -> ExitCode {
         }
     };
     println!("listening on {addr}");
-    if let Err(e) = server::serve(listener).await {
+    if let Err(e) = fastrs_grpc_interop::serve_with_standard_services(listener).await {
         eprintln!("interop-server: {e}");
         return ExitCode::FAILURE;
     }
