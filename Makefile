@@ -61,9 +61,11 @@ fmt:
 	$(CARGO) fmt --all
 
 # Side-by-side benchmarks (release build, a few minutes): prints the table and
-# writes benches/results.md. `make stats` copies it into benches/README.md.
+# writes benches/results.md (`make stats` copies it into benches/README.md),
+# then the gRPC rows (fastrs-tonic against tonic-prost): benches/grpc-results.md.
 bench:
 	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
+	$(CARGO) run --release -p fastrs-bench-grpc -- --out benches/grpc-results.md
 
 # Compile time of generated code, fastrs against prost, on the real-world
 # schemas of ../shared/corpus (bare crates, and crates using every type; dev

@@ -25,7 +25,8 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
         .register_described::<pb::Empty>()
         .register_descriptor_set(fastrs_tonic::health::v1::FILE_DESCRIPTOR_SET)
         .build()?;
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    // Without TCP_NODELAY, small answers wait for delayed ACKs (40 ms).
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .add_service(server::service_with_echo())
         .add_service(health)

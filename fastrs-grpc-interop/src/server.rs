@@ -34,7 +34,8 @@ pub const ECHO_TRAILING: &str = "x-grpc-test-echo-trailing-bin";
 /// # Errors
 /// The transport's, if serving fails.
 pub async fn serve(listener: tokio::net::TcpListener) -> Result<(), tonic::transport::Error> {
-    let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
+    // Without TCP_NODELAY, small answers wait for delayed ACKs (40 ms).
+    let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .add_service(service_with_echo())
         .serve_with_incoming(incoming)

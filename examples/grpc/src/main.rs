@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 
-use tokio_stream::wrappers::TcpListenerStream;
 use tokio_stream::StreamExt as _;
+use tonic::transport::server::TcpIncoming;
 use tonic::{Request, Response, Status};
 
 /// The shop's messages and the `Orders` client and server.
@@ -60,7 +60,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = tokio::spawn(
         tonic::transport::Server::builder()
             .add_service(OrdersServer::new(Shop::default()))
-            .serve_with_incoming(TcpListenerStream::new(listener)),
+            // Without TCP_NODELAY, small answers wait for delayed ACKs (40 ms).
+            .serve_with_incoming(TcpIncoming::from(listener).with_nodelay(Some(true))),
     );
 
     let mut client = OrdersClient::connect(format!("http://{addr}")).await?;

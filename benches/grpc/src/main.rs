@@ -1,0 +1,286 @@
+//! `make bench`'s gRPC rows: the same service over tonic, once with fastrs
+//! messages (`fastrs-tonic`) and once with prost's (`tonic-prost`), in one
+//! run. Client and server share one process and one tokio runtime (two
+//! worker threads) and talk over loopback TCP, one call in flight: so CPU
+//! time and allocations per call count both ends.
+//!
+//! Workloads: unary echo of the page payload (50 items), and server
+//! streaming of 1,000 wide payloads per call. Rounds alternate the two
+//! libraries; the table gives medians.
+//!
+//! Usage: `fastrs-bench-grpc [--rounds N] [--out FILE]`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use fastrs_bench::data::{self, Shape};
+
+#[allow(clippy::all, dead_code, missing_docs)]
+mod fast {
+    include!(concat!(env!("OUT_DIR"), "/fastrs/mod.rs"));
+}
+
+#[allow(clippy::all, dead_code, missing_docs)]
+mod pb {
+    include!(concat!(env!("OUT_DIR"), "/prost/mod.rs"));
+}
+
+/// Counts allocations (and reallocations), to report them per call.
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// CPU time of the whole process (user + system), in microseconds.
+fn cpu_micros() -> u64 {
+    // SAFETY: getrusage fills the struct it is given; zeroed is a valid start.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
+        usage
+    };
+    let micros = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    micros(usage.ru_utime) + micros(usage.ru_stime)
+}
+
+/// One measured round: calls, and what they took.
+#[derive(Clone, Copy, Default)]
+struct Round {
+    calls_per_sec: f64,
+    cpu_us_per_call: f64,
+    allocs_per_call: f64,
+}
+
+/// Times `calls` sequential runs of `call`.
+async fn measure<F, Fut>(calls: u32, mut call: F) -> Round
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
+    let (start, cpu, allocs) = (Instant::now(), cpu_micros(), ALLOCATIONS.load(Ordering::Relaxed));
+    for _ in 0..calls {
+        call().await;
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let n = f64::from(calls);
+    Round {
+        calls_per_sec: n / wall,
+        cpu_us_per_call: (cpu_micros() - cpu) as f64 / n,
+        allocs_per_call: (ALLOCATIONS.load(Ordering::Relaxed) - allocs) as f64 / n,
+    }
+}
+
+/// The server and client of one library: `$root` is its generated code,
+/// `$decode` reads a payload's bytes into its message types.
+macro_rules! library {
+    ($name:ident, $root:ident, $decode:path) => {
+        #[allow(clippy::needless_update)] // prost's structs: nothing to fill
+        mod $name {
+            use super::$root::bench::grpc::bench_client::BenchClient;
+            use super::$root::bench::grpc::bench_server::{Bench, BenchServer};
+            use super::$root::bench::grpc::StreamRequest;
+            use super::$root::bench::page::Page;
+            use super::$root::bench::wide::Wide;
+            use super::*;
+            use tonic::{Request, Response, Status};
+
+            struct Service {
+                wide: Wide,
+            }
+
+            type Wides = tokio_stream::Iter<
+                std::iter::Map<std::ops::Range<i32>, Box<dyn Fn(i32) -> Result<Wide, Status> + Send + Sync>>,
+            >;
+
+            #[tonic::async_trait]
+            impl Bench for Service {
+                async fn echo(&self, request: Request<Page>) -> Result<Response<Page>, Status> {
+                    Ok(Response::new(request.into_inner()))
+                }
+
+                type StreamStream = Wides;
+
+                async fn stream(&self, request: Request<StreamRequest>) -> Result<Response<Wides>, Status> {
+                    let wide = self.wide.clone();
+                    let each: Box<dyn Fn(i32) -> Result<Wide, Status> + Send + Sync> =
+                        Box::new(move |_| Ok(wide.clone()));
+                    Ok(Response::new(tokio_stream::iter(
+                        (0..request.into_inner().count).map(each),
+                    )))
+                }
+            }
+
+            /// Starts the server and returns a connected client and the page.
+            pub async fn start() -> (BenchClient<tonic::transport::Channel>, Page, SocketAddr) {
+                let wide: Wide = $decode(&data::wide_message(Shape::Fixed));
+                let page: Page = $decode(&data::page_message(Shape::Fixed));
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
+                let addr = listener.local_addr().expect("bound");
+                let server = tonic::transport::Server::builder()
+                    .add_service(BenchServer::new(Service { wide }).max_encoding_message_size(usize::MAX))
+                    .serve_with_incoming(incoming(listener));
+                tokio::spawn(server);
+                let client = BenchClient::connect(format!("http://{addr}"))
+                    .await
+                    .expect("connects");
+                (client, page, addr)
+            }
+
+            /// `calls` unary echoes of the page.
+            pub async fn echo(client: &mut BenchClient<tonic::transport::Channel>, page: &Page, calls: u32) -> Round {
+                measure(calls, || {
+                    let mut client = client.clone();
+                    let page = page.clone();
+                    async move {
+                        let back = client.echo(page).await.expect("echo").into_inner();
+                        assert_eq!(back.items.len(), 50);
+                    }
+                })
+                .await
+            }
+
+            /// `calls` streams of `per_call` wide payloads.
+            pub async fn stream(
+                client: &mut BenchClient<tonic::transport::Channel>,
+                per_call: i32,
+                calls: u32,
+            ) -> Round {
+                measure(calls, || {
+                    let mut client = client.clone();
+                    async move {
+                        let request = StreamRequest {
+                            count: per_call,
+                            ..Default::default()
+                        };
+                        let mut stream = client.stream(request).await.expect("stream").into_inner();
+                        let mut got = 0;
+                        while let Some(w) = stream.message().await.expect("a message") {
+                            std::hint::black_box(&w);
+                            got += 1;
+                        }
+                        assert_eq!(got, per_call);
+                    }
+                })
+                .await
+            }
+        }
+    };
+}
+
+fn fastrs_decode<M: fastrs::Message>(bytes: &[u8]) -> M {
+    M::decode(bytes).expect("a valid payload")
+}
+
+fn prost_decode<M: prost::Message + Default>(bytes: &[u8]) -> M {
+    M::decode(bytes).expect("a valid payload")
+}
+
+library!(with_fastrs, fast, fastrs_decode);
+library!(with_prost, pb, prost_decode);
+
+/// Accepted connections with TCP_NODELAY: without it small answers wait
+/// for delayed ACKs (40 ms), as they would in no real deployment.
+fn incoming(listener: tokio::net::TcpListener) -> tonic::transport::server::TcpIncoming {
+    tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true))
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The medians of each metric over `rounds`.
+fn medians(rounds: &[Round]) -> Round {
+    Round {
+        calls_per_sec: median(rounds.iter().map(|r| r.calls_per_sec).collect()),
+        cpu_us_per_call: median(rounds.iter().map(|r| r.cpu_us_per_call).collect()),
+        allocs_per_call: median(rounds.iter().map(|r| r.allocs_per_call).collect()),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let rounds: usize = flag("--rounds").map_or(5, |r| r.parse().expect("a number of rounds"));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let (echo_calls, stream_calls, per_stream) = (2_000, 10, 1_000);
+    let results = rt.block_on(async {
+        let (mut fc, fpage, _) = with_fastrs::start().await;
+        let (mut pc, ppage, _) = with_prost::start().await;
+        // Warm up connections, allocators and caches.
+        with_fastrs::echo(&mut fc, &fpage, 200).await;
+        with_prost::echo(&mut pc, &ppage, 200).await;
+        let mut echo = (Vec::new(), Vec::new());
+        let mut stream = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            echo.0.push(with_fastrs::echo(&mut fc, &fpage, echo_calls).await);
+            echo.1.push(with_prost::echo(&mut pc, &ppage, echo_calls).await);
+            stream
+                .0
+                .push(with_fastrs::stream(&mut fc, per_stream, stream_calls).await);
+            stream
+                .1
+                .push(with_prost::stream(&mut pc, per_stream, stream_calls).await);
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        [
+            ("unary echo, page of 50 items", medians(&echo.0), medians(&echo.1)),
+            (
+                "server streaming, 1,000 wide payloads per call",
+                medians(&stream.0),
+                medians(&stream.1),
+            ),
+        ]
+    });
+    let mut table = String::from(
+        "| workload | calls/s fastrs | calls/s prost | CPU µs/call fastrs | CPU µs/call prost | CPU fastrs ÷ prost | allocations/call fastrs / prost |\n|---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for (name, f, p) in results {
+        table.push_str(&format!(
+            "| {name} | {:.0} | {:.0} | {:.1} | {:.1} | **{:.2}** | {:.0} / {:.0} |\n",
+            f.calls_per_sec,
+            p.calls_per_sec,
+            f.cpu_us_per_call,
+            p.cpu_us_per_call,
+            f.cpu_us_per_call / p.cpu_us_per_call,
+            f.allocs_per_call,
+            p.allocs_per_call
+        ));
+    }
+    table.push_str(&format!(
+        "\nMedians of {rounds} alternating rounds ({echo_calls} echo calls, {stream_calls} streams of {per_stream} per round); client and server in one process (tokio, 2 worker threads) over loopback TCP, one call in flight: CPU and allocations count both ends.\n"
+    ));
+    print!("{table}");
+    if let Some(path) = flag("--out") {
+        std::fs::write(&path, &table).expect("writes the table");
+        eprintln!("wrote {path}");
+    }
+}
