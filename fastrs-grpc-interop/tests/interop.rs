@@ -157,57 +157,6 @@ fn tonic_prost_client_passes_every_case_against_the_fastrs_server() {
     all_pass(failures);
 }
 
-/// A codec that sends and receives raw bytes, to put malformed messages on
-/// the wire.
-mod raw {
-    use bytes::{Buf, BufMut};
-    use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
-    use tonic::Status;
-
-    #[derive(Default)]
-    pub struct Raw;
-
-    impl Codec for Raw {
-        type Encode = Vec<u8>;
-        type Decode = Vec<u8>;
-        type Encoder = Raw;
-        type Decoder = Raw;
-        fn encoder(&mut self) -> Raw {
-            Raw
-        }
-        fn decoder(&mut self) -> Raw {
-            Raw
-        }
-    }
-
-    impl Encoder for Raw {
-        type Item = Vec<u8>;
-        type Error = Status;
-        fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-            dst.put_slice(&item);
-            Ok(())
-        }
-    }
-
-    impl Decoder for Raw {
-        type Item = Vec<u8>;
-        type Error = Status;
-        fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Vec<u8>>, Status> {
-            Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
-        }
-    }
-}
-
-async fn raw_unary(channel: Channel, bytes: Vec<u8>) -> Result<Vec<u8>, tonic::Status> {
-    let mut grpc = tonic::client::Grpc::new(channel);
-    grpc.ready()
-        .await
-        .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
-    let path = tonic::codegen::http::uri::PathAndQuery::from_static("/grpc.testing.TestService/UnaryCall");
-    let response = grpc.unary(tonic::Request::new(bytes), path, raw::Raw).await?;
-    Ok(response.into_inner())
-}
-
 #[test]
 fn a_malformed_request_gets_a_clear_status_and_the_server_keeps_serving() {
     use fastrs::Message as _;
@@ -216,7 +165,7 @@ fn a_malformed_request_gets_a_clear_status_and_the_server_keeps_serving() {
     rt.block_on(async {
         let channel = connect(server.addr).await;
         // Field 2 (response_size) with a varint cut short.
-        let status = raw_unary(channel.clone(), vec![0x10, 0x80])
+        let status = fastrs_grpc_interop::raw::unary(channel.clone(), vec![0x10, 0x80])
             .await
             .expect_err("malformed");
         assert_eq!(status.code(), tonic::Code::Internal, "{status:?}");
@@ -230,7 +179,9 @@ fn a_malformed_request_gets_a_clear_status_and_the_server_keeps_serving() {
             response_size: 3,
             ..Default::default()
         };
-        let answer = raw_unary(channel, request.encode_to_vec()).await.expect("served");
+        let answer = fastrs_grpc_interop::raw::unary(channel, request.encode_to_vec())
+            .await
+            .expect("served");
         let response = fastrs_grpc_interop::pb::SimpleResponse::decode(&answer).expect("decodes");
         assert_eq!(response.payload.map(|p| p.body.len()), Some(3));
     });

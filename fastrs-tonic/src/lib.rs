@@ -5,7 +5,7 @@
 //!
 //! Encoding writes straight into tonic's buffer, with no intermediate
 //! `Vec`; decoding reads the frame in place, under [`DecodeOptions`] limits
-//! (the safe defaults unless changed). A request that does not decode is
+//! (the safe defaults unless [`set_default_decode_options`] changes them). A request that does not decode is
 //! answered with `INTERNAL` and a message naming the type and the problem,
 //! as other gRPC implementations do, and the server keeps serving.
 //!
@@ -45,10 +45,34 @@ pub struct FastrsCodec<E, D> {
     _types: PhantomData<fn(E) -> D>,
 }
 
+/// What [`FastrsCodec::default`] decodes under: what generated clients and
+/// servers use. `None` until set: `DecodeOptions::default()`.
+static DEFAULT_DECODE_OPTIONS: std::sync::RwLock<Option<DecodeOptions>> = std::sync::RwLock::new(None);
+
+/// Sets the limits every [`FastrsCodec::default`] created from now on
+/// decodes under, for the whole process: generated clients and servers make
+/// their codecs that way, so this is how to let trusted peers send deeper
+/// messages (`recursion_limit`) or larger allocations than the safe
+/// defaults. The message size limit is tonic's
+/// (`max_decoding_message_size` on the generated client or server).
+pub fn set_default_decode_options(options: DecodeOptions) {
+    let mut current = DEFAULT_DECODE_OPTIONS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *current = Some(options);
+}
+
+fn default_decode_options() -> DecodeOptions {
+    let current = DEFAULT_DECODE_OPTIONS
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    current.unwrap_or_default()
+}
+
 impl<E, D> Default for FastrsCodec<E, D> {
     fn default() -> Self {
         FastrsCodec {
-            decode: DecodeOptions::default(),
+            decode: default_decode_options(),
             buffers: BufferSettings::default(),
             _types: PhantomData,
         }
@@ -66,7 +90,8 @@ impl<E, D> Clone for FastrsCodec<E, D> {
 }
 
 impl<E, D> FastrsCodec<E, D> {
-    /// The limits decoding runs under (`DecodeOptions::default()` unless set).
+    /// The limits decoding runs under (those of
+    /// [`set_default_decode_options`], else `DecodeOptions::default()`).
     #[must_use]
     pub fn with_decode_options(mut self, options: DecodeOptions) -> Self {
         self.decode = options;
