@@ -38,6 +38,19 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
     Ok(())
 }
 
+/// The value of command-line flag `name` in `args`: the word after it
+/// (`--port 80`), or after `=` (`--port=80`), as gRPC's interop tools accept.
+#[must_use]
+pub fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == name {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix(name).and_then(|rest| rest.strip_prefix('='))
+        }
+    })
+}
+
 /// The interop cases, by the names the test description gives them.
 pub const CASES: [&str; 14] = [
     "empty_unary",

@@ -75,20 +75,8 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// `size` never causes undefined behaviour, only this panic).
     #[track_caller]
     fn fast_write_sized(&self, buf: &mut [u8], size: usize) -> usize {
-        assert!(
-            buf.len() >= size,
-            "fastrs: encode buffer too short for {}: {} bytes, {size} needed",
-            Self::FULL_NAME,
-            buf.len()
-        );
-        let mut w = Writer::new(&mut buf[..size]);
-        self.write_backward(&mut w);
-        assert!(
-            w.remaining() == 0,
-            "fastrs: size {size} given for {} is not the size of its encoding",
-            Self::FULL_NAME
-        );
-        size
+        check_room::<Self>(buf.len(), size);
+        write_all(self, Writer::new(&mut buf[..size]), size)
     }
 
     /// Encodes into the front of uninitialised memory (a network buffer's
@@ -99,21 +87,10 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// As [`Message::fast_write_sized`].
     #[track_caller]
     fn fast_write_uninit(&self, buf: &mut [core::mem::MaybeUninit<u8>], size: usize) -> usize {
-        assert!(
-            buf.len() >= size,
-            "fastrs: encode buffer too short for {}: {} bytes, {size} needed",
-            Self::FULL_NAME,
-            buf.len()
-        );
-        let mut w = Writer::new_uninit(&mut buf[..size]);
-        self.write_backward(&mut w);
-        // A writer initialises every byte it hands out; none is left.
-        assert!(
-            w.remaining() == 0,
-            "fastrs: size {size} given for {} is not the size of its encoding",
-            Self::FULL_NAME
-        );
-        size
+        check_room::<Self>(buf.len(), size);
+        // A writer initialises every byte it hands out, and `write_all`
+        // checks that none is left.
+        write_all(self, Writer::new_uninit(&mut buf[..size]), size)
     }
 
     /// Decodes `buf` and merges it into `self` (protobuf merge semantics: scalars
@@ -204,6 +181,29 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
 
 /// Writes `m`, whose size is `size`, into the spare capacity of `out`, which
 /// must hold at least `size` bytes.
+/// Panics unless a buffer of `len` bytes holds `size`.
+#[track_caller]
+fn check_room<M: Message>(len: usize, size: usize) {
+    assert!(
+        len >= size,
+        "fastrs: encode buffer too short for {}: {len} bytes, {size} needed",
+        M::FULL_NAME
+    );
+}
+
+/// Writes `m` into `w`, a writer over exactly `size` bytes, and returns
+/// `size`; panics unless `m` filled it.
+#[track_caller]
+fn write_all<M: Message>(m: &M, mut w: Writer<'_>, size: usize) -> usize {
+    m.write_backward(&mut w);
+    assert!(
+        w.remaining() == 0,
+        "fastrs: size {size} given for {} is not the size of its encoding",
+        M::FULL_NAME
+    );
+    size
+}
+
 fn append_sized<M: Message>(m: &M, out: &mut Vec<u8>, size: usize) {
     let mut w = Writer::new_uninit(&mut out.spare_capacity_mut()[..size]);
     m.write_backward(&mut w);

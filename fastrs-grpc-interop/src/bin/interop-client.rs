@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use fastrs_grpc_interop::{cases, CASES};
+use fastrs_grpc_interop::{cases, flag, CASES};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -40,15 +40,4 @@ async fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// The value after `name` (`--test_case x`), or of `name=value`.
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter().enumerate().find_map(|(i, a)| {
-        if a == name {
-            args.get(i + 1).map(String::as_str)
-        } else {
-            a.strip_prefix(name).and_then(|rest| rest.strip_prefix('='))
-        }
-    })
 }

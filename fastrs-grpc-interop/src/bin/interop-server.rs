@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use fastrs_grpc_interop::server;
+use fastrs_grpc_interop::{flag, server};
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -30,15 +30,4 @@ async fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
-}
-
-/// The value after `name` (`--port 80`), or of `name=value`.
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    args.iter().enumerate().find_map(|(i, a)| {
-        if a == name {
-            args.get(i + 1).map(String::as_str)
-        } else {
-            a.strip_prefix(name).and_then(|rest| rest.strip_prefix('='))
-        }
-    })
 }

@@ -203,25 +203,27 @@ impl<'t, 'p> Parser<'t, 'p> {
 
     /// A message in `{}` or `<>`, encoded.
     fn message(&mut self, ty: &MessageType) -> Result<Vec<u8>, Error> {
-        let t = self.bump()?;
-        let close = match t.kind {
-            Kind::Symbol('{') => '}',
-            Kind::Symbol('<') => '>',
-            _ => return Err(self.unexpected(t, "'{' or '<'")),
-        };
-        self.enter(t.at)?;
+        let close = self.open()?;
         let mut body = Vec::new();
         self.fields(ty, Some(close), &mut body)?;
         self.depth_left += 1;
         Ok(body)
     }
 
-    fn enter(&mut self, at: usize) -> Result<(), Error> {
+    /// Reads a message's `{` or `<` and returns the delimiter that closes
+    /// it; one level deeper (the caller gives it back at the close).
+    fn open(&mut self) -> Result<char, Error> {
+        let t = self.bump()?;
+        let close = match t.kind {
+            Kind::Symbol('{') => '}',
+            Kind::Symbol('<') => '>',
+            _ => return Err(self.unexpected(t, "'{' or '<'")),
+        };
         if self.depth_left == 0 {
-            return Err(self.lex.error(at, "messages nested too deeply"));
+            return Err(self.lex.error(t.at, "messages nested too deeply"));
         }
         self.depth_left -= 1;
-        Ok(())
+        Ok(close)
     }
 
     /// `[prefix/full.Type] { ... }` in an `Any`: its `type_url` and `value`.
@@ -451,13 +453,7 @@ impl<'t, 'p> Parser<'t, 'p> {
     }
 
     fn skip_message(&mut self) -> Result<(), Error> {
-        let t = self.bump()?;
-        let close = match t.kind {
-            Kind::Symbol('{') => '}',
-            Kind::Symbol('<') => '>',
-            _ => return Err(self.unexpected(t, "'{' or '<'")),
-        };
-        self.enter(t.at)?;
+        let close = self.open()?;
         loop {
             if self.try_symbol(close)? {
                 break;
