@@ -15,9 +15,10 @@
 //! the generated line counts.
 //!
 //! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME] [--mode speed|size]
-//! [--descriptors]` (without `--mode`, the generator picks by the schema's
-//! size; `--descriptors` embeds the descriptors, which the text format and
-//! gRPC reflection need).
+//! [--descriptors] [--grpc]` (without `--mode`, the generator picks by the
+//! schema's size; `--descriptors` embeds the descriptors, which the text
+//! format and gRPC reflection need; `--grpc` also generates tonic services,
+//! fastrs's with `grpc()` against tonic-prost-build's).
 
 mod types;
 
@@ -78,6 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
 
     let descriptors = args.iter().any(|a| a == "--descriptors");
+    let grpc = args.iter().any(|a| a == "--grpc");
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
@@ -92,8 +94,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o)))
     {
         eprintln!("== {}: generating", schema.name);
-        let crates =
-            [Lib::Fastrs, Lib::Prost].map(|lib| generate(&corpus, schema, lib, (mode, descriptors), &work, &root));
+        let crates = [Lib::Fastrs, Lib::Prost].map(|lib| {
+            generate(
+                &corpus,
+                schema,
+                lib,
+                Generation {
+                    mode,
+                    descriptors,
+                    grpc,
+                },
+                &work,
+                &root,
+            )
+        });
         let crates: Vec<Crate> = crates.into_iter().collect::<Result<_, _>>()?;
         rows.extend(measure(schema.name, &crates, rounds)?);
     }
@@ -104,6 +118,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("wrote {path}");
     }
     Ok(())
+}
+
+/// How fastrs generates (prost-build follows `grpc`).
+#[derive(Clone, Copy)]
+struct Generation {
+    mode: Option<protoc_gen_fastrs::Mode>,
+    descriptors: bool,
+    grpc: bool,
 }
 
 /// A generated crate.
@@ -118,7 +140,7 @@ fn generate(
     corpus: &Path,
     schema: &Schema,
     lib: Lib,
-    (mode, descriptors): (Option<protoc_gen_fastrs::Mode>, bool),
+    how: Generation,
     work: &Path,
     root: &Path,
 ) -> Result<Crate, Box<dyn std::error::Error>> {
@@ -143,19 +165,28 @@ fn generate(
     std::fs::create_dir_all(&part)?;
     match lib {
         Lib::Fastrs => {
-            let builder = mode.map_or_else(protoc_gen_fastrs::Builder::new, |m| {
+            let mut builder = how.mode.map_or_else(protoc_gen_fastrs::Builder::new, |m| {
                 protoc_gen_fastrs::Builder::new().mode(m)
             });
-            let builder = if descriptors {
-                builder.file_descriptors()
-            } else {
-                builder
-            };
+            if how.descriptors {
+                builder = builder.file_descriptors();
+            }
+            if how.grpc {
+                builder = builder.grpc();
+            }
             builder
                 .include_file("mod.rs")
                 .cargo_directives(false)
                 .out_dir(&part)
                 .compile(&files, &includes)?
+        }
+        Lib::Prost if how.grpc => {
+            let mut config = prost_build::Config::new();
+            config.protoc_executable(protoc_bin_vendored::protoc_bin_path()?);
+            tonic_prost_build::configure()
+                .out_dir(&part)
+                .include_file("mod.rs")
+                .compile_with_config(config, &files, &includes)?;
         }
         Lib::Prost => prost_build::Config::new()
             .out_dir(&part)
@@ -175,7 +206,7 @@ fn generate(
         .map(|(_, path)| format!("gen::part0::{path}"))
         .collect();
     let lines = count_lines(&gen)?;
-    write_crate(&dir, lib, 1, &all_types, root)?;
+    write_crate(&dir, lib, how.grpc, &all_types, root)?;
     Ok(Crate {
         lib,
         dir,
@@ -199,8 +230,9 @@ fn count_lines(dir: &Path) -> std::io::Result<usize> {
 
 /// The manifest, `lib.rs` (the generated modules) and `used.rs` (every type
 /// decoded and encoded once, behind the `used` feature).
-fn write_crate(dir: &Path, lib: Lib, parts: usize, types: &[String], root: &Path) -> std::io::Result<()> {
-    let deps = match lib {
+fn write_crate(dir: &Path, lib: Lib, grpc: bool, types: &[String], root: &Path) -> std::io::Result<()> {
+    let parts = 1;
+    let mut deps = match lib {
         // `descriptor`: schemas with custom options name its types.
         Lib::Fastrs => format!(
             "fastrs = {{ path = {:?}, features = [\"descriptor\"] }}",
@@ -208,6 +240,16 @@ fn write_crate(dir: &Path, lib: Lib, parts: usize, types: &[String], root: &Path
         ),
         Lib::Prost => "prost = \"0.14\"\nprost-types = \"0.14\"".to_string(),
     };
+    if grpc {
+        deps.push_str("\ntonic = \"0.14\"\n");
+        deps.push_str(&match lib {
+            Lib::Fastrs => format!(
+                "fastrs-tonic = {{ path = {:?} }}",
+                root.join("fastrs-tonic").display().to_string()
+            ),
+            Lib::Prost => "tonic-prost = \"0.14\"".to_string(),
+        });
+    }
     let name = dir.file_name().unwrap().to_string_lossy();
     std::fs::write(
         dir.join("Cargo.toml"),
@@ -285,10 +327,18 @@ fn measure(schema: &str, crates: &[Crate], rounds: usize) -> Result<Vec<Row>, Bo
 
 /// Builds the dependencies of the crate at `dir`, not the crate.
 fn build_deps(dir: &Path, lib: Lib, target: &Path, profile: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let deps: &[&str] = match lib {
-        Lib::Fastrs => &["fastrs"],
-        Lib::Prost => &["prost", "prost-types"],
+    let mut deps: Vec<&str> = match lib {
+        Lib::Fastrs => vec!["fastrs"],
+        Lib::Prost => vec!["prost", "prost-types"],
     };
+    if std::fs::read_to_string(dir.join("Cargo.toml"))?.contains("tonic") {
+        deps.push("tonic");
+        deps.push(if lib == Lib::Fastrs {
+            "fastrs-tonic"
+        } else {
+            "tonic-prost"
+        });
+    }
     let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     cmd.args(["build", "--quiet", "--profile", profile]);
     for dep in deps {
