@@ -1,8 +1,10 @@
 //! `make bench`'s gRPC rows: the same service over tonic, once with fastrs
 //! messages (`fastrs-tonic`) and once with prost's (`tonic-prost`), in one
-//! run. Client and server share one process and one tokio runtime (two
-//! worker threads) and talk over loopback TCP, one call in flight: so CPU
-//! time and allocations per call count both ends.
+//! run, over loopback TCP with one call in flight. Twice: client and server
+//! in one process (one tokio runtime, two worker threads: CPU time and
+//! allocations count both ends), and the server in a process of its own
+//! (this binary, `serve fastrs|prost`; CPU time adds the server's from
+//! `/proc`, allocations are the client's).
 //!
 //! Workloads: unary echo of the page payload (50 items), and server
 //! streaming of 1,000 wide payloads per call. Rounds alternate the two
@@ -62,6 +64,24 @@ fn cpu_micros() -> u64 {
     micros(usage.ru_utime) + micros(usage.ru_stime)
 }
 
+/// CPU time of process `pid` (user + system), in microseconds, from
+/// `/proc` (clock-tick resolution: 10 ms).
+fn cpu_micros_of(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the server's /proc/PID/stat");
+    // Fields after the command name (which ends with the last ')'): utime
+    // and stime are the 12th and 13th.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .expect("a stat line")
+        .1
+        .split_whitespace()
+        .collect();
+    let ticks: u64 = fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime");
+    // SAFETY: sysconf reads a constant of the system.
+    let per_sec = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    ticks * 1_000_000 / per_sec
+}
+
 /// One measured round: calls, and what they took.
 #[derive(Clone, Copy, Default)]
 struct Round {
@@ -70,13 +90,15 @@ struct Round {
     allocs_per_call: f64,
 }
 
-/// Times `calls` sequential runs of `call`.
-async fn measure<F, Fut>(calls: u32, mut call: F) -> Round
+/// Times `calls` sequential runs of `call`; CPU time adds that of the
+/// server process, if the server runs in one.
+async fn measure<F, Fut>(calls: u32, server: Option<u32>, mut call: F) -> Round
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
-    let (start, cpu, allocs) = (Instant::now(), cpu_micros(), ALLOCATIONS.load(Ordering::Relaxed));
+    let cpu_now = || cpu_micros() + server.map_or(0, cpu_micros_of);
+    let (start, cpu, allocs) = (Instant::now(), cpu_now(), ALLOCATIONS.load(Ordering::Relaxed));
     for _ in 0..calls {
         call().await;
     }
@@ -84,7 +106,7 @@ where
     let n = f64::from(calls);
     Round {
         calls_per_sec: n / wall,
-        cpu_us_per_call: (cpu_micros() - cpu) as f64 / n,
+        cpu_us_per_call: (cpu_now() - cpu) as f64 / n,
         allocs_per_call: (ALLOCATIONS.load(Ordering::Relaxed) - allocs) as f64 / n,
     }
 }
@@ -129,25 +151,33 @@ macro_rules! library {
                 }
             }
 
-            /// Starts the server and returns a connected client and the page.
-            pub async fn start() -> (BenchClient<tonic::transport::Channel>, Page, SocketAddr) {
+            /// Serves on `listener` until the process ends.
+            pub async fn serve(listener: tokio::net::TcpListener) {
                 let wide: Wide = $decode(&data::wide_message(Shape::Fixed));
-                let page: Page = $decode(&data::page_message(Shape::Fixed));
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
-                let addr = listener.local_addr().expect("bound");
-                let server = tonic::transport::Server::builder()
+                tonic::transport::Server::builder()
                     .add_service(BenchServer::new(Service { wide }).max_encoding_message_size(usize::MAX))
-                    .serve_with_incoming(incoming(listener));
-                tokio::spawn(server);
+                    .serve_with_incoming(incoming(listener))
+                    .await
+                    .expect("serves");
+            }
+
+            /// A client of the server at `addr`, and the page it echoes.
+            pub async fn connect(addr: SocketAddr) -> (BenchClient<tonic::transport::Channel>, Page) {
+                let page: Page = $decode(&data::page_message(Shape::Fixed));
                 let client = BenchClient::connect(format!("http://{addr}"))
                     .await
                     .expect("connects");
-                (client, page, addr)
+                (client, page)
             }
 
             /// `calls` unary echoes of the page.
-            pub async fn echo(client: &mut BenchClient<tonic::transport::Channel>, page: &Page, calls: u32) -> Round {
-                measure(calls, || {
+            pub async fn echo(
+                client: &mut BenchClient<tonic::transport::Channel>,
+                page: &Page,
+                calls: u32,
+                server: Option<u32>,
+            ) -> Round {
+                measure(calls, server, || {
                     let mut client = client.clone();
                     let page = page.clone();
                     async move {
@@ -163,8 +193,9 @@ macro_rules! library {
                 client: &mut BenchClient<tonic::transport::Channel>,
                 per_call: i32,
                 calls: u32,
+                server: Option<u32>,
             ) -> Round {
-                measure(calls, || {
+                measure(calls, server, || {
                     let mut client = client.clone();
                     async move {
                         let request = StreamRequest {
@@ -217,8 +248,111 @@ fn medians(rounds: &[Round]) -> Round {
     }
 }
 
+/// Where the server runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Placement {
+    OneProcess,
+    TwoProcesses,
+}
+
+/// A server process (this binary, `serve LIB`), killed when dropped.
+struct ServerProcess(std::process::Child, SocketAddr);
+
+impl ServerProcess {
+    fn start(lib: &str) -> ServerProcess {
+        use std::io::BufRead as _;
+        let exe = std::env::current_exe().expect("this binary");
+        let mut child = std::process::Command::new(exe)
+            .args(["serve", lib])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("the server's address");
+        let addr = line.trim().parse().expect("an address");
+        ServerProcess(child, addr)
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `serve LIB`: the server alone, printing its address.
+async fn serve_alone(lib: &str) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    println!("{}", listener.local_addr().expect("bound"));
+    match lib {
+        "fastrs" => with_fastrs::serve(listener).await,
+        _ => with_prost::serve(listener).await,
+    }
+}
+
+/// Both libraries' rows for one placement: (workload, fastrs, prost).
+async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Round); 2] {
+    let (echo_calls, stream_calls, per_stream) = (2_000, 10, 1_000);
+    let mut processes = Vec::new();
+    let (faddr, paddr, fpid, ppid) = match placement {
+        Placement::OneProcess => {
+            let bind = || async { tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds") };
+            let (fl, pl) = (bind().await, bind().await);
+            let addrs = (fl.local_addr().expect("bound"), pl.local_addr().expect("bound"));
+            tokio::spawn(with_fastrs::serve(fl));
+            tokio::spawn(with_prost::serve(pl));
+            (addrs.0, addrs.1, None, None)
+        }
+        Placement::TwoProcesses => {
+            let (f, p) = (ServerProcess::start("fastrs"), ServerProcess::start("prost"));
+            let ids = (f.1, p.1, Some(f.0.id()), Some(p.0.id()));
+            processes.push(f);
+            processes.push(p);
+            ids
+        }
+    };
+    let (mut fc, fpage) = with_fastrs::connect(faddr).await;
+    let (mut pc, ppage) = with_prost::connect(paddr).await;
+    // Warm up connections, allocators and caches.
+    with_fastrs::echo(&mut fc, &fpage, 200, fpid).await;
+    with_prost::echo(&mut pc, &ppage, 200, ppid).await;
+    let (mut echo, mut stream) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+    for _ in 0..rounds {
+        echo.0.push(with_fastrs::echo(&mut fc, &fpage, echo_calls, fpid).await);
+        echo.1.push(with_prost::echo(&mut pc, &ppage, echo_calls, ppid).await);
+        stream
+            .0
+            .push(with_fastrs::stream(&mut fc, per_stream, stream_calls, fpid).await);
+        stream
+            .1
+            .push(with_prost::stream(&mut pc, per_stream, stream_calls, ppid).await);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    drop(processes);
+    [
+        ("unary echo, page of 50 items", medians(&echo.0), medians(&echo.1)),
+        (
+            "server streaming, 1,000 wide payloads per call",
+            medians(&stream.0),
+            medians(&stream.1),
+        ),
+    ]
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    if args.first().map(String::as_str) == Some("serve") {
+        rt.block_on(serve_alone(args.get(1).map_or("fastrs", String::as_str)));
+        return;
+    }
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -226,57 +360,28 @@ fn main() {
             .cloned()
     };
     let rounds: usize = flag("--rounds").map_or(5, |r| r.parse().expect("a number of rounds"));
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let (echo_calls, stream_calls, per_stream) = (2_000, 10, 1_000);
-    let results = rt.block_on(async {
-        let (mut fc, fpage, _) = with_fastrs::start().await;
-        let (mut pc, ppage, _) = with_prost::start().await;
-        // Warm up connections, allocators and caches.
-        with_fastrs::echo(&mut fc, &fpage, 200).await;
-        with_prost::echo(&mut pc, &ppage, 200).await;
-        let mut echo = (Vec::new(), Vec::new());
-        let mut stream = (Vec::new(), Vec::new());
-        for _ in 0..rounds {
-            echo.0.push(with_fastrs::echo(&mut fc, &fpage, echo_calls).await);
-            echo.1.push(with_prost::echo(&mut pc, &ppage, echo_calls).await);
-            stream
-                .0
-                .push(with_fastrs::stream(&mut fc, per_stream, stream_calls).await);
-            stream
-                .1
-                .push(with_prost::stream(&mut pc, per_stream, stream_calls).await);
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-        [
-            ("unary echo, page of 50 items", medians(&echo.0), medians(&echo.1)),
-            (
-                "server streaming, 1,000 wide payloads per call",
-                medians(&stream.0),
-                medians(&stream.1),
-            ),
-        ]
-    });
     let mut table = String::from(
-        "| workload | calls/s fastrs | calls/s prost | CPU µs/call fastrs | CPU µs/call prost | CPU fastrs ÷ prost | allocations/call fastrs / prost |\n|---|---:|---:|---:|---:|---:|---:|\n",
+        "| workload | processes | calls/s fastrs | calls/s prost | CPU µs/call fastrs | CPU µs/call prost | CPU fastrs ÷ prost | allocations/call fastrs / prost |\n|---|---|---:|---:|---:|---:|---:|---:|\n",
     );
-    for (name, f, p) in results {
-        table.push_str(&format!(
-            "| {name} | {:.0} | {:.0} | {:.1} | {:.1} | **{:.2}** | {:.0} / {:.0} |\n",
-            f.calls_per_sec,
-            p.calls_per_sec,
-            f.cpu_us_per_call,
-            p.cpu_us_per_call,
-            f.cpu_us_per_call / p.cpu_us_per_call,
-            f.allocs_per_call,
-            p.allocs_per_call
-        ));
+    for (placement, label) in [
+        (Placement::OneProcess, "one"),
+        (Placement::TwoProcesses, "two (allocations: client)"),
+    ] {
+        for (name, f, p) in rt.block_on(run(placement, rounds)) {
+            table.push_str(&format!(
+                "| {name} | {label} | {:.0} | {:.0} | {:.1} | {:.1} | **{:.2}** | {:.0} / {:.0} |\n",
+                f.calls_per_sec,
+                p.calls_per_sec,
+                f.cpu_us_per_call,
+                p.cpu_us_per_call,
+                f.cpu_us_per_call / p.cpu_us_per_call,
+                f.allocs_per_call,
+                p.allocs_per_call
+            ));
+        }
     }
     table.push_str(&format!(
-        "\nMedians of {rounds} alternating rounds ({echo_calls} echo calls, {stream_calls} streams of {per_stream} per round); client and server in one process (tokio, 2 worker threads) over loopback TCP, one call in flight: CPU and allocations count both ends.\n"
+        "\nMedians of {rounds} alternating rounds (2000 echo calls, 10 streams of 1000 per round) over loopback TCP, one call in flight, tokio with 2 worker threads per process. One process: client and server share it; CPU time and allocations count both ends. Two: the server runs alone; CPU time adds the server's (from /proc, 10 ms ticks), allocations are the client's.\n"
     ));
     print!("{table}");
     if let Some(path) = flag("--out") {
