@@ -19,6 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let builder = protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
         .json()
+        .views()
         .file_descriptors();
     builder
         .clone()

@@ -117,6 +117,15 @@ impl Builder {
         self
     }
 
+    /// Also generates a zero-copy view of every message (`FooView<'a>`, see
+    /// `fastrs::view`): read in place, borrowing strings, bytes and repeated
+    /// fields from the input.
+    #[must_use]
+    pub fn views(mut self) -> Self {
+        self.options.views = true;
+        self
+    }
+
     /// Generates every message for run time ([`Mode::Speed`]) or for build
     /// time ([`Mode::Size`]). Unset, a run of fewer than
     /// [`Mode::AUTO_SIZE_FROM`] messages gets speed mode and a larger one

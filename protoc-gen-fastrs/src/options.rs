@@ -23,6 +23,8 @@ pub struct Options {
     pub descriptors: bool,
     /// Generate gRPC clients and servers for tonic (`grpc=tonic`).
     pub grpc: bool,
+    /// Generate a zero-copy `FooView<'a>` for every message (`views=true`).
+    pub views: bool,
     /// The code's mode for messages no entry of `modes_for` names; `None`
     /// picks by the schema's size (see [`Mode`]).
     pub mode: Option<Mode>,
@@ -237,6 +239,7 @@ impl Options {
     /// - `paths=import` (default, one file per package) or
     ///   `paths=source_relative` (one file per `.proto`, beside its path)
     /// - `descriptors=true`: embed the package's descriptors
+    /// - `views=true`: also generate a zero-copy view of every message
     /// - `mode=speed` or `mode=size` (see [`Mode`]; unset, by the schema's size)
     /// - `speed=.proto.prefix`, `size=.proto.prefix` (repeatable): the mode
     ///   of the messages under a package or message
@@ -278,6 +281,7 @@ impl Options {
                     }
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
+                "views" => options.views = parse_bool(key, value)?,
                 "grpc" => match value {
                     "tonic" => options.grpc = true,
                     "" | "none" => options.grpc = false,
@@ -295,7 +299,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, mode, speed, size)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, views, grpc, mode, speed, size)"
                     )))
                 }
             }
@@ -398,6 +402,13 @@ mod tests {
             Paths::SourceRelative
         );
         assert!(Options::parse("paths=flat").unwrap_err().0.contains("source_relative"));
+    }
+
+    #[test]
+    fn views_are_off_unless_asked_for() {
+        assert!(!Options::parse("").unwrap().views);
+        assert!(Options::parse("views=true").unwrap().views);
+        assert!(Options::parse("views=maybe").is_err());
     }
 
     #[test]

@@ -466,17 +466,20 @@ fn replace_text(v: &mut Vec<u8>, text: &[u8], end: usize) -> Result<(), DecodeEr
 /// strings stay with `core`, which is as fast there. Out of line: rare.
 #[inline(never)]
 pub(crate) fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
-    if bytes.len() >= SIMD_UTF8_MIN && simdutf8::basic::from_utf8(bytes).is_ok() {
-        return Ok(());
+    as_utf8(bytes, end).map(drop)
+}
+
+/// `bytes` as text, if they are UTF-8 (see [`check_utf8`]).
+#[inline]
+pub(crate) fn as_utf8(bytes: &[u8], end: usize) -> Result<&str, DecodeError> {
+    if bytes.len() >= SIMD_UTF8_MIN {
+        if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
+            return Ok(text);
+        }
     }
     // Short text, or invalid: `core` says where the error is.
-    match core::str::from_utf8(bytes) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(DecodeError::new(
-            DecodeErrorKind::InvalidUtf8,
-            end - bytes.len() + e.valid_up_to(),
-        )),
-    }
+    core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, end - bytes.len() + e.valid_up_to()))
 }
 
 /// `bytes.is_ascii()`, with strings of up to 16 bytes (names, keys, ids)

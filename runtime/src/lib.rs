@@ -54,6 +54,7 @@ mod simd;
 pub mod text;
 mod unknown;
 pub mod varint;
+pub mod view;
 #[cfg(feature = "std")]
 pub mod well_known;
 pub mod wire;
@@ -68,6 +69,9 @@ pub use message::Message;
 pub use options::DecodeOptions;
 pub use reader::Reader;
 pub use unknown::UnknownFields;
+#[cfg(feature = "bytes")]
+pub use view::OwnedView;
+pub use view::{HasView, View};
 pub use writer::Writer;
 
 /// Re-exported for generated JSON code, so it needs no `serde` dependency of
@@ -87,6 +91,11 @@ pub mod __private {
     /// Out-of-line field codecs, for code generated in size mode.
     pub mod compact {
         pub use crate::compact::*;
+    }
+
+    /// What generated views call.
+    pub mod view {
+        pub use crate::view::{check_str, merge, merge_implicit, Source};
     }
 
     /// Chains of messages of one type, sized and written in a loop.

@@ -106,3 +106,32 @@ pub fn check_round_trip<M: fastrs::Message>(input: &[u8]) {
     let again = M::decode(&encoded).expect("fastrs reads its own encoding");
     assert_eq!(again.encode_to_vec(), encoded, "re-encoding is stable");
 }
+
+/// The zero-copy view's check on arbitrary input: a view of `input`
+/// decodes exactly when `M` does, failing with the same error; then it
+/// converts to the same message, encodes back to `input`, and every field
+/// reads (its `Debug` walks them all, repeated fields, maps and lazy
+/// messages included), as do its unknown fields.
+pub fn check_view<M: fastrs::HasView + PartialEq>(input: &[u8]) {
+    use fastrs::View;
+    match (M::decode(input), M::View::decode(input)) {
+        (Ok(owned), Ok(view)) => {
+            #[allow(clippy::eq_op)] // false exactly when a NaN is inside
+            let comparable = owned == owned;
+            assert!(
+                !comparable || view.to_message() == owned,
+                "the view converts to the message"
+            );
+            assert_eq!(
+                view.encode_to_vec(),
+                input,
+                "a view encodes as the bytes it was read from"
+            );
+            assert!(!format!("{view:?}").is_empty());
+            let unknown = view.unknown_fields().count();
+            assert!(unknown <= input.len());
+        }
+        (Err(o), Err(v)) => assert_eq!(v.kind(), o.kind(), "the view fails as the message does"),
+        (o, v) => panic!("message {:?}, view {:?}", o.err(), v.err()),
+    }
+}

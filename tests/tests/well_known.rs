@@ -27,6 +27,7 @@ fn runtime_well_known_types_are_current() {
     let files = protoc_gen_fastrs::Builder::new()
         .json_under_feature("json")
         .file_descriptors()
+        .views()
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 1);
@@ -53,6 +54,7 @@ fn runtime_descriptor_types_are_current() {
         .protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap())
         .json_under_feature("json")
         .file_descriptors()
+        .views()
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 2);

@@ -9,6 +9,7 @@ mod read;
 mod recycle;
 mod size;
 mod types;
+mod view;
 mod write;
 
 use proc_macro2::TokenStream;

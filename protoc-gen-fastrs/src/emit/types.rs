@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::recycle::{clear_body, oneof_keeper};
-use super::{chain, codec, codec_import, debug, descriptors, doc_attrs, int, json, read, rust_type, size, write};
+use super::{chain, codec, codec_import, debug, descriptors, doc_attrs, int, json, read, rust_type, size, view, write};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Mode, Oneof, Shape, Slot};
 use crate::options::Maps;
 
@@ -39,6 +39,7 @@ pub fn message(msg: &Message) -> TokenStream {
     let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
     let compact_entry_points = compact_entry_points(msg);
     let debug = debug::message(msg);
+    let view = view::message(msg);
     quote! {
         #doc
         #deprecated
@@ -96,6 +97,8 @@ pub fn message(msg: &Message) -> TokenStream {
         #getters
 
         #json
+
+        #view
 
         #module
     }
@@ -352,6 +355,7 @@ fn nested_module(msg: &Message) -> TokenStream {
         let definition = oneof_enum(o, &inner_scope);
         quote!(#definition #keep)
     });
+    let views = view::oneof_enums(msg, &inner_scope);
     let messages = msg.messages.iter().map(message);
     let enums = msg.enums.iter().map(enumeration);
     let uses = codec_import(&msg.messages);
@@ -361,6 +365,7 @@ fn nested_module(msg: &Message) -> TokenStream {
         pub mod #module {
             #uses
             #(#oneofs)*
+            #views
             #(#messages)*
             #(#enums)*
             #extensions

@@ -54,6 +54,7 @@ pub fn lower(
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
         ctx.descriptors = options.descriptors;
+        ctx.views = options.views;
         ctx.modes = Some(&modes);
         ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
@@ -308,6 +309,8 @@ struct FileCtx<'a, 'e> {
     json: Option<crate::options::JsonGate>,
     /// Messages implement `fastrs::Described` (`descriptors=true`).
     descriptors: bool,
+    /// Messages get zero-copy views (`views=true`).
+    views: bool,
     /// The mode of each message.
     modes: Option<&'a Modes<'a>>,
     /// Module segments of the file's package.
@@ -327,6 +330,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             maps: Maps::Hash,
             json: None,
             descriptors: false,
+            views: false,
             modes: None,
             package_depth: 0,
             features: None,
@@ -434,6 +438,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             extendable: !desc.extension_range.is_empty(),
             checked_extension_tags: Vec::new(),
             json: self.json.clone(),
+            views: self.views,
             described_at: self.descriptors.then(|| scope.len() - self.package_depth),
         }
     }

@@ -138,6 +138,8 @@ pub struct Message {
     pub checked_extension_tags: Vec<Tag>,
     /// Whether (and how) to generate its proto3 JSON code.
     pub json: Option<crate::options::JsonGate>,
+    /// Whether to generate its zero-copy view (`views=true`).
+    pub views: bool,
     /// With `descriptors=true`: how many modules below its package's module
     /// the struct lives (0 for a top-level message), so that its
     /// `fastrs::Described` impl can name the package's `FILE_DESCRIPTOR_SET`.

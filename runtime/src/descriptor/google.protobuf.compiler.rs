@@ -271,6 +271,60 @@ impl ::fastrs::__private::json::JsonFields for Version {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Version`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct VersionView<'a> {
+    pub major: ::core::option::Option<i32>,
+    pub minor: ::core::option::Option<i32>,
+    pub patch: ::core::option::Option<i32>,
+    /// A suffix for alpha, beta or rc release, e.g., "alpha-1", "rc2". It should
+    /// be empty for mainline stable releases.
+    pub suffix: ::core::option::Option<&'a [u8]>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for VersionView<'a> {
+    type Message = Version;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x18, 0x22];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.major, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.minor, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.patch, r, depth)?
+                }
+                0x22 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.suffix, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Version, VersionView);
 /// An encoded CodeGeneratorRequest is written to the plugin's stdin.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CodeGeneratorRequest {
@@ -619,6 +673,87 @@ impl ::fastrs::__private::json::JsonFields for CodeGeneratorRequest {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`CodeGeneratorRequest`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct CodeGeneratorRequestView<'a> {
+    /// The .proto files that were explicitly listed on the command-line.  The
+    /// code generator should generate code only for these files.  Each file's
+    /// descriptor will be included in proto_file, below.
+    pub file_to_generate: ::fastrs::view::Repeated<'a, ::fastrs::__private::LaxStr>,
+    /// The generator parameter passed on the command-line.
+    pub parameter: ::core::option::Option<&'a [u8]>,
+    /// The version number of protocol compiler.
+    pub compiler_version: ::core::option::Option<VersionView<'a>>,
+    /// FileDescriptorProtos for all files in files_to_generate and everything
+    /// they import.  The files will appear in topological order, so each file
+    /// appears before any file that imports it.
+    ///
+    /// Note: the files listed in files_to_generate will include runtime-retention
+    /// options only, but all other files will include source-retention options.
+    /// The source_file_descriptors field below is available in case you need
+    /// source-retention options for files_to_generate.
+    ///
+    /// protoc guarantees that all proto_files will be written after
+    /// the fields above, even though this is not technically guaranteed by the
+    /// protobuf wire format.  This theoretically could allow a plugin to stream
+    /// in the FileDescriptorProtos and handle them one by one rather than read
+    /// the entire set into memory at once.  However, as of this writing, this
+    /// is not similarly optimized on protoc's end -- it will store all fields in
+    /// memory at once before sending them to the plugin.
+    ///
+    /// Type names of fields and extensions in the FileDescriptorProto are always
+    /// fully qualified.
+    pub proto_file: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<super::FileDescriptorProtoView<'a>>,
+    >,
+    /// File descriptors with all options, including source-retention options.
+    /// These descriptors are only provided for the files listed in
+    /// files_to_generate.
+    pub source_file_descriptors: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<super::FileDescriptorProtoView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for CodeGeneratorRequestView<'a> {
+    type Message = CodeGeneratorRequest;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x7a, 0x8a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.file_to_generate.push(chunk, left, r, 0x0a, depth)?,
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.parameter, r, depth)?
+                }
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<VersionView<'a>>,
+                    >(&mut self.compiler_version, r, depth)?
+                }
+                0x7a => self.proto_file.push(chunk, left, r, 0x7a, depth)?,
+                0x8a => self.source_file_descriptors.push(chunk, left, r, 0x8a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(CodeGeneratorRequest, CodeGeneratorRequestView);
 /// The plugin writes an encoded CodeGeneratorResponse to stdout.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CodeGeneratorResponse {
@@ -936,6 +1071,82 @@ impl ::fastrs::__private::json::JsonFields for CodeGeneratorResponse {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`CodeGeneratorResponse`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct CodeGeneratorResponseView<'a> {
+    /// Error message.  If non-empty, code generation failed.  The plugin process
+    /// should exit with status code zero even if it reports an error in this way.
+    ///
+    /// This should be used to indicate errors in .proto files which prevent the
+    /// code generator from generating correct code.  Errors which indicate a
+    /// problem in protoc itself -- such as the input CodeGeneratorRequest being
+    /// unparseable -- should be reported by writing a message to stderr and
+    /// exiting with a non-zero status code.
+    pub error: ::core::option::Option<&'a [u8]>,
+    /// A bitmask of supported features that the code generator supports.
+    /// This is a bitwise "or" of values from the Feature enum.
+    pub supported_features: ::core::option::Option<u64>,
+    /// The minimum edition this plugin supports.  This will be treated as an
+    /// Edition enum, but we want to allow unknown values.  It should be specified
+    /// according the edition enum value, *not* the edition number.  Only takes
+    /// effect for plugins that have FEATURE_SUPPORTS_EDITIONS set.
+    pub minimum_edition: ::core::option::Option<i32>,
+    /// The maximum edition this plugin supports.  This will be treated as an
+    /// Edition enum, but we want to allow unknown values.  It should be specified
+    /// according the edition enum value, *not* the edition number.  Only takes
+    /// effect for plugins that have FEATURE_SUPPORTS_EDITIONS set.
+    pub maximum_edition: ::core::option::Option<i32>,
+    pub file: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<code_generator_response::FileView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for CodeGeneratorResponseView<'a> {
+    type Message = CodeGeneratorResponse;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10, 0x18, 0x20, 0x7a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.error, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.supported_features, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.minimum_edition, r, depth)?
+                }
+                0x20 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.maximum_edition, r, depth)?
+                }
+                0x7a => self.file.push(chunk, left, r, 0x7a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(CodeGeneratorResponse, CodeGeneratorResponseView);
 /// Types nested in [`CodeGeneratorResponse`].
 pub mod code_generator_response {
     use ::fastrs::__private::Codec as _;
@@ -1263,6 +1474,114 @@ pub mod code_generator_response {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`File`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct FileView<'a> {
+        /// The file name, relative to the output directory.  The name must not
+        /// contain "." or ".." components and must be relative, not be absolute (so,
+        /// the file cannot lie outside the output directory).  "/" must be used as
+        /// the path separator, not "\".
+        ///
+        /// If the name is omitted, the content will be appended to the previous
+        /// file.  This allows the generator to break large files into small chunks,
+        /// and allows the generated text to be streamed back to protoc so that large
+        /// files need not reside completely in memory at one time.  Note that as of
+        /// this writing protoc does not optimize for this -- it will read the entire
+        /// CodeGeneratorResponse before writing files to disk.
+        pub name: ::core::option::Option<&'a [u8]>,
+        /// If non-empty, indicates that the named file should already exist, and the
+        /// content here is to be inserted into that file at a defined insertion
+        /// point.  This feature allows a code generator to extend the output
+        /// produced by another code generator.  The original generator may provide
+        /// insertion points by placing special annotations in the file that look
+        /// like:
+        /// @@protoc_insertion_point(NAME)
+        /// The annotation can have arbitrary text before and after it on the line,
+        /// which allows it to be placed in a comment.  NAME should be replaced with
+        /// an identifier naming the point -- this is what other generators will use
+        /// as the insertion_point.  Code inserted at this point will be placed
+        /// immediately above the line containing the insertion point (thus multiple
+        /// insertions to the same point will come out in the order they were added).
+        /// The double-@ is intended to make it unlikely that the generated code
+        /// could contain things that look like insertion points by accident.
+        ///
+        /// For example, the C++ code generator places the following line in the
+        /// .pb.h files that it generates:
+        /// // @@protoc_insertion_point(namespace_scope)
+        /// This line appears within the scope of the file's package namespace, but
+        /// outside of any particular class.  Another plugin can then specify the
+        /// insertion_point "namespace_scope" to generate additional classes or
+        /// other declarations that should be placed in this scope.
+        ///
+        /// Note that if the line containing the insertion point begins with
+        /// whitespace, the same whitespace will be added to every line of the
+        /// inserted text.  This is useful for languages like Python, where
+        /// indentation matters.  In these languages, the insertion point comment
+        /// should be indented the same amount as any inserted code will need to be
+        /// in order to work correctly in that context.
+        ///
+        /// The code generator that generates the initial file and the one which
+        /// inserts into it must both run as part of a single invocation of protoc.
+        /// Code generators are executed in the order in which they appear on the
+        /// command line.
+        ///
+        /// If |insertion_point| is present, |name| must also be present.
+        pub insertion_point: ::core::option::Option<&'a [u8]>,
+        /// The file contents.
+        pub content: ::core::option::Option<&'a [u8]>,
+        /// Information describing the file content being inserted. If an insertion
+        /// point is used, this information will be appropriately offset and inserted
+        /// into the code generation metadata for the generated files.
+        pub generated_code_info: ::core::option::Option<
+            super::super::GeneratedCodeInfoView<'a>,
+        >,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for FileView<'a> {
+        type Message = File;
+        const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x7a, 0x82];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.name, r, depth)?
+                    }
+                    0x12 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.insertion_point, r, depth)?
+                    }
+                    0x7a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.content, r, depth)?
+                    }
+                    0x82 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::view::MsgView<
+                                super::super::GeneratedCodeInfoView<'a>,
+                            >,
+                        >(&mut self.generated_code_info, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(File, FileView);
     /// Sync with code_generator.h.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]

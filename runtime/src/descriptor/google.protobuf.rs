@@ -150,6 +150,41 @@ impl ::fastrs::__private::json::JsonFields for FileDescriptorSet {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FileDescriptorSet`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FileDescriptorSetView<'a> {
+    pub file: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<FileDescriptorProtoView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FileDescriptorSetView<'a> {
+    type Message = FileDescriptorSet;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.file.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FileDescriptorSet, FileDescriptorSetView);
 /// Describes a complete .proto file.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FileDescriptorProto {
@@ -872,6 +907,129 @@ impl ::fastrs::__private::json::JsonFields for FileDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FileDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FileDescriptorProtoView<'a> {
+    /// file name, relative to root of source tree
+    pub name: ::core::option::Option<&'a [u8]>,
+    /// e.g. "foo", "foo.bar", etc.
+    pub package: ::core::option::Option<&'a [u8]>,
+    /// Names of files imported by this file.
+    pub dependency: ::fastrs::view::Repeated<'a, ::fastrs::__private::LaxStr>,
+    /// All top-level definitions in this file.
+    pub message_type: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<DescriptorProtoView<'a>>,
+    >,
+    pub enum_type: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<EnumDescriptorProtoView<'a>>,
+    >,
+    pub service: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<ServiceDescriptorProtoView<'a>>,
+    >,
+    pub extension: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<FieldDescriptorProtoView<'a>>,
+    >,
+    pub options: ::core::option::Option<FileOptionsView<'a>>,
+    /// This field contains optional information about the original source code.
+    /// You may safely remove this entire field without harming runtime
+    /// functionality of the descriptors -- the information is needed only by
+    /// development tools.
+    pub source_code_info: ::core::option::Option<SourceCodeInfoView<'a>>,
+    /// Indexes of the public imported files in the dependency list above.
+    pub public_dependency: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
+    /// Indexes of the weak imported files in the dependency list.
+    /// For Google-internal migration only. Do not use.
+    pub weak_dependency: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
+    /// The syntax of the proto file.
+    /// The supported values are "proto2", "proto3", and "editions".
+    ///
+    /// If `edition` is present, this value must be "editions".
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub syntax: ::core::option::Option<&'a [u8]>,
+    /// The edition of the proto file.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub edition: ::core::option::Option<Edition>,
+    /// Names of files imported by this file purely for the purpose of providing
+    /// option extensions. These are excluded from the dependency list above.
+    pub option_dependency: ::fastrs::view::Repeated<'a, ::fastrs::__private::LaxStr>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FileDescriptorProtoView<'a> {
+    type Message = FileDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x50, 0x52, 0x58, 0x5a,
+        0x62, 0x70, 0x7a,
+    ];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.package, r, depth)?
+                }
+                0x1a => self.dependency.push(chunk, left, r, 0x1a, depth)?,
+                0x22 => self.message_type.push(chunk, left, r, 0x22, depth)?,
+                0x2a => self.enum_type.push(chunk, left, r, 0x2a, depth)?,
+                0x32 => self.service.push(chunk, left, r, 0x32, depth)?,
+                0x3a => self.extension.push(chunk, left, r, 0x3a, depth)?,
+                0x42 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FileOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                0x4a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<SourceCodeInfoView<'a>>,
+                    >(&mut self.source_code_info, r, depth)?
+                }
+                0x50 => self.public_dependency.push(chunk, left, r, 0x50, depth)?,
+                0x52 => self.public_dependency.push(chunk, left, r, 0x52, depth)?,
+                0x58 => self.weak_dependency.push(chunk, left, r, 0x58, depth)?,
+                0x5a => self.weak_dependency.push(chunk, left, r, 0x5a, depth)?,
+                0x62 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.syntax, r, depth)?
+                }
+                0x70 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<Edition>,
+                    >(&mut self.edition, r, depth)?
+                }
+                0x7a => self.option_dependency.push(chunk, left, r, 0x7a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FileDescriptorProto, FileDescriptorProtoView);
 /// Describes a message type.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DescriptorProto {
@@ -1445,6 +1603,96 @@ impl ::fastrs::__private::json::JsonFields for DescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`DescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct DescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    pub field: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<FieldDescriptorProtoView<'a>>,
+    >,
+    pub nested_type: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<DescriptorProtoView<'a>>,
+    >,
+    pub enum_type: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<EnumDescriptorProtoView<'a>>,
+    >,
+    pub extension_range: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<descriptor_proto::ExtensionRangeView<'a>>,
+    >,
+    pub extension: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<FieldDescriptorProtoView<'a>>,
+    >,
+    pub options: ::core::option::Option<MessageOptionsView<'a>>,
+    pub oneof_decl: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<OneofDescriptorProtoView<'a>>,
+    >,
+    pub reserved_range: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<descriptor_proto::ReservedRangeView<'a>>,
+    >,
+    /// Reserved field names, which may not be used by fields in the same message.
+    /// A given name may only be reserved once.
+    pub reserved_name: ::fastrs::view::Repeated<'a, ::fastrs::__private::LaxStr>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for DescriptorProtoView<'a> {
+    type Message = DescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x52, 0x58,
+    ];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.field.push(chunk, left, r, 0x12, depth)?,
+                0x1a => self.nested_type.push(chunk, left, r, 0x1a, depth)?,
+                0x22 => self.enum_type.push(chunk, left, r, 0x22, depth)?,
+                0x2a => self.extension_range.push(chunk, left, r, 0x2a, depth)?,
+                0x32 => self.extension.push(chunk, left, r, 0x32, depth)?,
+                0x3a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<MessageOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                0x42 => self.oneof_decl.push(chunk, left, r, 0x42, depth)?,
+                0x4a => self.reserved_range.push(chunk, left, r, 0x4a, depth)?,
+                0x52 => self.reserved_name.push(chunk, left, r, 0x52, depth)?,
+                0x58 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<SymbolVisibility>,
+                    >(&mut self.visibility, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(DescriptorProto, DescriptorProtoView);
 /// Types nested in [`DescriptorProto`].
 pub mod descriptor_proto {
     use ::fastrs::__private::Codec as _;
@@ -1683,6 +1931,55 @@ pub mod descriptor_proto {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`ExtensionRange`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct ExtensionRangeView<'a> {
+        /// Inclusive.
+        pub start: ::core::option::Option<i32>,
+        /// Exclusive.
+        pub end: ::core::option::Option<i32>,
+        pub options: ::core::option::Option<super::ExtensionRangeOptionsView<'a>>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for ExtensionRangeView<'a> {
+        type Message = ExtensionRange;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x1a];
+        const CHECKS_REQUIRED: bool = true;
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.start, r, depth)?
+                    }
+                    0x10 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.end, r, depth)?
+                    }
+                    0x1a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::view::MsgView<super::ExtensionRangeOptionsView<'a>>,
+                        >(&mut self.options, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(ExtensionRange, ExtensionRangeView);
     /// Range of reserved tag numbers. Reserved tag numbers may not be used by
     /// fields or extension ranges in the same message. Reserved ranges may
     /// not overlap.
@@ -1873,6 +2170,48 @@ pub mod descriptor_proto {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`ReservedRange`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct ReservedRangeView<'a> {
+        /// Inclusive.
+        pub start: ::core::option::Option<i32>,
+        /// Exclusive.
+        pub end: ::core::option::Option<i32>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for ReservedRangeView<'a> {
+        type Message = ReservedRange;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.start, r, depth)?
+                    }
+                    0x10 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.end, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(ReservedRange, ReservedRangeView);
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExtensionRangeOptions {
@@ -2168,6 +2507,68 @@ impl ::fastrs::__private::json::JsonFields for ExtensionRangeOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`ExtensionRangeOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ExtensionRangeOptionsView<'a> {
+    /// For external users: DO NOT USE. We are in the process of open sourcing
+    /// extension declaration and executing internal cleanups before it can be
+    /// used externally.
+    pub declaration: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<extension_range_options::DeclarationView<'a>>,
+    >,
+    /// The verification state of the range.
+    /// TODO: flip the default to DECLARATION once all empty ranges
+    /// are marked as UNVERIFIED.
+    pub verification: ::core::option::Option<extension_range_options::VerificationState>,
+    /// Any features defined in the specific edition.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ExtensionRangeOptionsView<'a> {
+    type Message = ExtensionRangeOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x12, 0x18, 0x192, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x12 => self.declaration.push(chunk, left, r, 0x12, depth)?,
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<
+                            extension_range_options::VerificationState,
+                        >,
+                    >(&mut self.verification, r, depth)?
+                }
+                0x192 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(ExtensionRangeOptions, ExtensionRangeOptionsView);
 /// Types nested in [`ExtensionRangeOptions`].
 pub mod extension_range_options {
     use ::fastrs::__private::Codec as _;
@@ -2496,6 +2897,75 @@ pub mod extension_range_options {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`Declaration`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct DeclarationView<'a> {
+        /// The extension number declared within the extension range.
+        pub number: ::core::option::Option<i32>,
+        /// The fully-qualified name of the extension field. There must be a leading
+        /// dot in front of the full name.
+        pub full_name: ::core::option::Option<&'a [u8]>,
+        /// The fully-qualified type name of the extension field. Unlike
+        /// Metadata.type, Declaration.type must have a leading dot for messages
+        /// and enums.
+        pub r#type: ::core::option::Option<&'a [u8]>,
+        /// If true, indicates that the number is reserved in the extension range,
+        /// and any extension field with the number will fail to compile. Set this
+        /// when a declared extension field is deleted.
+        pub reserved: ::core::option::Option<bool>,
+        /// If true, indicates that the extension must be defined as repeated.
+        /// Otherwise the extension must be defined as optional.
+        pub repeated: ::core::option::Option<bool>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for DeclarationView<'a> {
+        type Message = Declaration;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x12, 0x1a, 0x28, 0x30];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.number, r, depth)?
+                    }
+                    0x12 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.full_name, r, depth)?
+                    }
+                    0x1a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.r#type, r, depth)?
+                    }
+                    0x28 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.reserved, r, depth)?
+                    }
+                    0x30 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.repeated, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(Declaration, DeclarationView);
     /// The verification state of the extension range.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
@@ -3135,6 +3605,143 @@ impl ::fastrs::__private::json::JsonFields for FieldDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FieldDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FieldDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    /// For extensions, this is the name of the type being extended.  It is
+    /// resolved in the same manner as type_name.
+    pub extendee: ::core::option::Option<&'a [u8]>,
+    pub number: ::core::option::Option<i32>,
+    pub label: ::core::option::Option<field_descriptor_proto::Label>,
+    /// If type_name is set, this need not be set.  If both this and type_name
+    /// are set, this must be one of TYPE_ENUM, TYPE_MESSAGE or TYPE_GROUP.
+    pub r#type: ::core::option::Option<field_descriptor_proto::Type>,
+    /// For message and enum types, this is the name of the type.  If the name
+    /// starts with a '.', it is fully-qualified.  Otherwise, C++-like scoping
+    /// rules are used to find the type (i.e. first the nested types within this
+    /// message are searched, then within the parent, on up to the root
+    /// namespace).
+    pub type_name: ::core::option::Option<&'a [u8]>,
+    /// For numeric types, contains the original text representation of the value.
+    /// For booleans, "true" or "false".
+    /// For strings, contains the default text contents (not escaped in any way).
+    /// For bytes, contains the C escaped value.  All bytes >= 128 are escaped.
+    pub default_value: ::core::option::Option<&'a [u8]>,
+    pub options: ::core::option::Option<FieldOptionsView<'a>>,
+    /// If set, gives the index of a oneof in the containing type's oneof_decl
+    /// list.  This field is a member of that oneof.
+    pub oneof_index: ::core::option::Option<i32>,
+    /// JSON name of this field. The value is set by protocol compiler. If the
+    /// user has set a "json_name" option on this field, that option's value
+    /// will be used. Otherwise, it's deduced from the field's name by converting
+    /// it to camelCase.
+    pub json_name: ::core::option::Option<&'a [u8]>,
+    /// If true, this is a proto3 "optional". When a proto3 field is optional, it
+    /// tracks presence regardless of field type.
+    ///
+    /// When proto3_optional is true, this field must belong to a oneof to signal
+    /// to old proto3 clients that presence is tracked for this field. This oneof
+    /// is known as a "synthetic" oneof, and this field must be its sole member
+    /// (each proto3 optional field gets its own synthetic oneof). Synthetic oneofs
+    /// exist in the descriptor only, and do not generate any API. Synthetic oneofs
+    /// must be ordered after all "real" oneofs.
+    ///
+    /// For message fields, proto3_optional doesn't create any semantic change,
+    /// since non-repeated message fields always track presence. However it still
+    /// indicates the semantic detail of whether the user wrote "optional" or not.
+    /// This can be useful for round-tripping the .proto file. For consistency we
+    /// give message fields a synthetic oneof also, even though it is not required
+    /// to track presence. This is especially important because the parser can't
+    /// tell if a field is a message or an enum, so it must always create a
+    /// synthetic oneof.
+    ///
+    /// Proto2 optional fields do not set this flag, because they already indicate
+    /// optional with `LABEL_OPTIONAL`.
+    pub proto3_optional: ::core::option::Option<bool>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FieldDescriptorProtoView<'a> {
+    type Message = FieldDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x0a, 0x12, 0x18, 0x20, 0x28, 0x32, 0x3a, 0x42, 0x48, 0x52, 0x88,
+    ];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.extendee, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.number, r, depth)?
+                }
+                0x20 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<field_descriptor_proto::Label>,
+                    >(&mut self.label, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<field_descriptor_proto::Type>,
+                    >(&mut self.r#type, r, depth)?
+                }
+                0x32 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.type_name, r, depth)?
+                }
+                0x3a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.default_value, r, depth)?
+                }
+                0x42 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FieldOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                0x48 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.oneof_index, r, depth)?
+                }
+                0x52 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.json_name, r, depth)?
+                }
+                0x88 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.proto3_optional, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FieldDescriptorProto, FieldDescriptorProtoView);
 /// Types nested in [`FieldDescriptorProto`].
 pub mod field_descriptor_proto {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -3481,6 +4088,47 @@ impl ::fastrs::__private::json::JsonFields for OneofDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`OneofDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct OneofDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    pub options: ::core::option::Option<OneofOptionsView<'a>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for OneofDescriptorProtoView<'a> {
+    type Message = OneofDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<OneofOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(OneofDescriptorProto, OneofDescriptorProtoView);
 /// Describes an enum type.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EnumDescriptorProto {
@@ -3845,6 +4493,72 @@ impl ::fastrs::__private::json::JsonFields for EnumDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`EnumDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    pub value: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<EnumValueDescriptorProtoView<'a>>,
+    >,
+    pub options: ::core::option::Option<EnumOptionsView<'a>>,
+    /// Range of reserved numeric values. Reserved numeric values may not be used
+    /// by enum values in the same enum declaration. Reserved ranges may not
+    /// overlap.
+    pub reserved_range: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<enum_descriptor_proto::EnumReservedRangeView<'a>>,
+    >,
+    /// Reserved enum value names, which may not be reused. A given name may only
+    /// be reserved once.
+    pub reserved_name: ::fastrs::view::Repeated<'a, ::fastrs::__private::LaxStr>,
+    /// Support for `export` and `local` keywords on enums.
+    pub visibility: ::core::option::Option<SymbolVisibility>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumDescriptorProtoView<'a> {
+    type Message = EnumDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x30];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.value.push(chunk, left, r, 0x12, depth)?,
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<EnumOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                0x22 => self.reserved_range.push(chunk, left, r, 0x22, depth)?,
+                0x2a => self.reserved_name.push(chunk, left, r, 0x2a, depth)?,
+                0x30 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<SymbolVisibility>,
+                    >(&mut self.visibility, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(EnumDescriptorProto, EnumDescriptorProtoView);
 /// Types nested in [`EnumDescriptorProto`].
 pub mod enum_descriptor_proto {
     use ::fastrs::__private::Codec as _;
@@ -4041,6 +4755,48 @@ pub mod enum_descriptor_proto {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`EnumReservedRange`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct EnumReservedRangeView<'a> {
+        /// Inclusive.
+        pub start: ::core::option::Option<i32>,
+        /// Inclusive.
+        pub end: ::core::option::Option<i32>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for EnumReservedRangeView<'a> {
+        type Message = EnumReservedRange;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.start, r, depth)?
+                    }
+                    0x10 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.end, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(EnumReservedRange, EnumReservedRangeView);
 }
 /// Describes a value within an enum.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4270,6 +5026,53 @@ impl ::fastrs::__private::json::JsonFields for EnumValueDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`EnumValueDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumValueDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    pub number: ::core::option::Option<i32>,
+    pub options: ::core::option::Option<EnumValueOptionsView<'a>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumValueDescriptorProtoView<'a> {
+    type Message = EnumValueDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10, 0x1a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.number, r, depth)?
+                }
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<EnumValueOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(EnumValueDescriptorProto, EnumValueDescriptorProtoView);
 /// Describes a service.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServiceDescriptorProto {
@@ -4500,6 +5303,53 @@ impl ::fastrs::__private::json::JsonFields for ServiceDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`ServiceDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ServiceDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    pub method: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<MethodDescriptorProtoView<'a>>,
+    >,
+    pub options: ::core::option::Option<ServiceOptionsView<'a>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ServiceDescriptorProtoView<'a> {
+    type Message = ServiceDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.method.push(chunk, left, r, 0x12, depth)?,
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<ServiceOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(ServiceDescriptorProto, ServiceDescriptorProtoView);
 /// Describes a method of a service.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MethodDescriptorProto {
@@ -4852,6 +5702,75 @@ impl ::fastrs::__private::json::JsonFields for MethodDescriptorProto {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`MethodDescriptorProto`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct MethodDescriptorProtoView<'a> {
+    pub name: ::core::option::Option<&'a [u8]>,
+    /// Input and output type names.  These are resolved in the same way as
+    /// FieldDescriptorProto.type_name, but must refer to a message type.
+    pub input_type: ::core::option::Option<&'a [u8]>,
+    pub output_type: ::core::option::Option<&'a [u8]>,
+    pub options: ::core::option::Option<MethodOptionsView<'a>>,
+    /// Identifies if client streams multiple client messages
+    pub client_streaming: ::core::option::Option<bool>,
+    /// Identifies if server streams multiple server messages
+    pub server_streaming: ::core::option::Option<bool>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for MethodDescriptorProtoView<'a> {
+    type Message = MethodDescriptorProto;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x28, 0x30];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.input_type, r, depth)?
+                }
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.output_type, r, depth)?
+                }
+                0x22 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<MethodOptionsView<'a>>,
+                    >(&mut self.options, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.client_streaming, r, depth)?
+                }
+                0x30 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.server_streaming, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(MethodDescriptorProto, MethodDescriptorProtoView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FileOptions {
     /// Sets the Java package where classes generated from this .proto will be
@@ -5921,6 +6840,235 @@ impl ::fastrs::__private::json::JsonFields for FileOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FileOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FileOptionsView<'a> {
+    /// Sets the Java package where classes generated from this .proto will be
+    /// placed.  By default, the proto package is used, but this is often
+    /// inappropriate because proto packages do not normally start with backwards
+    /// domain names.
+    pub java_package: ::core::option::Option<&'a [u8]>,
+    /// Controls the name of the wrapper Java class generated for the .proto file.
+    /// That class will always contain the .proto file's getDescriptor() method as
+    /// well as any top-level extensions defined in the .proto file.
+    /// If java_multiple_files is disabled, then all the other classes from the
+    /// .proto file will be nested inside the single wrapper outer class.
+    pub java_outer_classname: ::core::option::Option<&'a [u8]>,
+    pub optimize_for: ::core::option::Option<file_options::OptimizeMode>,
+    /// If enabled, then the Java code generator will generate a separate .java
+    /// file for each top-level message, enum, and service defined in the .proto
+    /// file.  Thus, these types will *not* be nested inside the wrapper class
+    /// named by java_outer_classname.  However, the wrapper class will still be
+    /// generated to contain the file's getDescriptor() method as well as any
+    /// top-level extensions defined in the file.
+    pub java_multiple_files: ::core::option::Option<bool>,
+    /// Sets the Go package where structs generated from this .proto will be
+    /// placed. If omitted, the Go package will be derived from the following:
+    /// - The basename of the package import path, if provided.
+    /// - Otherwise, the package statement in the .proto file, if present.
+    /// - Otherwise, the basename of the .proto file, without extension.
+    pub go_package: ::core::option::Option<&'a [u8]>,
+    /// Should generic services be generated in each language?  "Generic" services
+    /// are not specific to any particular RPC system.  They are generated by the
+    /// main code generators in each language (without additional plugins).
+    /// Generic services were the only kind of service generation supported by
+    /// early versions of google.protobuf.
+    ///
+    /// Generic services are now considered deprecated in favor of using plugins
+    /// that generate code specific to your particular RPC system.  Therefore,
+    /// these default to false.  Old code which depends on generic services should
+    /// explicitly set them to true.
+    pub cc_generic_services: ::core::option::Option<bool>,
+    pub java_generic_services: ::core::option::Option<bool>,
+    pub py_generic_services: ::core::option::Option<bool>,
+    /// This option does nothing.
+    pub java_generate_equals_and_hash: ::core::option::Option<bool>,
+    /// Is this file deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for everything in the file, or it will be completely ignored; in the very
+    /// least, this is a formalization for deprecating files.
+    pub deprecated: ::core::option::Option<bool>,
+    /// A proto2 file can set this to true to opt in to UTF-8 checking for Java,
+    /// which will throw an exception if invalid UTF-8 is parsed from the wire or
+    /// assigned to a string field.
+    ///
+    /// TODO: clarify exactly what kinds of field types this option
+    /// applies to, and update these docs accordingly.
+    ///
+    /// Proto3 files already perform these checks. Setting the option explicitly to
+    /// false has no effect: it cannot be used to opt proto3 files out of UTF-8
+    /// checks.
+    pub java_string_check_utf8: ::core::option::Option<bool>,
+    /// Enables the use of arenas for the proto messages in this file. This applies
+    /// only to generated classes for C++.
+    pub cc_enable_arenas: ::core::option::Option<bool>,
+    /// Sets the objective c class prefix which is prepended to all objective c
+    /// generated classes from this .proto. There is no default.
+    pub objc_class_prefix: ::core::option::Option<&'a [u8]>,
+    /// Namespace for generated classes; defaults to the package.
+    pub csharp_namespace: ::core::option::Option<&'a [u8]>,
+    /// By default Swift generators will take the proto package and CamelCase it
+    /// replacing '.' with underscore and use that to prefix the types/symbols
+    /// defined. When this options is provided, they will use this value instead
+    /// to prefix the types/symbols defined.
+    pub swift_prefix: ::core::option::Option<&'a [u8]>,
+    /// Sets the php class prefix which is prepended to all php generated classes
+    /// from this .proto. Default is empty.
+    pub php_class_prefix: ::core::option::Option<&'a [u8]>,
+    /// Use this option to change the namespace of php generated classes. Default
+    /// is empty. When this option is empty, the package name will be used for
+    /// determining the namespace.
+    pub php_namespace: ::core::option::Option<&'a [u8]>,
+    /// Use this option to change the namespace of php generated metadata classes.
+    /// Default is empty. When this option is empty, the proto file name will be
+    /// used for determining the namespace.
+    pub php_metadata_namespace: ::core::option::Option<&'a [u8]>,
+    /// Use this option to change the package of ruby generated classes. Default
+    /// is empty. When this option is not set, the package name will be used for
+    /// determining the ruby package.
+    pub ruby_package: ::core::option::Option<&'a [u8]>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here.
+    /// See the documentation for the "Options" section above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FileOptionsView<'a> {
+    type Message = FileOptions;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x0a, 0x42, 0x48, 0x50, 0x5a, 0x80, 0x88, 0x90, 0xa0, 0xb8, 0xd8, 0xf8, 0x122,
+        0x12a, 0x13a, 0x142, 0x14a, 0x162, 0x16a, 0x192, 0x1f3a,
+    ];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.java_package, r, depth)?
+                }
+                0x42 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.java_outer_classname, r, depth)?
+                }
+                0x48 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<file_options::OptimizeMode>,
+                    >(&mut self.optimize_for, r, depth)?
+                }
+                0x50 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.java_multiple_files, r, depth)?
+                }
+                0x5a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.go_package, r, depth)?
+                }
+                0x80 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.cc_generic_services, r, depth)?
+                }
+                0x88 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.java_generic_services, r, depth)?
+                }
+                0x90 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.py_generic_services, r, depth)?
+                }
+                0xa0 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.java_generate_equals_and_hash, r, depth)?
+                }
+                0xb8 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0xd8 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.java_string_check_utf8, r, depth)?
+                }
+                0xf8 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.cc_enable_arenas, r, depth)?
+                }
+                0x122 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.objc_class_prefix, r, depth)?
+                }
+                0x12a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.csharp_namespace, r, depth)?
+                }
+                0x13a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.swift_prefix, r, depth)?
+                }
+                0x142 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.php_class_prefix, r, depth)?
+                }
+                0x14a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.php_namespace, r, depth)?
+                }
+                0x162 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.php_metadata_namespace, r, depth)?
+                }
+                0x16a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.ruby_package, r, depth)?
+                }
+                0x192 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FileOptions, FileOptionsView);
 /// Types nested in [`FileOptions`].
 pub mod file_options {
     /// Generated classes can be optimized for speed or code size.
@@ -6443,6 +7591,138 @@ impl ::fastrs::__private::json::JsonFields for MessageOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`MessageOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct MessageOptionsView<'a> {
+    /// Set true to use the old proto1 MessageSet wire format for extensions.
+    /// This is provided for backwards-compatibility with the MessageSet wire
+    /// format.  You should not use this for any other reason:  It's less
+    /// efficient, has fewer features, and is more complicated.
+    ///
+    /// The message must be defined exactly as follows:
+    /// message Foo {
+    /// option message_set_wire_format = true;
+    /// extensions 4 to max;
+    /// }
+    /// Note that the message cannot have any defined fields; MessageSets only
+    /// have extensions.
+    ///
+    /// All extensions of your type must be singular messages; e.g. they cannot
+    /// be int32s, enums, or repeated messages.
+    ///
+    /// Because this is an option, the above two restrictions are not enforced by
+    /// the protocol compiler.
+    pub message_set_wire_format: ::core::option::Option<bool>,
+    /// Disables the generation of the standard "descriptor()" accessor, which can
+    /// conflict with a field of the same name.  This is meant to make migration
+    /// from proto1 easier; new code should avoid fields named "descriptor".
+    pub no_standard_descriptor_accessor: ::core::option::Option<bool>,
+    /// Is this message deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the message, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating messages.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Whether the message is an automatically generated map entry type for the
+    /// maps field.
+    ///
+    /// For maps fields:
+    /// map<KeyType, ValueType> map_field = 1;
+    /// The parsed descriptor looks like:
+    /// message MapFieldEntry {
+    /// option map_entry = true;
+    /// optional KeyType key = 1;
+    /// optional ValueType value = 2;
+    /// }
+    /// repeated MapFieldEntry map_field = 1;
+    ///
+    /// Implementations may choose not to generate the map_entry=true message, but
+    /// use a native map in the target language to hold the keys and values.
+    /// The reflection APIs in such implementations still need to work as
+    /// if the field is a repeated message field.
+    ///
+    /// NOTE: Do not set the option in .proto files. Always use the maps syntax
+    /// instead. The option should only be implicitly set by the proto compiler
+    /// parser.
+    pub map_entry: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    ///
+    /// This should only be used as a temporary measure against broken builds due
+    /// to the change in behavior for JSON field name conflicts.
+    ///
+    /// TODO This is legacy behavior we plan to remove once downstream
+    /// teams have had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for MessageOptionsView<'a> {
+    type Message = MessageOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x18, 0x38, 0x58, 0x62, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.message_set_wire_format, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.no_standard_descriptor_accessor, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x38 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.map_entry, r, depth)?
+                }
+                0x58 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?
+                }
+                0x62 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(MessageOptions, MessageOptionsView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FieldOptions {
     /// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
@@ -7208,6 +8488,184 @@ impl ::fastrs::__private::json::JsonFields for FieldOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FieldOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FieldOptionsView<'a> {
+    /// NOTE: ctype is deprecated. Use `features.(pb.cpp).string_type` instead.
+    /// The ctype option instructs the C++ code generator to use a different
+    /// representation of the field than it normally would.  See the specific
+    /// options below.  This option is only implemented to support use of
+    /// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
+    /// type "bytes" in the open source release.
+    /// TODO: make ctype actually deprecated.
+    pub ctype: ::core::option::Option<field_options::CType>,
+    /// The packed option can be enabled for repeated primitive fields to enable
+    /// a more efficient representation on the wire. Rather than repeatedly
+    /// writing the tag and type for each element, the entire array is encoded as
+    /// a single length-delimited blob. In proto3, only explicit setting it to
+    /// false will avoid using packed encoding.  This option is prohibited in
+    /// Editions, but the `repeated_field_encoding` feature can be used to control
+    /// the behavior.
+    pub packed: ::core::option::Option<bool>,
+    /// Is this field deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for accessors, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating fields.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Should this field be parsed lazily?  Lazy applies only to message-type
+    /// fields.  It means that when the outer message is initially parsed, the
+    /// inner message's contents will not be parsed but instead stored in encoded
+    /// form.  The inner message will actually be parsed when it is first accessed.
+    ///
+    /// This is only a hint.  Implementations are free to choose whether to use
+    /// eager or lazy parsing regardless of the value of this option.  However,
+    /// setting this option true suggests that the protocol author believes that
+    /// using lazy parsing on this field is worth the additional bookkeeping
+    /// overhead typically needed to implement it.
+    ///
+    /// This option does not affect the public interface of any generated code;
+    /// all method signatures remain the same.  Furthermore, thread-safety of the
+    /// interface is not affected by this option; const methods remain safe to
+    /// call from multiple threads concurrently, while non-const methods continue
+    /// to require exclusive access.
+    ///
+    /// Note that lazy message fields are still eagerly verified to check
+    /// ill-formed wireformat or missing required fields. Calling IsInitialized()
+    /// on the outer message would fail if the inner message has missing required
+    /// fields. Failed verification would result in parsing failure (except when
+    /// uninitialized messages are acceptable).
+    pub lazy: ::core::option::Option<bool>,
+    /// The jstype option determines the JavaScript type used for values of the
+    /// field.  The option is permitted only for 64 bit integral and fixed types
+    /// (int64, uint64, sint64, fixed64, sfixed64).  A field with jstype JS_STRING
+    /// is represented as JavaScript string, which avoids loss of precision that
+    /// can happen when a large value is converted to a floating point JavaScript.
+    /// Specifying JS_NUMBER for the jstype causes the generated JavaScript code to
+    /// use the JavaScript "number" type.  The behavior of the default option
+    /// JS_NORMAL is implementation dependent.
+    ///
+    /// This option is an enum to permit additional types to be added, e.g.
+    /// goog.math.Integer.
+    pub jstype: ::core::option::Option<field_options::JsType>,
+    /// DEPRECATED. DO NOT USE!
+    /// For Google-internal migration only. Do not use.
+    pub weak: ::core::option::Option<bool>,
+    /// unverified_lazy does no correctness checks on the byte stream. This should
+    /// only be used where lazy with verification is prohibitive for performance
+    /// reasons.
+    pub unverified_lazy: ::core::option::Option<bool>,
+    /// Indicate that the field value should not be printed out when using debug
+    /// formats, e.g. when the field contains sensitive credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    pub retention: ::core::option::Option<field_options::OptionRetention>,
+    pub targets: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::__private::ClosedEnum<field_options::OptionTargetType>,
+    >,
+    pub edition_defaults: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<field_options::EditionDefaultView<'a>>,
+    >,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    pub feature_support: ::core::option::Option<field_options::FeatureSupportView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FieldOptionsView<'a> {
+    type Message = FieldOptions;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x08, 0x10, 0x18, 0x28, 0x30, 0x50, 0x78, 0x80, 0x88, 0x98, 0x9a, 0xa2, 0xaa,
+        0xb2, 0x1f3a,
+    ];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<field_options::CType>,
+                    >(&mut self.ctype, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.packed, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.lazy, r, depth)?
+                }
+                0x30 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<field_options::JsType>,
+                    >(&mut self.jstype, r, depth)?
+                }
+                0x50 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.weak, r, depth)?
+                }
+                0x78 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.unverified_lazy, r, depth)?
+                }
+                0x80 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.debug_redact, r, depth)?
+                }
+                0x88 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<field_options::OptionRetention>,
+                    >(&mut self.retention, r, depth)?
+                }
+                0x98 => self.targets.push(chunk, left, r, 0x98, depth)?,
+                0x9a => self.targets.push(chunk, left, r, 0x9a, depth)?,
+                0xa2 => self.edition_defaults.push(chunk, left, r, 0xa2, depth)?,
+                0xaa => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0xb2 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<field_options::FeatureSupportView<'a>>,
+                    >(&mut self.feature_support, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FieldOptions, FieldOptionsView);
 /// Types nested in [`FieldOptions`].
 pub mod field_options {
     use ::fastrs::__private::Codec as _;
@@ -7399,6 +8857,47 @@ pub mod field_options {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`EditionDefault`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct EditionDefaultView<'a> {
+        /// Textproto value.
+        pub value: ::core::option::Option<&'a [u8]>,
+        pub edition: ::core::option::Option<super::Edition>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for EditionDefaultView<'a> {
+        type Message = EditionDefault;
+        const KNOWN_TAGS: &'static [u32] = &[0x12, 0x18];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x12 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.value, r, depth)?
+                    }
+                    0x18 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<super::Edition>,
+                        >(&mut self.edition, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(EditionDefault, EditionDefaultView);
     /// Information about the support window of a feature.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct FeatureSupport {
@@ -7742,6 +9241,76 @@ pub mod field_options {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`FeatureSupport`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct FeatureSupportView<'a> {
+        /// The edition that this feature was first available in.  In editions
+        /// earlier than this one, the default assigned to EDITION_LEGACY will be
+        /// used, and proto files will not be able to override it.
+        pub edition_introduced: ::core::option::Option<super::Edition>,
+        /// The edition this feature becomes deprecated in.  Using this after this
+        /// edition may trigger warnings.
+        pub edition_deprecated: ::core::option::Option<super::Edition>,
+        /// The deprecation warning text if this feature is used after the edition it
+        /// was marked deprecated in.
+        pub deprecation_warning: ::core::option::Option<&'a [u8]>,
+        /// The edition this feature is no longer available in.  In editions after
+        /// this one, the last default assigned will be used, and proto files will
+        /// not be able to override it.
+        pub edition_removed: ::core::option::Option<super::Edition>,
+        /// The removal error text if this feature is used after the edition it was
+        /// removed in.
+        pub removal_error: ::core::option::Option<&'a [u8]>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for FeatureSupportView<'a> {
+        type Message = FeatureSupport;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x1a, 0x20, 0x2a];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x08 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_introduced, r, depth)?
+                    }
+                    0x10 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_deprecated, r, depth)?
+                    }
+                    0x1a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.deprecation_warning, r, depth)?
+                    }
+                    0x20 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<super::Edition>,
+                        >(&mut self.edition_removed, r, depth)?
+                    }
+                    0x2a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.removal_error, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(FeatureSupport, FeatureSupportView);
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum CType {
@@ -8155,6 +9724,52 @@ impl ::fastrs::__private::json::JsonFields for OneofOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`OneofOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct OneofOptionsView<'a> {
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for OneofOptionsView<'a> {
+    type Message = OneofOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(OneofOptions, OneofOptionsView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EnumOptions {
     /// Set this option to true to allow mapping different tag names to the same
@@ -8498,6 +10113,82 @@ impl ::fastrs::__private::json::JsonFields for EnumOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`EnumOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumOptionsView<'a> {
+    /// Set this option to true to allow mapping different tag names to the same
+    /// value.
+    pub allow_alias: ::core::option::Option<bool>,
+    /// Is this enum deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum, or it will be completely ignored; in the very least, this
+    /// is a formalization for deprecating enums.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Enable the legacy handling of JSON field name conflicts.  This lowercases
+    /// and strips underscored from the fields before comparison in proto3 only.
+    /// The new behavior takes `json_name` into account and applies to proto2 as
+    /// well.
+    /// TODO Remove this legacy behavior once downstream teams have
+    /// had time to migrate.
+    pub deprecated_legacy_json_field_conflicts: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumOptionsView<'a> {
+    type Message = EnumOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x10, 0x18, 0x30, 0x3a, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.allow_alias, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x30 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?
+                }
+                0x3a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(EnumOptions, EnumOptionsView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EnumValueOptions {
     /// Is this enum value deprecated?
@@ -8831,6 +10522,78 @@ impl ::fastrs::__private::json::JsonFields for EnumValueOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`EnumValueOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumValueOptionsView<'a> {
+    /// Is this enum value deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the enum value, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating enum values.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// Indicate that fields annotated with this enum value should not be printed
+    /// out when using debug formats, e.g. when the field contains sensitive
+    /// credentials.
+    pub debug_redact: ::core::option::Option<bool>,
+    /// Information about the support window of a feature value.
+    pub feature_support: ::core::option::Option<field_options::FeatureSupportView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumValueOptionsView<'a> {
+    type Message = EnumValueOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x12, 0x18, 0x22, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.debug_redact, r, depth)?
+                }
+                0x22 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<field_options::FeatureSupportView<'a>>,
+                    >(&mut self.feature_support, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(EnumValueOptions, EnumValueOptionsView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServiceOptions {
     /// Is this service deprecated?
@@ -9076,6 +10839,62 @@ impl ::fastrs::__private::json::JsonFields for ServiceOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`ServiceOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ServiceOptionsView<'a> {
+    /// Is this service deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the service, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating services.
+    pub deprecated: ::core::option::Option<bool>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ServiceOptionsView<'a> {
+    type Message = ServiceOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x108, 0x112, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x108 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x112 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(ServiceOptions, ServiceOptionsView);
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MethodOptions {
     /// Is this method deprecated?
@@ -9368,6 +11187,68 @@ impl ::fastrs::__private::json::JsonFields for MethodOptions {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`MethodOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct MethodOptionsView<'a> {
+    /// Is this method deprecated?
+    /// Depending on the target platform, this can emit Deprecated annotations
+    /// for the method, or it will be completely ignored; in the very least,
+    /// this is a formalization for deprecating methods.
+    pub deprecated: ::core::option::Option<bool>,
+    pub idempotency_level: ::core::option::Option<method_options::IdempotencyLevel>,
+    /// Any features defined in the specific edition.
+    /// WARNING: This field should only be used by protobuf plugins or special
+    /// cases like the proto compiler. Other uses are discouraged and
+    /// developers should rely on the protoreflect APIs for their client language.
+    pub features: ::core::option::Option<FeatureSetView<'a>>,
+    /// The parser stores options it doesn't recognize here. See above.
+    pub uninterpreted_option: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<UninterpretedOptionView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for MethodOptionsView<'a> {
+    type Message = MethodOptions;
+    const KNOWN_TAGS: &'static [u32] = &[0x108, 0x110, 0x11a, 0x1f3a];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x108 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.deprecated, r, depth)?
+                }
+                0x110 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<method_options::IdempotencyLevel>,
+                    >(&mut self.idempotency_level, r, depth)?
+                }
+                0x11a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<FeatureSetView<'a>>,
+                    >(&mut self.features, r, depth)?
+                }
+                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(MethodOptions, MethodOptionsView);
 /// Types nested in [`MethodOptions`].
 pub mod method_options {
     /// Is this method side-effect-free (or safe in HTTP parlance), or idempotent,
@@ -9814,6 +11695,79 @@ impl ::fastrs::__private::json::JsonFields for UninterpretedOption {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`UninterpretedOption`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct UninterpretedOptionView<'a> {
+    pub name: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<uninterpreted_option::NamePartView<'a>>,
+    >,
+    /// The value of the uninterpreted option, in whatever type the tokenizer
+    /// identified it as during parsing. Exactly one of these should be set.
+    pub identifier_value: ::core::option::Option<&'a [u8]>,
+    pub positive_int_value: ::core::option::Option<u64>,
+    pub negative_int_value: ::core::option::Option<i64>,
+    pub double_value: ::core::option::Option<f64>,
+    pub string_value: ::core::option::Option<&'a [u8]>,
+    pub aggregate_value: ::core::option::Option<&'a [u8]>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for UninterpretedOptionView<'a> {
+    type Message = UninterpretedOption;
+    const KNOWN_TAGS: &'static [u32] = &[0x12, 0x1a, 0x20, 0x28, 0x31, 0x3a, 0x42];
+    const CHECKS_REQUIRED: bool = true;
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x12 => self.name.push(chunk, left, r, 0x12, depth)?,
+                0x1a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.identifier_value, r, depth)?
+                }
+                0x20 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.positive_int_value, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.negative_int_value, r, depth)?
+                }
+                0x31 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.double_value, r, depth)?
+                }
+                0x3a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.string_value, r, depth)?
+                }
+                0x42 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::LaxStr,
+                    >(&mut self.aggregate_value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(UninterpretedOption, UninterpretedOptionView);
 /// Types nested in [`UninterpretedOption`].
 pub mod uninterpreted_option {
     use ::fastrs::__private::Codec as _;
@@ -10028,6 +11982,47 @@ pub mod uninterpreted_option {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`NamePart`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct NamePartView<'a> {
+        pub name_part: ::core::option::Option<&'a [u8]>,
+        pub is_extension: ::core::option::Option<bool>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for NamePartView<'a> {
+        type Message = NamePart;
+        const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10];
+        const CHECKS_REQUIRED: bool = true;
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x0a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.name_part, r, depth)?
+                    }
+                    0x10 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Bool,
+                        >(&mut self.is_extension, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(NamePart, NamePartView);
 }
 /// TODO Enums in C++ gencode (and potentially other languages) are
 /// not well scoped.  This means that each of the feature enums below can clash
@@ -10597,6 +12592,102 @@ impl ::fastrs::__private::json::JsonFields for FeatureSet {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FeatureSet`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FeatureSetView<'a> {
+    pub field_presence: ::core::option::Option<feature_set::FieldPresence>,
+    pub enum_type: ::core::option::Option<feature_set::EnumType>,
+    pub repeated_field_encoding: ::core::option::Option<
+        feature_set::RepeatedFieldEncoding,
+    >,
+    pub utf8_validation: ::core::option::Option<feature_set::Utf8Validation>,
+    pub message_encoding: ::core::option::Option<feature_set::MessageEncoding>,
+    pub json_format: ::core::option::Option<feature_set::JsonFormat>,
+    pub enforce_naming_style: ::core::option::Option<feature_set::EnforceNamingStyle>,
+    pub default_symbol_visibility: ::core::option::Option<
+        feature_set::visibility_feature::DefaultSymbolVisibility,
+    >,
+    pub enforce_proto_limits: ::core::option::Option<
+        feature_set::proto_limits_feature::EnforceProtoLimits,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FeatureSetView<'a> {
+    type Message = FeatureSet;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x08, 0x10, 0x18, 0x20, 0x28, 0x30, 0x38, 0x40, 0x48,
+    ];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::FieldPresence>,
+                    >(&mut self.field_presence, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::EnumType>,
+                    >(&mut self.enum_type, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<
+                            feature_set::RepeatedFieldEncoding,
+                        >,
+                    >(&mut self.repeated_field_encoding, r, depth)?
+                }
+                0x20 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::Utf8Validation>,
+                    >(&mut self.utf8_validation, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::MessageEncoding>,
+                    >(&mut self.message_encoding, r, depth)?
+                }
+                0x30 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::JsonFormat>,
+                    >(&mut self.json_format, r, depth)?
+                }
+                0x38 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<feature_set::EnforceNamingStyle>,
+                    >(&mut self.enforce_naming_style, r, depth)?
+                }
+                0x40 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<
+                            feature_set::visibility_feature::DefaultSymbolVisibility,
+                        >,
+                    >(&mut self.default_symbol_visibility, r, depth)?
+                }
+                0x48 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<
+                            feature_set::proto_limits_feature::EnforceProtoLimits,
+                        >,
+                    >(&mut self.enforce_proto_limits, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FeatureSet, FeatureSetView);
 /// Types nested in [`FeatureSet`].
 pub mod feature_set {
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -10686,6 +12777,34 @@ pub mod feature_set {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`VisibilityFeature`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct VisibilityFeatureView<'a> {
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for VisibilityFeatureView<'a> {
+        type Message = VisibilityFeature;
+        const KNOWN_TAGS: &'static [u32] = &[];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(VisibilityFeature, VisibilityFeatureView);
     /// Types nested in [`VisibilityFeature`].
     pub mod visibility_feature {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -10840,6 +12959,34 @@ pub mod feature_set {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`ProtoLimitsFeature`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct ProtoLimitsFeatureView<'a> {
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for ProtoLimitsFeatureView<'a> {
+        type Message = ProtoLimitsFeature;
+        const KNOWN_TAGS: &'static [u32] = &[];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(ProtoLimitsFeature, ProtoLimitsFeatureView);
     /// Types nested in [`ProtoLimitsFeature`].
     pub mod proto_limits_feature {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -11416,6 +13563,56 @@ impl ::fastrs::__private::json::JsonFields for FeatureSetDefaults {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`FeatureSetDefaults`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FeatureSetDefaultsView<'a> {
+    pub defaults: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<feature_set_defaults::FeatureSetEditionDefaultView<'a>>,
+    >,
+    /// The minimum supported edition (inclusive) when this was constructed.
+    /// Editions before this will not have defaults.
+    pub minimum_edition: ::core::option::Option<Edition>,
+    /// The maximum known edition (inclusive) when this was constructed. Editions
+    /// after this will not have reliable defaults.
+    pub maximum_edition: ::core::option::Option<Edition>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FeatureSetDefaultsView<'a> {
+    type Message = FeatureSetDefaults;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x20, 0x28];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.defaults.push(chunk, left, r, 0x0a, depth)?,
+                0x20 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<Edition>,
+                    >(&mut self.minimum_edition, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::ClosedEnum<Edition>,
+                    >(&mut self.maximum_edition, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FeatureSetDefaults, FeatureSetDefaultsView);
 /// Types nested in [`FeatureSetDefaults`].
 pub mod feature_set_defaults {
     use ::fastrs::__private::Codec as _;
@@ -11656,6 +13853,54 @@ pub mod feature_set_defaults {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`FeatureSetEditionDefault`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct FeatureSetEditionDefaultView<'a> {
+        pub edition: ::core::option::Option<super::Edition>,
+        /// Defaults of features that can be overridden in this edition.
+        pub overridable_features: ::core::option::Option<super::FeatureSetView<'a>>,
+        /// Defaults of features that can't be overridden in this edition.
+        pub fixed_features: ::core::option::Option<super::FeatureSetView<'a>>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for FeatureSetEditionDefaultView<'a> {
+        type Message = FeatureSetEditionDefault;
+        const KNOWN_TAGS: &'static [u32] = &[0x18, 0x22, 0x2a];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            self._source.add(r.rest());
+            while !r.is_empty() {
+                match r.read_tag()? {
+                    0x18 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<super::Edition>,
+                        >(&mut self.edition, r, depth)?
+                    }
+                    0x22 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::view::MsgView<super::FeatureSetView<'a>>,
+                        >(&mut self.overridable_features, r, depth)?
+                    }
+                    0x2a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::view::MsgView<super::FeatureSetView<'a>>,
+                        >(&mut self.fixed_features, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(FeatureSetEditionDefault, FeatureSetEditionDefaultView);
 }
 /// Encapsulates information about the original source file from which a
 /// FileDescriptorProto was generated.
@@ -11841,6 +14086,83 @@ impl ::fastrs::__private::json::JsonFields for SourceCodeInfo {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`SourceCodeInfo`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct SourceCodeInfoView<'a> {
+    /// A Location identifies a piece of source code in a .proto file which
+    /// corresponds to a particular definition.  This information is intended
+    /// to be useful to IDEs, code indexers, documentation generators, and similar
+    /// tools.
+    ///
+    /// For example, say we have a file like:
+    /// message Foo {
+    /// optional string foo = 1;
+    /// }
+    /// Let's look at just the field definition:
+    /// optional string foo = 1;
+    /// ^       ^^     ^^  ^  ^^^
+    /// a       bc     de  f  ghi
+    /// We have the following locations:
+    /// span   path               represents
+    /// [a,i)  [ 4, 0, 2, 0 ]     The whole field definition.
+    /// [a,b)  [ 4, 0, 2, 0, 4 ]  The label (optional).
+    /// [c,d)  [ 4, 0, 2, 0, 5 ]  The type (string).
+    /// [e,f)  [ 4, 0, 2, 0, 1 ]  The name (foo).
+    /// [g,h)  [ 4, 0, 2, 0, 3 ]  The number (1).
+    ///
+    /// Notes:
+    /// - A location may refer to a repeated field itself (i.e. not to any
+    /// particular index within it).  This is used whenever a set of elements are
+    /// logically enclosed in a single code segment.  For example, an entire
+    /// extend block (possibly containing multiple extension definitions) will
+    /// have an outer location whose path refers to the "extensions" repeated
+    /// field without an index.
+    /// - Multiple locations may have the same path.  This happens when a single
+    /// logical declaration is spread out across multiple places.  The most
+    /// obvious example is the "extend" block again -- there may be multiple
+    /// extend blocks in the same scope, each of which will have the same path.
+    /// - A location's span is not always a subset of its parent's span.  For
+    /// example, the "extendee" of an extension declaration appears at the
+    /// beginning of the "extend" block and is shared by all extensions within
+    /// the block.
+    /// - Just because a location's span is a subset of some other location's span
+    /// does not mean that it is a descendant.  For example, a "group" defines
+    /// both a type and a field in a single declaration.  Thus, the locations
+    /// corresponding to the type and field and their components will overlap.
+    /// - Code which tries to interpret locations should probably be designed to
+    /// ignore those that it doesn't understand, as more types of locations could
+    /// be recorded in the future.
+    pub location: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<source_code_info::LocationView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for SourceCodeInfoView<'a> {
+    type Message = SourceCodeInfo;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.location.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(SourceCodeInfo, SourceCodeInfoView);
 /// Types nested in [`SourceCodeInfo`].
 pub mod source_code_info {
     use ::fastrs::__private::Codec as _;
@@ -12262,6 +14584,152 @@ pub mod source_code_info {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`Location`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct LocationView<'a> {
+        /// Identifies which part of the FileDescriptorProto was defined at this
+        /// location.
+        ///
+        /// Each element is a field number or an index.  They form a path from
+        /// the root FileDescriptorProto to the place where the definition appears.
+        /// For example, this path:
+        /// [ 4, 3, 2, 7, 1 ]
+        /// refers to:
+        /// file.message_type(3)  // 4, 3
+        /// .field(7)         // 2, 7
+        /// .name()           // 1
+        /// This is because FileDescriptorProto.message_type has field number 4:
+        /// repeated DescriptorProto message_type = 4;
+        /// and DescriptorProto.field has field number 2:
+        /// repeated FieldDescriptorProto field = 2;
+        /// and FieldDescriptorProto.name has field number 1:
+        /// optional string name = 1;
+        ///
+        /// Thus, the above path gives the location of a field name.  If we removed
+        /// the last element:
+        /// [ 4, 3, 2, 7 ]
+        /// this path refers to the whole field declaration (from the beginning
+        /// of the label to the terminating semicolon).
+        ///
+        /// For options, the path refers to the interpreted option in the descriptor.
+        /// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
+        /// number 10101, the path is:
+        /// [ 4, 3, 7, 10101 ]
+        /// refers to:
+        /// file.message_type(3)     // 4, 3
+        /// .options()           // 7
+        /// .my_opt()            // 10101
+        ///
+        /// Sub-locations corresponding to the interpreted option's corresponding
+        /// `UninterpretedOption` are also appended to the interpreted option, which
+        /// deviates from the actual FileDescriptorProto path. E.g.:
+        /// [ 4, 3, 7, 10101, 2 ]
+        /// refers to the option name `(my_opt)`, and:
+        /// [ 4, 3, 7, 10101, 7 ]
+        /// refers to the "foo" string value of the option.
+        pub path: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
+        /// Always has exactly three or four elements: start line, start column,
+        /// end line (optional, otherwise assumed same as start line), end column.
+        /// These are packed into a single field for efficiency.  Note that line
+        /// and column numbers are zero-based -- typically you will want to add
+        /// 1 to each before displaying to a user.
+        pub span: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
+        /// If this SourceCodeInfo represents a complete declaration, these are any
+        /// comments appearing before and after the declaration which appear to be
+        /// attached to the declaration.
+        ///
+        /// A series of line comments appearing on consecutive lines, with no other
+        /// tokens appearing on those lines, will be treated as a single comment.
+        ///
+        /// leading_detached_comments will keep paragraphs of comments that appear
+        /// before (but not connected to) the current element. Each paragraph,
+        /// separated by empty lines, will be one comment element in the repeated
+        /// field.
+        ///
+        /// Only the comment content is provided; comment markers (e.g. //) are
+        /// stripped out.  For block comments, leading whitespace and an asterisk
+        /// will be stripped from the beginning of each line other than the first.
+        /// Newlines are included in the output.
+        ///
+        /// Examples:
+        ///
+        /// optional int32 foo = 1;  // Comment attached to foo.
+        /// // Comment attached to bar.
+        /// optional int32 bar = 2;
+        ///
+        /// optional string baz = 3;
+        /// // Comment attached to baz.
+        /// // Another line attached to baz.
+        ///
+        /// // Comment attached to moo.
+        /// //
+        /// // Another line attached to moo.
+        /// optional double moo = 4;
+        ///
+        /// // Detached comment for corge. This is not leading or trailing comments
+        /// // to moo or corge because there are blank lines separating it from
+        /// // both.
+        ///
+        /// // Detached comment for corge paragraph 2.
+        ///
+        /// optional string corge = 5;
+        /// /* Block comment attached
+        /// * to corge.  Leading asterisks
+        /// * will be removed. */
+        /// /* Block comment attached to
+        /// * grault. */
+        /// optional int32 grault = 6;
+        ///
+        /// // ignored detached comments.
+        pub leading_comments: ::core::option::Option<&'a [u8]>,
+        pub trailing_comments: ::core::option::Option<&'a [u8]>,
+        pub leading_detached_comments: ::fastrs::view::Repeated<
+            'a,
+            ::fastrs::__private::LaxStr,
+        >,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for LocationView<'a> {
+        type Message = Location;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x0a, 0x10, 0x12, 0x1a, 0x22, 0x32];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            let chunk = self._source.add(r.rest());
+            while !r.is_empty() {
+                let left = r.rest().len();
+                match r.read_tag()? {
+                    0x0a => self.path.push(chunk, left, r, 0x0a, depth)?,
+                    0x08 => self.path.push(chunk, left, r, 0x08, depth)?,
+                    0x12 => self.span.push(chunk, left, r, 0x12, depth)?,
+                    0x10 => self.span.push(chunk, left, r, 0x10, depth)?,
+                    0x1a => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.leading_comments, r, depth)?
+                    }
+                    0x22 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.trailing_comments, r, depth)?
+                    }
+                    0x32 => {
+                        self.leading_detached_comments.push(chunk, left, r, 0x32, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(Location, LocationView);
 }
 /// Describes the relationship between generated code and its original source
 /// file. A GeneratedCodeInfo message is associated with only one generated
@@ -12403,6 +14871,42 @@ impl ::fastrs::__private::json::JsonFields for GeneratedCodeInfo {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`GeneratedCodeInfo`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct GeneratedCodeInfoView<'a> {
+    /// An Annotation connects some span of text in generated code to an element
+    /// of its generating .proto file.
+    pub annotation: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<generated_code_info::AnnotationView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for GeneratedCodeInfoView<'a> {
+    type Message = GeneratedCodeInfo;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.annotation.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(GeneratedCodeInfo, GeneratedCodeInfoView);
 /// Types nested in [`GeneratedCodeInfo`].
 pub mod generated_code_info {
     use ::fastrs::__private::Codec as _;
@@ -12733,6 +15237,70 @@ pub mod generated_code_info {
             ::core::result::Result::Ok(())
         }
     }
+    /// A zero-copy view of [`Annotation`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+    #[allow(deprecated)]
+    #[derive(Clone, Debug, Default)]
+    pub struct AnnotationView<'a> {
+        /// Identifies the element in the original source .proto file. This field
+        /// is formatted the same as SourceCodeInfo.Location.path.
+        pub path: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
+        /// Identifies the filesystem path to the original source .proto.
+        pub source_file: ::core::option::Option<&'a [u8]>,
+        /// Identifies the starting offset in bytes in the generated code
+        /// that relates to the identified object.
+        pub begin: ::core::option::Option<i32>,
+        /// Identifies the ending offset in bytes in the generated code that
+        /// relates to the identified object. The end offset should be one past
+        /// the last relevant byte (so the length of the text = end - begin).
+        pub end: ::core::option::Option<i32>,
+        pub semantic: ::core::option::Option<annotation::Semantic>,
+        _source: ::fastrs::__private::view::Source<'a>,
+    }
+    #[allow(deprecated)]
+    impl<'a> ::fastrs::View<'a> for AnnotationView<'a> {
+        type Message = Annotation;
+        const KNOWN_TAGS: &'static [u32] = &[0x08, 0x0a, 0x12, 0x18, 0x20, 0x28];
+        fn merge_chunk(
+            &mut self,
+            r: &mut ::fastrs::Reader<'a>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            let chunk = self._source.add(r.rest());
+            while !r.is_empty() {
+                let left = r.rest().len();
+                match r.read_tag()? {
+                    0x0a => self.path.push(chunk, left, r, 0x0a, depth)?,
+                    0x08 => self.path.push(chunk, left, r, 0x08, depth)?,
+                    0x12 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::LaxStr,
+                        >(&mut self.source_file, r, depth)?
+                    }
+                    0x18 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.begin, r, depth)?
+                    }
+                    0x20 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::Int32,
+                        >(&mut self.end, r, depth)?
+                    }
+                    0x28 => {
+                        ::fastrs::__private::view::merge::<
+                            ::fastrs::__private::ClosedEnum<annotation::Semantic>,
+                        >(&mut self.semantic, r, depth)?
+                    }
+                    tag => r.skip_value(tag, depth)?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+        fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            &self._source
+        }
+    }
+    ::fastrs::__view_impls!(Annotation, AnnotationView);
     /// Types nested in [`Annotation`].
     pub mod annotation {
         /// Represents the identified object's effect on the element in the original

@@ -136,6 +136,76 @@ impl ::fastrs::Described for Any {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Any`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct AnyView<'a> {
+    /// Identifies the type of the serialized Protobuf message with a URI reference
+    /// consisting of a prefix ending in a slash and the fully-qualified type name.
+    ///
+    /// Example: type.googleapis.com/google.protobuf.StringValue
+    ///
+    /// This string must contain at least one `/` character, and the content after
+    /// the last `/` must be the fully-qualified name of the type in canonical
+    /// form, without a leading dot. Do not write a scheme on these URI references
+    /// so that clients do not attempt to contact them.
+    ///
+    /// The prefix is arbitrary and Protobuf implementations are expected to
+    /// simply strip off everything up to and including the last `/` to identify
+    /// the type. `type.googleapis.com/` is a common default prefix that some
+    /// legacy implementations require. This prefix does not indicate the origin of
+    /// the type, and URIs containing it are not expected to respond to any
+    /// requests.
+    ///
+    /// All type URL strings must be legal URI references with the additional
+    /// restriction (for the text format) that the content of the reference
+    /// must consist only of alphanumeric characters, percent-encoded escapes, and
+    /// characters in the following set (not including the outer backticks):
+    /// `/-.~_!$&()*+,;=`. Despite our allowing percent encodings, implementations
+    /// should not unescape them to prevent confusion with existing parsers. For
+    /// example, `type.googleapis.com%2FFoo` should be rejected.
+    ///
+    /// In the original design of `Any`, the possibility of launching a type
+    /// resolution service at these type URLs was considered but Protobuf never
+    /// implemented one and considers contacting these URLs to be problematic and
+    /// a potential security issue. Do not attempt to contact type URLs.
+    pub type_url: &'a str,
+    /// Holds a Protobuf serialization of the type described by type_url.
+    pub value: &'a [u8],
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for AnyView<'a> {
+    type Message = Any;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.type_url, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Any, AnyView);
 /// Api is a light-weight descriptor for an API Interface.
 ///
 /// Interfaces are also described as "protocol buffer services" in some contexts,
@@ -559,6 +629,99 @@ impl ::fastrs::__private::json::JsonFields for Api {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Api`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ApiView<'a> {
+    /// The fully qualified name of this interface, including package name
+    /// followed by the interface's simple name.
+    pub name: &'a str,
+    /// The methods of this interface, in unspecified order.
+    pub methods: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<MethodView<'a>>>,
+    /// Any metadata attached to the interface.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    /// A version string for this interface. If specified, must have the form
+    /// `major-version.minor-version`, as in `1.10`. If the minor version is
+    /// omitted, it defaults to zero. If the entire version field is empty, the
+    /// major version is derived from the package name, as outlined below. If the
+    /// field is not empty, the version in the package name will be verified to be
+    /// consistent with what is provided here.
+    ///
+    /// The versioning schema uses [semantic
+    /// versioning](http://semver.org) where the major version number
+    /// indicates a breaking change and the minor version an additive,
+    /// non-breaking change. Both version numbers are signals to users
+    /// what to expect from different versions, and should be carefully
+    /// chosen based on the product plan.
+    ///
+    /// The major version is also reflected in the package name of the
+    /// interface, which must end in `v<major-version>`, as in
+    /// `google.feature.v1`. For major versions 0 and 1, the suffix can
+    /// be omitted. Zero major versions must only be used for
+    /// experimental, non-GA interfaces.
+    pub version: &'a str,
+    /// Source context for the protocol buffer service represented by this
+    /// message.
+    pub source_context: ::core::option::Option<SourceContextView<'a>>,
+    /// Included interfaces. See [Mixin][].
+    pub mixins: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<MixinView<'a>>>,
+    /// The source syntax of the service.
+    pub syntax: ::fastrs::EnumValue<Syntax>,
+    /// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+    pub edition: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ApiView<'a> {
+    type Message = Api;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x38, 0x42];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.methods.push(chunk, left, r, 0x12, depth)?,
+                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                0x22 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.version, r, depth)?
+                }
+                0x2a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<SourceContextView<'a>>,
+                    >(&mut self.source_context, r, depth)?
+                }
+                0x32 => self.mixins.push(chunk, left, r, 0x32, depth)?,
+                0x38 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<Syntax>,
+                    >(&mut self.syntax, r, depth)?
+                }
+                0x42 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.edition, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Api, ApiView);
 /// Method represents a method of an API interface.
 ///
 /// New usages of this message as an alternative to MethodDescriptorProto are
@@ -974,6 +1137,93 @@ impl ::fastrs::__private::json::JsonFields for Method {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Method`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct MethodView<'a> {
+    /// The simple name of this method.
+    pub name: &'a str,
+    /// A URL of the input message type.
+    pub request_type_url: &'a str,
+    /// If true, the request is streamed.
+    pub request_streaming: bool,
+    /// The URL of the output message type.
+    pub response_type_url: &'a str,
+    /// If true, the response is streamed.
+    pub response_streaming: bool,
+    /// Any metadata attached to the method.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    /// The source syntax of this method.
+    ///
+    /// This field should be ignored, instead the syntax should be inherited from
+    /// Api. This is similar to Field and EnumValue.
+    pub syntax: ::fastrs::EnumValue<Syntax>,
+    /// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+    ///
+    /// This field should be ignored, instead the edition should be inherited from
+    /// Api. This is similar to Field and EnumValue.
+    pub edition: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for MethodView<'a> {
+    type Message = Method;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x18, 0x22, 0x28, 0x32, 0x38, 0x42];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.request_type_url, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.request_streaming, r, depth)?
+                }
+                0x22 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.response_type_url, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.response_streaming, r, depth)?
+                }
+                0x32 => self.options.push(chunk, left, r, 0x32, depth)?,
+                0x38 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<Syntax>,
+                    >(&mut self.syntax, r, depth)?
+                }
+                0x42 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.edition, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Method, MethodView);
 /// Declares an API Interface to be included in this interface. The including
 /// interface must redeclare all the methods from the included interface, but
 /// documentation and options are inherited as follows:
@@ -1213,6 +1463,49 @@ impl ::fastrs::__private::json::JsonFields for Mixin {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Mixin`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct MixinView<'a> {
+    /// The fully qualified name of the interface which is included.
+    pub name: &'a str,
+    /// If non-empty specifies a path under which inherited HTTP paths
+    /// are rooted.
+    pub root: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for MixinView<'a> {
+    type Message = Mixin;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.root, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Mixin, MixinView);
 /// A Duration represents a signed, fixed-length span of time represented
 /// as a count of seconds and fractions of seconds at nanosecond
 /// resolution. It is independent of any calendar and concepts like "day"
@@ -1353,6 +1646,55 @@ impl ::fastrs::Described for Duration {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Duration`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct DurationView<'a> {
+    /// Signed seconds of the span of time. Must be from -315,576,000,000
+    /// to +315,576,000,000 inclusive. Note: these bounds are computed from:
+    /// 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
+    pub seconds: i64,
+    /// Signed fractions of a second at nanosecond resolution of the span
+    /// of time. Durations less than one second are represented with a 0
+    /// `seconds` field and a positive or negative `nanos` field. For durations
+    /// of one second or more, a non-zero value for the `nanos` field must be
+    /// of the same sign as the `seconds` field. Must be from -999,999,999
+    /// to +999,999,999 inclusive.
+    pub nanos: i32,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for DurationView<'a> {
+    type Message = Duration;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.seconds, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.nanos, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Duration, DurationView);
 /// A generic empty message that you can re-use to avoid defining duplicated
 /// empty messages in your APIs. A typical example is to use it as the request
 /// or the response type of an API method. For instance:
@@ -1447,6 +1789,34 @@ impl ::fastrs::__private::json::JsonFields for Empty {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Empty`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EmptyView<'a> {
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EmptyView<'a> {
+    type Message = Empty;
+    const KNOWN_TAGS: &'static [u32] = &[];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Empty, EmptyView);
 /// `FieldMask` represents a set of symbolic field paths, for example:
 ///
 /// paths: "f.a"
@@ -1711,6 +2081,38 @@ impl ::fastrs::Described for FieldMask {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`FieldMask`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FieldMaskView<'a> {
+    /// The set of field mask paths.
+    pub paths: ::fastrs::view::Repeated<'a, ::fastrs::__private::Str>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FieldMaskView<'a> {
+    type Message = FieldMask;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.paths.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FieldMask, FieldMaskView);
 /// `SourceContext` represents information about the source of a
 /// protobuf element, like the file in which it is defined.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1842,6 +2244,42 @@ impl ::fastrs::__private::json::JsonFields for SourceContext {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`SourceContext`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct SourceContextView<'a> {
+    /// The path-qualified name of the .proto file that contained the associated
+    /// protobuf element.  For example: `"google/protobuf/source_context.proto"`.
+    pub file_name: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for SourceContextView<'a> {
+    type Message = SourceContext;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.file_name, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(SourceContext, SourceContextView);
 /// Represents a JSON object.
 ///
 /// An unordered key-value map, intending to perfectly capture the semantics of a
@@ -1943,6 +2381,42 @@ impl ::fastrs::Described for Struct {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Struct`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct StructView<'a> {
+    /// Unordered map of dynamically typed values.
+    pub fields: ::fastrs::view::Map<
+        'a,
+        ::fastrs::__private::Str,
+        ::fastrs::view::MsgView<ValueView<'a>>,
+    >,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for StructView<'a> {
+    type Message = Struct;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.fields.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Struct, StructView);
 /// Represents a JSON value.
 ///
 /// `Value` represents a dynamically typed value which can be either
@@ -2110,6 +2584,112 @@ impl ::fastrs::Described for Value {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Value`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ValueView<'a> {
+    /// The kind of value.
+    pub kind: ::core::option::Option<value::KindView<'a>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ValueView<'a> {
+    type Message = Value;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x11, 0x1a, 0x20, 0x2a, 0x32];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    let mut v = ::core::option::Option::None;
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::OpenEnum<NullValue>,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::NullValue(v),
+                        );
+                    }
+                }
+                0x11 => {
+                    let mut v = ::core::option::Option::None;
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Double,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::NumberValue(v),
+                        );
+                    }
+                }
+                0x1a => {
+                    let mut v = ::core::option::Option::None;
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Str,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::StringValue(v),
+                        );
+                    }
+                }
+                0x20 => {
+                    let mut v = ::core::option::Option::None;
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::__private::Bool,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::BoolValue(v),
+                        );
+                    }
+                }
+                0x2a => {
+                    let mut v = match self.kind.take() {
+                        ::core::option::Option::Some(value::KindView::StructValue(v)) => {
+                            ::core::option::Option::Some(v)
+                        }
+                        _ => ::core::option::Option::None,
+                    };
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<StructView<'a>>,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::StructValue(v),
+                        );
+                    }
+                }
+                0x32 => {
+                    let mut v = match self.kind.take() {
+                        ::core::option::Option::Some(value::KindView::ListValue(v)) => {
+                            ::core::option::Option::Some(v)
+                        }
+                        _ => ::core::option::Option::None,
+                    };
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<ListValueView<'a>>,
+                    >(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.kind = ::core::option::Option::Some(
+                            value::KindView::ListValue(v),
+                        );
+                    }
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Value, ValueView);
 /// Types nested in [`Value`].
 pub mod value {
     /// The kind of value.
@@ -2142,6 +2722,26 @@ pub mod value {
             ::core::option::Option::Some(Kind::ListValue(v)) => recycle.keep_message(v),
             _ => {}
         }
+    }
+    /// A zero-copy view of [`Kind`].
+    #[allow(deprecated)]
+    #[derive(Clone, Debug)]
+    pub enum KindView<'a> {
+        /// Represents a JSON `null`.
+        NullValue(::fastrs::EnumValue<super::NullValue>),
+        /// Represents a JSON number. Must not be `NaN`, `Infinity` or
+        /// `-Infinity`, since those are not supported in JSON. This also cannot
+        /// represent large Int64 values, since JSON format generally does not
+        /// support them in its number type.
+        NumberValue(f64),
+        /// Represents a JSON string.
+        StringValue(&'a str),
+        /// Represents a JSON boolean (`true` or `false` literal in JSON).
+        BoolValue(bool),
+        /// Represents a JSON object.
+        StructValue(super::StructView<'a>),
+        /// Represents a JSON array.
+        ListValue(super::ListValueView<'a>),
     }
 }
 /// Represents a JSON array.
@@ -2213,6 +2813,38 @@ impl ::fastrs::Described for ListValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`ListValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct ListValueView<'a> {
+    /// Repeated field of dynamically typed values.
+    pub values: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<ValueView<'a>>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for ListValueView<'a> {
+    type Message = ListValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => self.values.push(chunk, left, r, 0x0a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(ListValue, ListValueView);
 /// A Timestamp represents a point in time independent of any time zone or local
 /// calendar, encoded as a count of seconds and fractions of seconds at
 /// nanosecond resolution. The count is relative to an epoch at UTC midnight on
@@ -2383,6 +3015,54 @@ impl ::fastrs::Described for Timestamp {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Timestamp`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct TimestampView<'a> {
+    /// Represents seconds of UTC time since Unix epoch 1970-01-01T00:00:00Z. Must
+    /// be between -62135596800 and 253402300799 inclusive (which corresponds to
+    /// 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z).
+    pub seconds: i64,
+    /// Non-negative fractions of a second at nanosecond resolution. This field is
+    /// the nanosecond portion of the duration, not an alternative to seconds.
+    /// Negative second values with fractions must still have non-negative nanos
+    /// values that count forward in time. Must be between 0 and 999,999,999
+    /// inclusive.
+    pub nanos: i32,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for TimestampView<'a> {
+    type Message = Timestamp;
+    const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.seconds, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.nanos, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Timestamp, TimestampView);
 /// A protocol buffer message type.
 ///
 /// New usages of this message as an alternative to DescriptorProto are strongly
@@ -2745,6 +3425,72 @@ impl ::fastrs::__private::json::JsonFields for Type {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Type`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct TypeView<'a> {
+    /// The fully qualified message name.
+    pub name: &'a str,
+    /// The list of fields.
+    pub fields: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<FieldView<'a>>>,
+    /// The list of types appearing in `oneof` definitions in this type.
+    pub oneofs: ::fastrs::view::Repeated<'a, ::fastrs::__private::Str>,
+    /// The protocol buffer options.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    /// The source context.
+    pub source_context: ::core::option::Option<SourceContextView<'a>>,
+    /// The source syntax.
+    pub syntax: ::fastrs::EnumValue<Syntax>,
+    /// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+    pub edition: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for TypeView<'a> {
+    type Message = Type;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x30, 0x3a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.fields.push(chunk, left, r, 0x12, depth)?,
+                0x1a => self.oneofs.push(chunk, left, r, 0x1a, depth)?,
+                0x22 => self.options.push(chunk, left, r, 0x22, depth)?,
+                0x2a => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<SourceContextView<'a>>,
+                    >(&mut self.source_context, r, depth)?
+                }
+                0x30 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<Syntax>,
+                    >(&mut self.syntax, r, depth)?
+                }
+                0x3a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.edition, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Type, TypeView);
 /// A single field of a message type.
 ///
 /// New usages of this message as an alternative to FieldDescriptorProto are
@@ -3204,6 +3950,105 @@ impl ::fastrs::__private::json::JsonFields for Field {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Field`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FieldView<'a> {
+    /// The field type.
+    pub kind: ::fastrs::EnumValue<field::Kind>,
+    /// The field cardinality.
+    pub cardinality: ::fastrs::EnumValue<field::Cardinality>,
+    /// The field number.
+    pub number: i32,
+    /// The field name.
+    pub name: &'a str,
+    /// The field type URL, without the scheme, for message or enumeration
+    /// types. Example: `"type.googleapis.com/google.protobuf.Timestamp"`.
+    pub type_url: &'a str,
+    /// The index of the field type in `Type.oneofs`, for message or enumeration
+    /// types. The first type has index 1; zero means the type is not in the list.
+    pub oneof_index: i32,
+    /// Whether to use alternative packed wire representation.
+    pub packed: bool,
+    /// The protocol buffer options.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    /// The field JSON name.
+    pub json_name: &'a str,
+    /// The string value of the default value of this field. Proto2 syntax only.
+    pub default_value: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FieldView<'a> {
+    type Message = Field;
+    const KNOWN_TAGS: &'static [u32] = &[
+        0x08, 0x10, 0x18, 0x22, 0x32, 0x38, 0x40, 0x4a, 0x52, 0x5a,
+    ];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<field::Kind>,
+                    >(&mut self.kind, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<field::Cardinality>,
+                    >(&mut self.cardinality, r, depth)?
+                }
+                0x18 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.number, r, depth)?
+                }
+                0x22 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x32 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.type_url, r, depth)?
+                }
+                0x38 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.oneof_index, r, depth)?
+                }
+                0x40 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.packed, r, depth)?
+                }
+                0x4a => self.options.push(chunk, left, r, 0x4a, depth)?,
+                0x52 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.json_name, r, depth)?
+                }
+                0x5a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.default_value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Field, FieldView);
 /// Types nested in [`Field`].
 pub mod field {
     /// Basic field types.
@@ -3700,6 +4545,72 @@ impl ::fastrs::__private::json::JsonFields for Enum {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Enum`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumView<'a> {
+    /// Enum type name.
+    pub name: &'a str,
+    /// Enum value definitions.
+    pub enumvalue: ::fastrs::view::Repeated<
+        'a,
+        ::fastrs::view::MsgView<EnumValueView<'a>>,
+    >,
+    /// Protocol buffer options.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    /// The source context.
+    pub source_context: ::core::option::Option<SourceContextView<'a>>,
+    /// The source syntax.
+    pub syntax: ::fastrs::EnumValue<Syntax>,
+    /// The source edition string, only valid when syntax is SYNTAX_EDITIONS.
+    pub edition: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumView<'a> {
+    type Message = Enum;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x28, 0x32];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => self.enumvalue.push(chunk, left, r, 0x12, depth)?,
+                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                0x22 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<SourceContextView<'a>>,
+                    >(&mut self.source_context, r, depth)?
+                }
+                0x28 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::OpenEnum<Syntax>,
+                    >(&mut self.syntax, r, depth)?
+                }
+                0x32 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.edition, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Enum, EnumView);
 /// Enum value definition.
 ///
 /// New usages of this message as an alternative to EnumValueDescriptorProto are
@@ -3906,6 +4817,52 @@ impl ::fastrs::__private::json::JsonFields for EnumValue {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`EnumValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct EnumValueView<'a> {
+    /// Enum value name.
+    pub name: &'a str,
+    /// Enum value number.
+    pub number: i32,
+    /// Protocol buffer options.
+    pub options: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<OptionView<'a>>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for EnumValueView<'a> {
+    type Message = EnumValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10, 0x1a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        let chunk = self._source.add(r.rest());
+        while !r.is_empty() {
+            let left = r.rest().len();
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x10 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.number, r, depth)?
+                }
+                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(EnumValue, EnumValueView);
 /// A protocol buffer option, which can be attached to a message, field,
 /// enumeration, etc.
 ///
@@ -4088,6 +5045,54 @@ impl ::fastrs::__private::json::JsonFields for Option {
         ::core::result::Result::Ok(())
     }
 }
+/// A zero-copy view of [`Option`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct OptionView<'a> {
+    /// The option's name. For protobuf built-in options (options defined in
+    /// descriptor.proto), this is the short name. For example, `"map_entry"`.
+    /// For custom options, it should be the fully-qualified name. For example,
+    /// `"google.api.http"`.
+    pub name: &'a str,
+    /// The option's value packed in an Any message. If the value is a primitive,
+    /// the corresponding wrapper type defined in google/protobuf/wrappers.proto
+    /// should be used. If the value is an enum, it should be stored as an int32
+    /// value using the google.protobuf.Int32Value type.
+    pub value: ::core::option::Option<AnyView<'a>>,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for OptionView<'a> {
+    type Message = Option;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.name, r, depth)?
+                }
+                0x12 => {
+                    ::fastrs::__private::view::merge::<
+                        ::fastrs::view::MsgView<AnyView<'a>>,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Option, OptionView);
 /// Wrapper message for `double`.
 ///
 /// The JSON representation for `DoubleValue` is JSON number.
@@ -4154,6 +5159,41 @@ impl ::fastrs::Described for DoubleValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`DoubleValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct DoubleValueView<'a> {
+    /// The double value.
+    pub value: f64,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for DoubleValueView<'a> {
+    type Message = DoubleValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x09];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x09 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Double,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(DoubleValue, DoubleValueView);
 /// Wrapper message for `float`.
 ///
 /// The JSON representation for `FloatValue` is JSON number.
@@ -4220,6 +5260,41 @@ impl ::fastrs::Described for FloatValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`FloatValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct FloatValueView<'a> {
+    /// The float value.
+    pub value: f32,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for FloatValueView<'a> {
+    type Message = FloatValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x0d];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0d => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Float,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(FloatValue, FloatValueView);
 /// Wrapper message for `int64`.
 ///
 /// The JSON representation for `Int64Value` is JSON string.
@@ -4286,6 +5361,41 @@ impl ::fastrs::Described for Int64Value {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Int64Value`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct Int64ValueView<'a> {
+    /// The int64 value.
+    pub value: i64,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for Int64ValueView<'a> {
+    type Message = Int64Value;
+    const KNOWN_TAGS: &'static [u32] = &[0x08];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int64,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Int64Value, Int64ValueView);
 /// Wrapper message for `uint64`.
 ///
 /// The JSON representation for `UInt64Value` is JSON string.
@@ -4352,6 +5462,41 @@ impl ::fastrs::Described for UInt64Value {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`UInt64Value`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct UInt64ValueView<'a> {
+    /// The uint64 value.
+    pub value: u64,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for UInt64ValueView<'a> {
+    type Message = UInt64Value;
+    const KNOWN_TAGS: &'static [u32] = &[0x08];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Uint64,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(UInt64Value, UInt64ValueView);
 /// Wrapper message for `int32`.
 ///
 /// The JSON representation for `Int32Value` is JSON number.
@@ -4418,6 +5563,41 @@ impl ::fastrs::Described for Int32Value {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`Int32Value`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct Int32ValueView<'a> {
+    /// The int32 value.
+    pub value: i32,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for Int32ValueView<'a> {
+    type Message = Int32Value;
+    const KNOWN_TAGS: &'static [u32] = &[0x08];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Int32,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(Int32Value, Int32ValueView);
 /// Wrapper message for `uint32`.
 ///
 /// The JSON representation for `UInt32Value` is JSON number.
@@ -4484,6 +5664,41 @@ impl ::fastrs::Described for UInt32Value {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`UInt32Value`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct UInt32ValueView<'a> {
+    /// The uint32 value.
+    pub value: u32,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for UInt32ValueView<'a> {
+    type Message = UInt32Value;
+    const KNOWN_TAGS: &'static [u32] = &[0x08];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Uint32,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(UInt32Value, UInt32ValueView);
 /// Wrapper message for `bool`.
 ///
 /// The JSON representation for `BoolValue` is JSON `true` and `false`.
@@ -4550,6 +5765,41 @@ impl ::fastrs::Described for BoolValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`BoolValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct BoolValueView<'a> {
+    /// The bool value.
+    pub value: bool,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for BoolValueView<'a> {
+    type Message = BoolValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x08];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x08 => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bool,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(BoolValue, BoolValueView);
 /// Wrapper message for `string`.
 ///
 /// The JSON representation for `StringValue` is JSON string.
@@ -4616,6 +5866,41 @@ impl ::fastrs::Described for StringValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`StringValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct StringValueView<'a> {
+    /// The string value.
+    pub value: &'a str,
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for StringValueView<'a> {
+    type Message = StringValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Str,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(StringValue, StringValueView);
 /// Wrapper message for `bytes`.
 ///
 /// The JSON representation for `BytesValue` is JSON string.
@@ -4682,6 +5967,41 @@ impl ::fastrs::Described for BytesValue {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
     const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
+/// A zero-copy view of [`BytesValue`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
+#[allow(deprecated)]
+#[derive(Clone, Debug, Default)]
+pub struct BytesValueView<'a> {
+    /// The bytes value.
+    pub value: &'a [u8],
+    _source: ::fastrs::__private::view::Source<'a>,
+}
+#[allow(deprecated)]
+impl<'a> ::fastrs::View<'a> for BytesValueView<'a> {
+    type Message = BytesValue;
+    const KNOWN_TAGS: &'static [u32] = &[0x0a];
+    fn merge_chunk(
+        &mut self,
+        r: &mut ::fastrs::Reader<'a>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        self._source.add(r.rest());
+        while !r.is_empty() {
+            match r.read_tag()? {
+                0x0a => {
+                    ::fastrs::__private::view::merge_implicit::<
+                        ::fastrs::__private::Bytes,
+                    >(&mut self.value, r, depth)?
+                }
+                tag => r.skip_value(tag, depth)?,
+            }
+        }
+        ::core::result::Result::Ok(())
+    }
+    fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+        &self._source
+    }
+}
+::fastrs::__view_impls!(BytesValue, BytesValueView);
 /// Represents a JSON `null`.
 ///
 /// `NullValue` is a sentinel, using an enum with only one value to represent

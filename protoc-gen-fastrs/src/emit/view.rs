@@ -1,0 +1,320 @@
+//! Zero-copy views (`views=true`): for each message `Foo`, a `FooView<'a>`
+//! struct whose fields borrow from the input, its `fastrs::View` impl (one
+//! `match` per record, each arm a call into `fastrs::view`), and an enum of
+//! views per oneof, in the message's module.
+//!
+//! Encoding, `to_owned` and unknown fields need no code per message: a view
+//! keeps the bytes it was read from (see `fastrs::view`).
+
+use proc_macro2::{Ident, Literal, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{codec, doc_attrs, tag_value};
+use crate::model::names::unique_field_ident;
+use crate::model::{Field, Kind, Message, Oneof, Shape, TypePath};
+
+/// The view of `msg`, if views are asked for.
+pub fn message(msg: &Message) -> TokenStream {
+    if !msg.views {
+        return TokenStream::new();
+    }
+    let (ident, view) = (&msg.ident, view_ident(&msg.ident));
+    let doc = format!(
+        " A zero-copy view of [`{ident}`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`)."
+    );
+    let source = source_ident(msg);
+    let members = msg.fields.iter().map(|f| member(msg, f));
+    let oneofs = msg.oneofs.iter().map(|o| oneof_member(msg, o));
+    let arms = msg.fields.iter().flat_map(|f| field_arms(msg, f));
+    let oneof_arms = msg.oneofs.iter().flat_map(|o| oneof_arms(msg, o));
+    let extensions = msg.checked_extension_tags.iter().map(tag_value);
+    let known = known_tags(msg);
+    let checks_required = msg.checks_required.then(|| {
+        quote!(
+            const CHECKS_REQUIRED: bool = true;
+        )
+    });
+    // Repeated fields and maps note where their records are in the chunk.
+    let spans = msg
+        .fields
+        .iter()
+        .any(|f| matches!(f.shape, Shape::Repeated { .. } | Shape::Map { .. }));
+    let (add_source, left) = if spans {
+        (
+            quote!(let chunk = self.#source.add(r.rest());),
+            quote!(let left = r.rest().len();),
+        )
+    } else {
+        (quote!(self.#source.add(r.rest());), TokenStream::new())
+    };
+    quote! {
+        #[doc = #doc]
+        #[allow(deprecated)]
+        #[derive(Clone, Debug, Default)]
+        pub struct #view<'a> {
+            #(#members)*
+            #(#oneofs)*
+            #source: ::fastrs::__private::view::Source<'a>,
+        }
+
+        #[allow(deprecated)]
+        impl<'a> ::fastrs::View<'a> for #view<'a> {
+            type Message = #ident;
+            const KNOWN_TAGS: &'static [u32] = &[#(#known),*];
+            #checks_required
+
+            fn merge_chunk(
+                &mut self,
+                r: &mut ::fastrs::Reader<'a>,
+                depth: u32,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                #add_source
+                while !r.is_empty() {
+                    #left
+                    match r.read_tag()? {
+                        #(#arms)*
+                        #(#oneof_arms)*
+                        #(#extensions => ::fastrs::__private::view::check_str(r)?,)*
+                        tag => r.skip_value(tag, depth)?,
+                    }
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+                &self.#source
+            }
+        }
+
+        ::fastrs::__view_impls!(#ident, #view);
+    }
+}
+
+/// The oneof view enums of `msg`, for its module.
+pub fn oneof_enums(msg: &Message, scope: &[String]) -> TokenStream {
+    if !msg.views {
+        return TokenStream::new();
+    }
+    let enums = msg.oneofs.iter().map(|o| {
+        let (ident, lifetime) = (view_ident(&o.enum_ident), oneof_lifetime(o));
+        let doc = format!(" A zero-copy view of [`{}`].", o.enum_ident);
+        let variants = o.members.iter().map(|m| {
+            let Shape::OneofMember(kind) = &m.shape else {
+                unreachable!("oneof members are lowered as OneofMember")
+            };
+            let (variant, doc, ty) = (&m.ident, doc_attrs(&m.doc), item_type(kind, scope));
+            quote!(#doc #variant(#ty),)
+        });
+        quote! {
+            #[doc = #doc]
+            #[allow(deprecated)]
+            #[derive(Clone, Debug)]
+            pub enum #ident #lifetime {
+                #(#variants)*
+            }
+        }
+    });
+    quote!(#(#enums)*)
+}
+
+fn view_ident(ident: &Ident) -> Ident {
+    format_ident!("{}View", ident)
+}
+
+/// The view's hidden field holding its source bytes.
+fn source_ident(msg: &Message) -> Ident {
+    let taken = msg
+        .fields
+        .iter()
+        .map(|f| &f.ident)
+        .chain(msg.oneofs.iter().map(|o| &o.field));
+    unique_field_ident("_source", taken)
+}
+
+fn member(msg: &Message, f: &Field) -> TokenStream {
+    let (ident, doc) = (&f.ident, doc_attrs(&f.doc));
+    let ty = match &f.shape {
+        Shape::Implicit(kind) => item_type(kind, &msg.scope),
+        Shape::Optional(kind) => {
+            let item = item_type(kind, &msg.scope);
+            quote!(::core::option::Option<#item>)
+        }
+        Shape::Repeated { kind, .. } => {
+            let c = view_codec(kind, &msg.scope, false);
+            quote!(::fastrs::view::Repeated<'a, #c>)
+        }
+        Shape::Map { key, value, .. } => {
+            let (k, v) = (view_codec(key, &msg.scope, false), view_codec(value, &msg.scope, false));
+            quote!(::fastrs::view::Map<'a, #k, #v>)
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are held by their oneof"),
+    };
+    quote!(#doc pub #ident: #ty,)
+}
+
+fn oneof_member(msg: &Message, o: &Oneof) -> TokenStream {
+    let (ident, doc, module) = (&o.field, doc_attrs(&o.doc), &msg.module);
+    let (ty, lifetime) = (view_ident(&o.enum_ident), oneof_lifetime(o));
+    quote!(#doc pub #ident: ::core::option::Option<#module::#ty #lifetime>,)
+}
+
+/// What a view holds for one value of `kind`.
+fn item_type(kind: &Kind, scope: &[String]) -> TokenStream {
+    match kind {
+        Kind::String { checked: true } => quote!(&'a str),
+        Kind::String { checked: false } | Kind::Bytes => quote!(&'a [u8]),
+        Kind::Message { path, boxed: true, .. } => {
+            let view = view_type(path, scope);
+            quote!(::fastrs::view::Lazy<'a, #view>)
+        }
+        Kind::Message { path, .. } => view_type(path, scope),
+        _ => super::rust_type(kind, scope),
+    }
+}
+
+/// The view type of message `path`: `BarView<'a>` beside `Bar`, wherever
+/// `Bar` is generated (`::fastrs::well_known::TimestampView<'a>`). Named,
+/// not projected through `fastrs::HasView`: a projection would make the
+/// view invariant in `'a`.
+fn view_type(path: &TypePath, scope: &[String]) -> TokenStream {
+    let path = match path {
+        TypePath::Local { modules, name } => TypePath::Local {
+            modules: modules.clone(),
+            name: format!("{name}View"),
+        }
+        .relative_to(scope),
+        TypePath::Absolute(path) => {
+            let text = format!("{}View", path.as_str());
+            syn::parse_str::<syn::Path>(&text).map_or_else(|_| path.tokens(), |p| quote!(#p))
+        }
+    };
+    quote!(#path<'a>)
+}
+
+/// True if a view of `kind` borrows from the input.
+fn borrows(kind: &Kind) -> bool {
+    matches!(kind, Kind::String { .. } | Kind::Bytes | Kind::Message { .. })
+}
+
+/// `<'a>` for a oneof view enum whose members borrow, else nothing.
+fn oneof_lifetime(o: &Oneof) -> TokenStream {
+    let borrows = o
+        .members
+        .iter()
+        .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if borrows(kind)));
+    if borrows {
+        quote!(<'a>)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// The `fastrs::view::ViewCodec` of `kind`: the runtime's codec for scalars,
+/// strings and enums, a view codec for messages (lazy where `lazy`).
+fn view_codec(kind: &Kind, scope: &[String], lazy: bool) -> TokenStream {
+    let Kind::Message { path, group, .. } = kind else {
+        return codec(kind, scope);
+    };
+    let view = view_type(path, scope);
+    match (group, lazy) {
+        (None, false) => quote!(::fastrs::view::MsgView<#view>),
+        (None, true) => quote!(::fastrs::view::LazyMsg<#view>),
+        (Some(n), false) => {
+            let n = Literal::u32_unsuffixed(*n);
+            quote!(::fastrs::view::GroupView<#view, #n>)
+        }
+        (Some(n), true) => {
+            let n = Literal::u32_unsuffixed(*n);
+            quote!(::fastrs::view::LazyGroup<#view, #n>)
+        }
+    }
+}
+
+fn is_boxed(kind: &Kind) -> bool {
+    matches!(kind, Kind::Message { boxed: true, .. })
+}
+
+/// `fastrs::__private::view::{merge, merge_implicit}` for one value of `kind`.
+fn merge_fn(kind: &Kind, scope: &[String], implicit: bool) -> TokenStream {
+    let c = view_codec(kind, scope, is_boxed(kind));
+    if implicit {
+        quote!(::fastrs::__private::view::merge_implicit::<#c>)
+    } else {
+        quote!(::fastrs::__private::view::merge::<#c>)
+    }
+}
+
+fn field_arms(msg: &Message, f: &Field) -> Vec<TokenStream> {
+    let ident = &f.ident;
+    match &f.shape {
+        Shape::Implicit(kind) => {
+            let (merge, tag) = (merge_fn(kind, &msg.scope, true), tag_value(&f.tag));
+            vec![quote!(#tag => #merge(&mut self.#ident, r, depth)?,)]
+        }
+        Shape::Optional(kind) => {
+            let (merge, tag) = (merge_fn(kind, &msg.scope, false), tag_value(&f.tag));
+            vec![quote!(#tag => #merge(&mut self.#ident, r, depth)?,)]
+        }
+        Shape::Repeated { alt_tag, .. } => {
+            let tags = std::iter::once(&f.tag).chain(alt_tag.as_ref());
+            tags.map(|t| {
+                let tag = tag_value(t);
+                quote!(#tag => self.#ident.push(chunk, left, r, #tag, depth)?,)
+            })
+            .collect()
+        }
+        Shape::Map { .. } => {
+            let tag = tag_value(&f.tag);
+            vec![quote!(#tag => self.#ident.push(chunk, left, r, #tag, depth)?,)]
+        }
+        Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
+    }
+}
+
+/// Arms for the members of a oneof: the last member read wins; a message
+/// member read again while set merges into it.
+fn oneof_arms(msg: &Message, o: &Oneof) -> Vec<TokenStream> {
+    let (field, module, ty) = (&o.field, &msg.module, view_ident(&o.enum_ident));
+    o.members
+        .iter()
+        .map(|m| {
+            let Shape::OneofMember(kind) = &m.shape else {
+                unreachable!("oneof members are lowered as OneofMember")
+            };
+            let (merge, tag, variant) = (merge_fn(kind, &msg.scope, false), tag_value(&m.tag), &m.ident);
+            let start = if matches!(kind, Kind::Message { .. }) {
+                quote! {
+                    match self.#field.take() {
+                        ::core::option::Option::Some(#module::#ty::#variant(v)) => ::core::option::Option::Some(v),
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            } else {
+                quote!(::core::option::Option::None)
+            };
+            quote! {
+                #tag => {
+                    let mut v = #start;
+                    #merge(&mut v, r, depth)?;
+                    if let ::core::option::Option::Some(v) = v {
+                        self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
+                    }
+                }
+            }
+        })
+        .collect()
+}
+
+/// Every tag the view reads, sorted: the others are unknown fields.
+fn known_tags(msg: &Message) -> Vec<TokenStream> {
+    let mut tags: Vec<u32> = Vec::new();
+    for f in msg.fields.iter().chain(msg.oneofs.iter().flat_map(|o| &o.members)) {
+        tags.push(f.tag.value);
+        if let Shape::Repeated { alt_tag: Some(alt), .. } = &f.shape {
+            tags.push(alt.value);
+        }
+    }
+    tags.sort_unstable();
+    tags.dedup();
+    tags.into_iter().map(|t| super::hex(u64::from(t))).collect()
+}

@@ -1,0 +1,289 @@
+//! How views read one value of each protobuf type: [`ViewCodec`], implemented
+//! by the runtime's codec types for scalars, strings and enums, and by
+//! [`MsgView`], [`GroupView`], [`LazyMsg`] and [`LazyGroup`] for messages.
+
+use core::marker::PhantomData;
+
+use super::{read_str, Lazy, View};
+use crate::encoding::{
+    Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Int32, Int64, LaxStr, OpenEnum, Scalar, Sfixed32,
+    Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
+};
+use crate::enumeration::Enum;
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::Message;
+use crate::reader::Reader;
+use crate::wire;
+
+/// Reads values of one protobuf type into a view (for generated code and the
+/// view containers; not for use by hand).
+pub trait ViewCodec<'a> {
+    /// What a view holds for one value: `i64`, `&'a str`, `BarView<'a>`, ...
+    type Item;
+    /// The wire type of one value written unpacked.
+    const WIRE_TYPE: u8;
+    /// For packable types, the width of a packed value (0 for varints).
+    const PACKED_WIDTH: Option<usize> = None;
+
+    /// Reads one value into `slot`: a scalar or string replaces it, a
+    /// message merges into it. A closed enum's unnamed number leaves it
+    /// unchanged (the owned message keeps it as an unknown field).
+    ///
+    /// # Errors
+    /// Malformed input.
+    fn merge(slot: &mut Option<Self::Item>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError>;
+
+    /// Reads a map entry's value into `slot`; false if the entry is then
+    /// not kept (a closed enum's unnamed number: the owned message keeps the
+    /// whole entry as an unknown field).
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline(always)]
+    fn merge_entry_value(slot: &mut Option<Self::Item>, r: &mut Reader<'a>, depth: u32) -> Result<bool, DecodeError> {
+        Self::merge(slot, r, depth)?;
+        Ok(true)
+    }
+
+    /// Checks a packed run (its length and values) and counts the values a
+    /// view yields.
+    ///
+    /// # Errors
+    /// Malformed input.
+    fn count_packed(r: &mut Reader<'a>) -> Result<usize, DecodeError> {
+        let mut inner = r.read_nested()?;
+        let bytes = inner.rest();
+        match Self::PACKED_WIDTH {
+            Some(0) if bytes.iter().all(|&b| b < 0x80) => Ok(bytes.len()),
+            Some(width @ (4 | 8)) => {
+                if bytes.len() % width == 0 {
+                    Ok(bytes.len() / width)
+                } else {
+                    Err(inner.error(DecodeErrorKind::PackedLengthMismatch))
+                }
+            }
+            _ => {
+                let mut count = 0;
+                while !inner.is_empty() {
+                    let mut slot = None;
+                    Self::merge(&mut slot, &mut inner, 0)?;
+                    count += usize::from(slot.is_some());
+                }
+                Ok(count)
+            }
+        }
+    }
+
+    /// Reads into the value of an implicit-presence field.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline(always)]
+    fn merge_implicit(value: &mut Self::Item, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        let mut slot = None;
+        Self::merge(&mut slot, r, depth)?;
+        if let Some(v) = slot {
+            *value = v;
+        }
+        Ok(())
+    }
+}
+
+macro_rules! scalar_view {
+    ($($codec:ty),*) => {$(
+        impl<'a> ViewCodec<'a> for $codec {
+            type Item = <$codec as Codec>::Value;
+            const WIRE_TYPE: u8 = <$codec as Codec>::WIRE_TYPE;
+            const PACKED_WIDTH: Option<usize> = Some(<$codec as Scalar>::FIXED_WIDTH);
+
+            #[inline(always)]
+            fn merge(slot: &mut Option<Self::Item>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+                *slot = Some(<$codec as Codec>::read(r, depth)?);
+                Ok(())
+            }
+            #[inline(always)]
+            fn merge_implicit(value: &mut Self::Item, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+                *value = <$codec as Codec>::read(r, depth)?;
+                Ok(())
+            }
+        }
+    )*};
+}
+
+scalar_view!(Int32, Int64, Uint32, Uint64, Sint32, Sint64, Bool, Fixed32, Fixed64, Sfixed32, Sfixed64, Float, Double);
+
+impl<'a, E: Enum> ViewCodec<'a> for OpenEnum<E> {
+    type Item = crate::EnumValue<E>;
+    const WIRE_TYPE: u8 = wire::VARINT;
+    const PACKED_WIDTH: Option<usize> = Some(0);
+
+    #[inline(always)]
+    fn merge(slot: &mut Option<Self::Item>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        *slot = Some(<Self as Codec>::read(r, depth)?);
+        Ok(())
+    }
+}
+
+impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
+    type Item = E;
+    const WIRE_TYPE: u8 = wire::VARINT;
+    // Counted value by value: unnamed numbers are not yielded.
+    const PACKED_WIDTH: Option<usize> = Some(usize::MAX);
+
+    #[inline]
+    fn merge(slot: &mut Option<E>, r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
+        if let Some(e) = named::<E>(r)? {
+            *slot = Some(e);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn merge_entry_value(slot: &mut Option<E>, r: &mut Reader<'a>, _depth: u32) -> Result<bool, DecodeError> {
+        let e = named::<E>(r)?;
+        *slot = e;
+        Ok(e.is_some())
+    }
+}
+
+/// A closed enum's value, if `E` names it.
+#[inline(always)]
+fn named<E: Enum>(r: &mut Reader<'_>) -> Result<Option<E>, DecodeError> {
+    #[allow(clippy::cast_possible_truncation)] // protobuf keeps the low 32 bits
+    let number = r.read_varint()? as i32;
+    Ok(E::from_i32(number))
+}
+
+impl<'a> ViewCodec<'a> for Str {
+    type Item = &'a str;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline(always)]
+    fn merge(slot: &mut Option<&'a str>, r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
+        *slot = Some(read_str(r)?);
+        Ok(())
+    }
+    #[inline(always)]
+    fn merge_implicit(value: &mut &'a str, r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
+        *value = read_str(r)?;
+        Ok(())
+    }
+}
+
+macro_rules! bytes_view {
+    ($($codec:ty),*) => {$(
+        impl<'a> ViewCodec<'a> for $codec {
+            type Item = &'a [u8];
+            const WIRE_TYPE: u8 = wire::LEN;
+
+            #[inline(always)]
+            fn merge(slot: &mut Option<&'a [u8]>, r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
+                *slot = Some(r.read_bytes()?);
+                Ok(())
+            }
+            #[inline(always)]
+            fn merge_implicit(value: &mut &'a [u8], r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
+                *value = r.read_bytes()?;
+                Ok(())
+            }
+        }
+    )*};
+}
+
+bytes_view!(Bytes, LaxStr);
+
+/// A length-delimited message, read into a view held inline.
+#[derive(Debug)]
+pub struct MsgView<V>(PhantomData<V>);
+
+/// A message encoded as a group of field `NUMBER`, read into a view.
+#[derive(Debug)]
+pub struct GroupView<V, const NUMBER: u32>(PhantomData<V>);
+
+/// A length-delimited message held as a [`Lazy`] view.
+#[derive(Debug)]
+pub struct LazyMsg<V>(PhantomData<V>);
+
+/// A group held as a [`Lazy`] view.
+#[derive(Debug)]
+pub struct LazyGroup<V, const NUMBER: u32>(PhantomData<V>);
+
+/// The reader over a nested message's fields, one level deeper, and that
+/// depth. For a group, `number` is its field number (the START_GROUP tag has
+/// been read).
+#[inline(always)]
+fn nested<'a>(r: &mut Reader<'a>, depth: u32, group: Option<u32>) -> Result<(Reader<'a>, u32), DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    let inner = match group {
+        None => r.read_nested()?,
+        Some(number) => r.read_group(number, depth)?,
+    };
+    Ok((inner, depth))
+}
+
+/// Reads a nested message into `slot`.
+#[inline]
+fn merge_view<'a, V: View<'a>>(
+    slot: &mut Option<V>,
+    r: &mut Reader<'a>,
+    depth: u32,
+    group: Option<u32>,
+) -> Result<(), DecodeError> {
+    let (mut inner, depth) = nested(r, depth, group)?;
+    slot.get_or_insert_with(V::default)
+        .merge_chunk(&mut inner, depth)
+        .map_err(|e| e.within(<V::Message as Message>::FULL_NAME, inner.field()))
+}
+
+/// Checks a nested message and keeps it in `slot`, to read on demand.
+fn merge_lazy<'a, V: View<'a>>(
+    slot: &mut Option<Lazy<'a, V>>,
+    r: &mut Reader<'a>,
+    depth: u32,
+    group: Option<u32>,
+) -> Result<(), DecodeError> {
+    let (mut inner, depth) = nested(r, depth, group)?;
+    slot.get_or_insert_with(Lazy::default)
+        .merge(&mut inner, depth)
+        .map_err(|e| e.within(<V::Message as Message>::FULL_NAME, inner.field()))
+}
+
+impl<'a, V: View<'a>> ViewCodec<'a> for MsgView<V> {
+    type Item = V;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline]
+    fn merge(slot: &mut Option<V>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        merge_view(slot, r, depth, None)
+    }
+}
+
+impl<'a, V: View<'a>, const NUMBER: u32> ViewCodec<'a> for GroupView<V, NUMBER> {
+    type Item = V;
+    const WIRE_TYPE: u8 = wire::START_GROUP;
+
+    #[inline]
+    fn merge(slot: &mut Option<V>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        merge_view(slot, r, depth, Some(NUMBER))
+    }
+}
+
+impl<'a, V: View<'a>> ViewCodec<'a> for LazyMsg<V> {
+    type Item = Lazy<'a, V>;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    fn merge(slot: &mut Option<Lazy<'a, V>>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        merge_lazy(slot, r, depth, None)
+    }
+}
+
+impl<'a, V: View<'a>, const NUMBER: u32> ViewCodec<'a> for LazyGroup<V, NUMBER> {
+    type Item = Lazy<'a, V>;
+    const WIRE_TYPE: u8 = wire::START_GROUP;
+
+    fn merge(slot: &mut Option<Lazy<'a, V>>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        merge_lazy(slot, r, depth, Some(NUMBER))
+    }
+}

@@ -1,0 +1,411 @@
+//! Zero-copy views: messages read in place, borrowing their strings, bytes and
+//! repeated fields from the input.
+//!
+//! With the generator's `views` option every message `Foo` also gets a
+//! `FooView<'a>` that implements [`View`]. `FooView::decode(&bytes)` checks
+//! the input as strictly as `Foo::decode` (same limits, same errors) but
+//! copies nothing:
+//!
+//! - scalars and enums are read into the view by value;
+//! - `string` fields are `&'a str` (UTF-8 checked where the schema says so;
+//!   `&'a [u8]` where it does not), `bytes` fields `&'a [u8]`;
+//! - singular message fields are views held inline (`Option<BarView<'a>>`),
+//!   or [`Lazy`] where the type contains itself;
+//! - repeated fields are [`Repeated`] and maps [`Map`]: lazy sequences over
+//!   the encoded occurrences, counted when decoded, read when iterated;
+//! - oneofs are an enum of views;
+//! - unknown fields are listed by [`View::unknown_fields`].
+//!
+//! Merge semantics hold as for owned messages: the last value of a singular
+//! field wins, occurrences of a message field merge, a oneof keeps its last
+//! member.
+//!
+//! A view encodes as the bytes it was read from ([`View::size`],
+//! [`View::fast_write`]): a proxy forwards what it received, unchanged.
+//! [`View::to_message`] (and the generated `to_owned`) builds the owned
+//! message. With the `bytes` feature, `OwnedView` keeps a view together
+//! with the `bytes::Bytes` it borrows from, for async code.
+
+mod codec;
+#[cfg(feature = "bytes")]
+mod owned;
+mod repeated;
+
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::Message;
+use crate::options::DecodeOptions;
+use crate::reader::Reader;
+
+pub use codec::{GroupView, LazyGroup, LazyMsg, MsgView, ViewCodec};
+#[cfg(feature = "bytes")]
+pub use owned::OwnedView;
+pub use repeated::{Iter, Map, MapIter, Repeated};
+
+/// Depth passed when reading again what a decode has already checked: the
+/// bytes are known to nest no deeper than the limit they were checked under.
+const CHECKED: u32 = u32::MAX;
+
+/// A zero-copy view of a message, generated as `FooView<'a>` for a message
+/// `Foo` (see the [module docs](self)).
+pub trait View<'a>: Default + Clone + core::fmt::Debug {
+    /// The owned message this is a view of.
+    type Message: Message;
+
+    /// Tags of the fields the message declares, sorted: any other record is
+    /// an unknown field.
+    #[doc(hidden)]
+    const KNOWN_TAGS: &'static [u32];
+
+    /// True if the message or one it holds has `required` fields.
+    #[doc(hidden)]
+    const CHECKS_REQUIRED: bool = false;
+
+    /// Merges the fields of `r` (one occurrence of the message) into the
+    /// view, allowing `depth` more levels of nesting.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[doc(hidden)]
+    fn merge_chunk(&mut self, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError>;
+
+    /// The encoded occurrences the view was read from.
+    #[doc(hidden)]
+    fn source(&self) -> &Source<'a>;
+
+    /// Reads a view of `buf`, which must outlive it.
+    ///
+    /// # Errors
+    /// As `Message::decode`: malformed input, nesting deeper than the
+    /// default recursion limit, missing `required` fields.
+    fn decode(buf: &'a [u8]) -> Result<Self, DecodeError> {
+        Self::decode_with(buf, &DecodeOptions::default())
+    }
+
+    /// [`View::decode`] under the given limits. A view allocates nothing
+    /// proportional to its input (bar a list when a message field repeats
+    /// and so merges), so the allocation budget does not apply.
+    ///
+    /// # Errors
+    /// As [`View::decode`], and the limits of `options`.
+    fn decode_with(buf: &'a [u8], options: &DecodeOptions) -> Result<Self, DecodeError> {
+        let name = <Self::Message as Message>::FULL_NAME;
+        if buf.len() > options.max_input_bytes {
+            let e = DecodeError::new(DecodeErrorKind::InputTooLarge, options.max_input_bytes);
+            return Err(e.within(name, 0));
+        }
+        let mut view = Self::default();
+        let mut r = Reader::new(buf);
+        view.merge_chunk(&mut r, options.recursion_limit)
+            .map_err(|e| e.within(name, r.field()))?;
+        if Self::CHECKS_REQUIRED {
+            // Rare in schemas read through views: the owned message checks.
+            view.to_message().check_required()?;
+        }
+        Ok(view)
+    }
+
+    /// The owned message with the same contents: the bytes the view was
+    /// read from, decoded (they were checked when the view was read, so
+    /// this cannot fail).
+    fn to_message(&self) -> Self::Message {
+        let mut m = Self::Message::default();
+        let trusted = DecodeOptions {
+            recursion_limit: CHECKED,
+            max_input_bytes: usize::MAX,
+            allocation_ratio: usize::MAX,
+            allocation_slack: usize::MAX,
+        };
+        for chunk in self.source().chunks() {
+            let merged = m.fast_read_partial(chunk, &trusted);
+            debug_assert!(merged.is_ok(), "a view's bytes decode as its message");
+        }
+        m
+    }
+
+    /// The size of the view's encoding: the bytes it was read from.
+    fn size(&self) -> usize {
+        self.source().len()
+    }
+
+    /// Writes the encoding (the bytes the view was read from) to the front of
+    /// `buf` and returns its length, `self.size()`.
+    ///
+    /// # Panics
+    /// If `buf` is shorter than `self.size()`.
+    #[track_caller]
+    fn fast_write(&self, buf: &mut [u8]) -> usize {
+        let size = self.size();
+        assert!(
+            buf.len() >= size,
+            "fastrs: encode buffer too short for a view of {}: {} bytes, {size} needed",
+            <Self::Message as Message>::FULL_NAME,
+            buf.len()
+        );
+        let mut at = 0;
+        for chunk in self.source().chunks() {
+            buf[at..at + chunk.len()].copy_from_slice(chunk);
+            at += chunk.len();
+        }
+        size
+    }
+
+    /// The encoding in a new vector of exactly `self.size()` bytes.
+    fn encode_to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.size());
+        for chunk in self.source().chunks() {
+            out.extend_from_slice(chunk);
+        }
+        out
+    }
+
+    /// The fields the schema does not know (and extensions), as `(tag,
+    /// value bytes)` in the order read, like `UnknownFields::fields`.
+    /// Values of a closed enum that the enum does not name are not listed
+    /// (the owned message keeps them as unknown fields).
+    fn unknown_fields(&self) -> UnknownIter<'_, 'a> {
+        UnknownIter {
+            chunks: self.source().chunks(),
+            r: Reader::new(&[]),
+            known: Self::KNOWN_TAGS,
+        }
+    }
+}
+
+/// A message type with a generated zero-copy view.
+///
+/// # Safety
+/// `View<'a>` must be covariant in `'a`, and its methods must keep no
+/// reference to the bytes they are given beyond the views they return:
+/// `OwnedView` relies on both. Implemented by generated code through a
+/// macro of this crate; not for hand-written types.
+#[allow(unsafe_code)]
+pub unsafe trait HasView: Message {
+    /// The view type, `FooView<'a>` for `Foo`.
+    type View<'a>: View<'a, Message = Self>;
+
+    /// Shortens the lifetime of a view (proves covariance).
+    #[doc(hidden)]
+    fn reborrow<'s>(view: &'s Self::View<'static>) -> &'s Self::View<'s>;
+}
+
+/// Implements [`HasView`] for a generated message and its view, and gives
+/// the view inherent `decode` and `to_owned` (callable without importing
+/// [`View`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __view_impls {
+    ($message:ident, $view:ident) => {
+        // SAFETY: generated views hold only borrowed slices, values and
+        // other generated views (covariant: `reborrow` compiles), and keep
+        // nothing from the bytes they read beyond themselves.
+        #[allow(unsafe_code)]
+        unsafe impl ::fastrs::HasView for $message {
+            type View<'a> = $view<'a>;
+            fn reborrow<'s>(view: &'s $view<'static>) -> &'s $view<'s> {
+                view
+            }
+        }
+
+        impl<'a> $view<'a> {
+            #[doc = concat!(" Reads a view of `buf`, checked as `", stringify!($message), "::decode` checks it.")]
+            ///
+            /// # Errors
+            /// As `fastrs::View::decode`.
+            pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::fastrs::DecodeError> {
+                <Self as ::fastrs::View<'a>>::decode(buf)
+            }
+
+            #[doc = concat!(" The owned [`", stringify!($message), "`] with the same contents.")]
+            #[must_use]
+            pub fn to_owned(&self) -> $message {
+                ::fastrs::View::to_message(self)
+            }
+        }
+    };
+}
+
+/// Further slices of input, after the first: rare (a message field given
+/// more than once), so boxed, which keeps every view and repeated field 16
+/// bytes smaller than a `Vec` would.
+#[allow(clippy::box_collection)]
+pub(crate) type Rest<'a> = Option<alloc::boxed::Box<Vec<&'a [u8]>>>;
+
+/// The encoded occurrences a view was read from: one slice of the input, or
+/// several when a message field repeats (its occurrences merge).
+#[derive(Clone, Default)]
+pub struct Source<'a> {
+    first: &'a [u8],
+    /// Later occurrences.
+    more: Rest<'a>,
+}
+
+impl<'a> Source<'a> {
+    /// Adds the occurrence `chunk` and returns it.
+    #[inline]
+    #[doc(hidden)]
+    pub fn add(&mut self, chunk: &'a [u8]) -> &'a [u8] {
+        if self.first.is_empty() && self.more.is_none() {
+            self.first = chunk;
+        } else if !chunk.is_empty() {
+            self.more.get_or_insert_default().push(chunk);
+        }
+        chunk
+    }
+
+    /// The occurrences, in order.
+    pub fn chunks(&self) -> Chunks<'_, 'a> {
+        let more: &[&'a [u8]] = self.more.as_deref().map_or(&[], |m| m.as_slice());
+        core::iter::once(self.first).chain(more.iter().copied())
+    }
+
+    /// Their total length in bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.chunks().map(<[u8]>::len).sum()
+    }
+
+    /// True if the view was read from no bytes.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl core::fmt::Debug for Source<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} bytes", self.len())
+    }
+}
+
+/// A message field read on demand: for a field whose type contains the
+/// message holding it (a view cannot hold itself inline). The decode that
+/// made it checked its bytes; [`Lazy::get`] reads them again.
+pub struct Lazy<'a, V> {
+    source: Source<'a>,
+    view: PhantomData<fn() -> V>,
+}
+
+impl<'a, V: View<'a>> Lazy<'a, V> {
+    /// Reads the view.
+    #[must_use]
+    pub fn get(&self) -> V {
+        let mut view = V::default();
+        for chunk in self.source.chunks() {
+            let read = view.merge_chunk(&mut Reader::new(chunk), CHECKED);
+            debug_assert!(read.is_ok(), "a lazy view's bytes were checked");
+        }
+        view
+    }
+
+    /// Checks one occurrence and keeps it.
+    fn merge(&mut self, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        let chunk = r.rest();
+        V::default().merge_chunk(r, depth)?;
+        self.source.add(chunk);
+        Ok(())
+    }
+}
+
+impl<V> Clone for Lazy<'_, V> {
+    fn clone(&self) -> Self {
+        Self {
+            source: self.source.clone(),
+            view: PhantomData,
+        }
+    }
+}
+
+impl<V> Default for Lazy<'_, V> {
+    fn default() -> Self {
+        Self {
+            source: Source::default(),
+            view: PhantomData,
+        }
+    }
+}
+
+impl<'a, V: View<'a>> core::fmt::Debug for Lazy<'a, V> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// The occurrences of a [`Source`].
+pub type Chunks<'s, 'a> =
+    core::iter::Chain<core::iter::Once<&'a [u8]>, core::iter::Copied<core::slice::Iter<'s, &'a [u8]>>>;
+
+/// The unknown fields of a view (see [`View::unknown_fields`]).
+pub struct UnknownIter<'s, 'a> {
+    chunks: Chunks<'s, 'a>,
+    r: Reader<'a>,
+    known: &'static [u32],
+}
+
+impl<'a> Iterator for UnknownIter<'_, 'a> {
+    type Item = (u32, &'a [u8]);
+
+    fn next(&mut self) -> Option<(u32, &'a [u8])> {
+        loop {
+            while self.r.is_empty() {
+                self.r = Reader::new(self.chunks.next()?);
+            }
+            let tag = self.r.read_tag().ok()?;
+            let start = self.r.rest();
+            self.r.skip_value(tag, CHECKED).ok()?;
+            if self.known.binary_search(&tag).is_err() {
+                return Some((tag, &start[..start.len() - self.r.rest().len()]));
+            }
+        }
+    }
+}
+
+/// Reads a `string` value whose UTF-8 the schema checks.
+///
+/// # Errors
+/// A bad length, or bytes that are not UTF-8.
+#[inline]
+pub(crate) fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
+    let bytes = r.read_bytes()?;
+    crate::encoding::as_utf8(bytes, r.offset())
+}
+
+/// Reads a value of an explicit-presence field (or a oneof member) into
+/// `slot`: see [`ViewCodec::merge`].
+///
+/// # Errors
+/// Malformed input.
+#[inline(always)]
+#[doc(hidden)]
+pub fn merge<'a, C: ViewCodec<'a>>(
+    slot: &mut Option<C::Item>,
+    r: &mut Reader<'a>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    C::merge(slot, r, depth)
+}
+
+/// Reads a value of an implicit-presence field.
+///
+/// # Errors
+/// Malformed input.
+#[inline(always)]
+#[doc(hidden)]
+pub fn merge_implicit<'a, C: ViewCodec<'a>>(
+    value: &mut C::Item,
+    r: &mut Reader<'a>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    C::merge_implicit(value, r, depth)
+}
+
+/// Checks the UTF-8 of a `string` extension (kept as an unknown field).
+///
+/// # Errors
+/// As [`read_str`].
+#[doc(hidden)]
+pub fn check_str(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+    read_str(r).map(drop)
+}

@@ -1,0 +1,485 @@
+//! [`Repeated`] and [`Map`]: a view's repeated fields and maps, kept as the
+//! spans of input that hold their occurrences and read when iterated.
+//!
+//! Encoders write a repeated field's occurrences together, so a span from the
+//! first to the last occurrence is usually just them; whatever else lies
+//! between is skipped when iterating. A message field that repeats merges its
+//! occurrences, so a repeated field inside it may have occurrences in several
+//! spans of the input: the first span is held inline, any others in a list.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::marker::PhantomData;
+
+use super::{Rest, ViewCodec, CHECKED};
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::reader::Reader;
+use crate::wire;
+
+/// The spans holding a field's records: each starts and ends with records
+/// of the field, within one occurrence of the message holding it. A span
+/// belongs to the occurrence it points into (occurrences do not overlap).
+#[derive(Clone, Default)]
+struct Spans<'a> {
+    first: &'a [u8],
+    /// Spans in later occurrences.
+    more: Rest<'a>,
+}
+
+impl<'a> Spans<'a> {
+    /// Notes the record `chunk[start..end]`.
+    #[inline(always)]
+    fn note(&mut self, chunk: &'a [u8], start: usize, end: usize) {
+        let last = match &mut self.more {
+            Some(more) => more.last_mut().unwrap_or(&mut self.first),
+            None => &mut self.first,
+        };
+        // Where the last span starts in `chunk`, if it is in `chunk`.
+        let at = (last.as_ptr() as usize).wrapping_sub(chunk.as_ptr() as usize);
+        if !last.is_empty() && at < chunk.len() {
+            *last = chunk.get(at..end).unwrap_or_default();
+        } else if self.first.is_empty() {
+            self.first = chunk.get(start..end).unwrap_or_default();
+        } else {
+            let span = chunk.get(start..end).unwrap_or_default();
+            self.more.get_or_insert_default().push(span);
+        }
+    }
+
+    fn count(&self) -> usize {
+        1 + self.more.as_ref().map_or(0, |m| m.len())
+    }
+
+    fn all(&self) -> SpanIter<'_, 'a> {
+        let more: &[&'a [u8]] = self.more.as_deref().map_or(&[], |m| m.as_slice());
+        core::iter::once(self.first).chain(more.iter().copied())
+    }
+
+    /// The payload of the only record, if there is one record of a
+    /// length-delimited field.
+    fn single_record(&self) -> Option<&'a [u8]> {
+        if self.more.is_some() {
+            return None;
+        }
+        let mut r = Reader::new(self.first);
+        let tag = r.read_tag().ok()?;
+        let payload = (wire::wire_type(tag) == wire::LEN).then(|| r.read_bytes().ok())??;
+        r.is_empty().then_some(payload)
+    }
+}
+
+/// Where a record read from `chunk` started, given the bytes that were
+/// left before its tag (a tag may take more bytes than its canonical form).
+#[inline(always)]
+fn record_start(chunk: &[u8], left: usize) -> usize {
+    chunk.len().saturating_sub(left)
+}
+
+/// The view of a repeated field: its values, read from the input as they
+/// are iterated. Decoding counted and checked them, so [`Repeated::len`] is
+/// exact and iterating allocates nothing. Packed fixed-width values index in
+/// constant time ([`Repeated::get`]), read unaligned from the input.
+pub struct Repeated<'a, C> {
+    spans: Spans<'a>,
+    number: u32,
+    len: usize,
+    codec: PhantomData<fn() -> C>,
+}
+
+impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
+    /// Checks and counts one record of the field, whose tag `tag` has been
+    /// read from `r`, a reader over `chunk` that had `left` bytes left
+    /// before the tag.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline]
+    #[doc(hidden)]
+    pub fn push(
+        &mut self,
+        chunk: &'a [u8],
+        left: usize,
+        r: &mut Reader<'a>,
+        tag: u32,
+        depth: u32,
+    ) -> Result<(), DecodeError> {
+        let start = record_start(chunk, left);
+        let count = if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
+            C::count_packed(r)?
+        } else {
+            let mut slot = None;
+            C::merge(&mut slot, r, depth)?;
+            usize::from(slot.is_some())
+        };
+        self.len += count;
+        self.number = wire::field_number(tag);
+        self.spans.note(chunk, start, chunk.len() - r.rest().len());
+        Ok(())
+    }
+
+    /// The number of values.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The values in order.
+    #[must_use]
+    pub fn iter(&self) -> Iter<'_, 'a, C> {
+        Iter {
+            spans: self.spans.all(),
+            spans_left: self.spans.count(),
+            r: Reader::new(&[]),
+            packed: Reader::new(&[]),
+            number: self.number,
+            left: self.len,
+            codec: PhantomData,
+        }
+    }
+
+    /// The value at `index`: in constant time for fixed-width values packed
+    /// in one record (what encoders write), else by iterating.
+    #[must_use]
+    pub fn get(&self, index: usize) -> Option<C::Item> {
+        if index >= self.len {
+            return None;
+        }
+        if let Some(width @ (4 | 8)) = C::PACKED_WIDTH {
+            if let Some(packed) = self.spans.single_record() {
+                let mut r = Reader::new(packed.get(index * width..)?);
+                let mut slot = None;
+                C::merge(&mut slot, &mut r, CHECKED).ok()?;
+                return slot;
+            }
+        }
+        self.iter().nth(index)
+    }
+
+    /// The first value.
+    #[must_use]
+    pub fn first(&self) -> Option<C::Item> {
+        self.iter().next()
+    }
+
+    /// The last value.
+    #[must_use]
+    pub fn last(&self) -> Option<C::Item> {
+        self.get(self.len.checked_sub(1)?)
+    }
+
+    /// The values in a new vector.
+    #[must_use]
+    pub fn to_vec(&self) -> Vec<C::Item> {
+        self.iter().collect()
+    }
+}
+
+impl<C> Clone for Repeated<'_, C> {
+    fn clone(&self) -> Self {
+        Self {
+            spans: self.spans.clone(),
+            number: self.number,
+            len: self.len,
+            codec: PhantomData,
+        }
+    }
+}
+
+impl<C> Default for Repeated<'_, C> {
+    fn default() -> Self {
+        Self {
+            spans: Spans::default(),
+            number: 0,
+            len: 0,
+            codec: PhantomData,
+        }
+    }
+}
+
+impl<'a, C: ViewCodec<'a, Item: fmt::Debug>> fmt::Debug for Repeated<'a, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'s, 'a, C: ViewCodec<'a>> IntoIterator for &'s Repeated<'a, C> {
+    type Item = C::Item;
+    type IntoIter = Iter<'s, 'a, C>;
+    fn into_iter(self) -> Iter<'s, 'a, C> {
+        self.iter()
+    }
+}
+
+type SpanIter<'s, 'a> =
+    core::iter::Chain<core::iter::Once<&'a [u8]>, core::iter::Copied<core::slice::Iter<'s, &'a [u8]>>>;
+
+/// The values of a [`Repeated`].
+pub struct Iter<'s, 'a, C> {
+    spans: SpanIter<'s, 'a>,
+    spans_left: usize,
+    /// The records of the current span.
+    r: Reader<'a>,
+    /// The values of the current packed record.
+    packed: Reader<'a>,
+    number: u32,
+    left: usize,
+    codec: PhantomData<fn() -> C>,
+}
+
+impl<'a, C: ViewCodec<'a>> Iter<'_, 'a, C> {
+    /// The next value, reading records as needed; `None` at the end (or at
+    /// bytes that were not checked by a decode, which cannot happen).
+    fn read(&mut self) -> Option<C::Item> {
+        loop {
+            if !self.packed.is_empty() {
+                let mut slot = None;
+                C::merge(&mut slot, &mut self.packed, CHECKED).ok()?;
+                match slot {
+                    Some(v) => return Some(v),
+                    None => continue,
+                }
+            }
+            while self.r.is_empty() {
+                self.spans_left = self.spans_left.checked_sub(1)?;
+                self.r = Reader::new(self.spans.next()?);
+            }
+            let tag = self.r.read_tag().ok()?;
+            if wire::field_number(tag) == self.number {
+                if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
+                    self.packed = self.r.read_nested().ok()?;
+                    continue;
+                }
+                if wire::wire_type(tag) == C::WIRE_TYPE {
+                    let mut slot = None;
+                    C::merge(&mut slot, &mut self.r, CHECKED).ok()?;
+                    match slot {
+                        Some(v) => return Some(v),
+                        None => continue,
+                    }
+                }
+            }
+            self.r.skip_value(tag, CHECKED).ok()?;
+        }
+    }
+}
+
+impl<'a, C: ViewCodec<'a>> Iterator for Iter<'_, 'a, C> {
+    type Item = C::Item;
+
+    #[inline]
+    fn next(&mut self) -> Option<C::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let v = self.read()?;
+        self.left -= 1;
+        Some(v)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl<'a, C: ViewCodec<'a>> ExactSizeIterator for Iter<'_, 'a, C> {}
+
+/// The view of a map field: its entries, read from the input as they are
+/// iterated, in the order written. A key written twice appears twice when
+/// iterating; [`Map::get`] gives the last value, as the owned map holds.
+pub struct Map<'a, K, V> {
+    spans: Spans<'a>,
+    number: u32,
+    len: usize,
+    codecs: PhantomData<fn() -> (K, V)>,
+}
+
+/// A map entry's key and value, if present.
+type EntryItems<'a, K, V> = (Option<<K as ViewCodec<'a>>::Item>, Option<<V as ViewCodec<'a>>::Item>);
+
+/// Reads a map entry; `None` for one the owned map does not keep (a closed
+/// enum's unnamed number).
+fn read_entry<'a, K: ViewCodec<'a>, V: ViewCodec<'a>>(
+    r: &mut Reader<'a>,
+    depth: u32,
+) -> Result<Option<EntryItems<'a, K, V>>, DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    let mut inner = r.read_nested()?;
+    let (key_tag, value_tag) = (wire::tag(1, K::WIRE_TYPE), wire::tag(2, V::WIRE_TYPE));
+    let (mut key, mut value, mut kept) = (None, None, true);
+    while !inner.is_empty() {
+        match inner.read_tag()? {
+            t if t == key_tag => K::merge(&mut key, &mut inner, depth)?,
+            t if t == value_tag => kept = V::merge_entry_value(&mut value, &mut inner, depth)?,
+            t => inner.skip_value(t, depth)?,
+        }
+    }
+    Ok(kept.then_some((key, value)))
+}
+
+impl<'a, K, V> Map<'a, K, V>
+where
+    K: ViewCodec<'a, Item: Default + PartialEq>,
+    V: ViewCodec<'a, Item: Default>,
+{
+    /// Checks one entry, whose tag has been read from `r`, a reader over
+    /// `chunk` that had `left` bytes left before the tag.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline]
+    #[doc(hidden)]
+    pub fn push(
+        &mut self,
+        chunk: &'a [u8],
+        left: usize,
+        r: &mut Reader<'a>,
+        tag: u32,
+        depth: u32,
+    ) -> Result<(), DecodeError> {
+        let start = record_start(chunk, left);
+        let kept = read_entry::<K, V>(r, depth)?.is_some();
+        self.len += usize::from(kept);
+        self.number = wire::field_number(tag);
+        self.spans.note(chunk, start, chunk.len() - r.rest().len());
+        Ok(())
+    }
+
+    /// The number of entries written (a key written twice counts twice).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True if there are no entries.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The entries in the order written.
+    #[must_use]
+    pub fn iter(&self) -> MapIter<'_, 'a, K, V> {
+        MapIter {
+            records: Iter {
+                spans: self.spans.all(),
+                spans_left: self.spans.count(),
+                r: Reader::new(&[]),
+                packed: Reader::new(&[]),
+                number: self.number,
+                left: self.len,
+                codec: PhantomData,
+            },
+        }
+    }
+
+    /// The value of `key` (the last one written for it), by scanning the
+    /// entries.
+    #[must_use]
+    pub fn get(&self, key: &K::Item) -> Option<V::Item> {
+        let mut found = None;
+        for (k, v) in self {
+            if k == *key {
+                found = Some(v);
+            }
+        }
+        found
+    }
+}
+
+impl<K, V> Clone for Map<'_, K, V> {
+    fn clone(&self) -> Self {
+        Self {
+            spans: self.spans.clone(),
+            number: self.number,
+            len: self.len,
+            codecs: PhantomData,
+        }
+    }
+}
+
+impl<K, V> Default for Map<'_, K, V> {
+    fn default() -> Self {
+        Self {
+            spans: Spans::default(),
+            number: 0,
+            len: 0,
+            codecs: PhantomData,
+        }
+    }
+}
+
+impl<'a, K, V> fmt::Debug for Map<'a, K, V>
+where
+    K: ViewCodec<'a, Item: Default + PartialEq + fmt::Debug>,
+    V: ViewCodec<'a, Item: Default + fmt::Debug>,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<'s, 'a, K, V> IntoIterator for &'s Map<'a, K, V>
+where
+    K: ViewCodec<'a, Item: Default + PartialEq>,
+    V: ViewCodec<'a, Item: Default>,
+{
+    type Item = (K::Item, V::Item);
+    type IntoIter = MapIter<'s, 'a, K, V>;
+    fn into_iter(self) -> MapIter<'s, 'a, K, V> {
+        self.iter()
+    }
+}
+
+/// An entry record as a value, for [`Iter`] to walk a map's records.
+enum Entry<K, V> {
+    _Never(PhantomData<(K, V)>),
+}
+
+impl<'a, K: ViewCodec<'a>, V: ViewCodec<'a>> ViewCodec<'a> for Entry<K, V> {
+    type Item = (Option<K::Item>, Option<V::Item>);
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    fn merge(slot: &mut Option<Self::Item>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
+        *slot = read_entry::<K, V>(r, depth)?;
+        Ok(())
+    }
+}
+
+/// The entries of a [`Map`], keys and values the map's defaults where an
+/// entry leaves them out.
+pub struct MapIter<'s, 'a, K, V> {
+    records: Iter<'s, 'a, Entry<K, V>>,
+}
+
+impl<'a, K, V> Iterator for MapIter<'_, 'a, K, V>
+where
+    K: ViewCodec<'a, Item: Default>,
+    V: ViewCodec<'a, Item: Default>,
+{
+    type Item = (K::Item, V::Item);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (k, v) = self.records.next()?;
+        Some((k.unwrap_or_default(), v.unwrap_or_default()))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.records.size_hint()
+    }
+}
+
+impl<'a, K, V> ExactSizeIterator for MapIter<'_, 'a, K, V>
+where
+    K: ViewCodec<'a, Item: Default>,
+    V: ViewCodec<'a, Item: Default>,
+{
+}

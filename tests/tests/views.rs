@@ -1,0 +1,431 @@
+//! Zero-copy views (`views=true`) against owned decoding: on random messages
+//! of every test schema, and on those messages concatenated (merges) and
+//! mutated, a view decodes exactly when the owned message does, fails with
+//! the same error, holds the same values field by field, lists the same
+//! unknown fields, converts to the same owned message and encodes back to
+//! bytes that decode to it.
+
+use std::collections::HashMap;
+use std::fmt::Debug;
+
+use fastrs::view::{Lazy, ViewCodec};
+use fastrs::{HasView, Message, View};
+use fastrs_tests::fast::fastrs::test as t;
+use fastrs_tests::fast::fastrs::test2 as t2;
+use fastrs_tests::random::{Rng, Schema};
+use fastrs_tests::DESCRIPTORS;
+use proptest::prelude::*;
+
+/// Field-by-field equality of a view with the owned message (panics naming
+/// the field that differs).
+trait Same<M> {
+    fn same(&self, m: &M);
+}
+
+impl<'a, V: Same<M> + View<'a>, M> Same<Box<M>> for Lazy<'a, V> {
+    fn same(&self, m: &Box<M>) {
+        self.get().same(m);
+    }
+}
+
+impl<M, V: Same<M>> Same<Option<M>> for Option<V> {
+    fn same(&self, m: &Option<M>) {
+        match (self, m) {
+            (Some(v), Some(m)) => v.same(m),
+            (None, None) => {}
+            _ => panic!("presence differs: view {}, owned {}", self.is_some(), m.is_some()),
+        }
+    }
+}
+
+/// Each repeated message of the view is the same as the owned one at its place.
+fn same_list<'a, C, M>(view: &fastrs::view::Repeated<'a, C>, owned: &[M])
+where
+    C: ViewCodec<'a, Item: Same<M>>,
+{
+    assert_eq!(view.len(), owned.len(), "length");
+    assert_eq!(view.iter().len(), owned.len(), "iterator length");
+    for (v, m) in view.iter().zip(owned) {
+        v.same(m);
+    }
+}
+
+/// A view's map entries, last value per key, against the owned map.
+fn same_map<'a, K, V, OK, OV>(view: &fastrs::view::Map<'a, K, V>, owned: &HashMap<OK, OV>, eq: impl Fn(&V::Item, &OV))
+where
+    K: ViewCodec<'a, Item: Default + PartialEq + Into<OK> + Clone>,
+    V: ViewCodec<'a, Item: Default>,
+    OK: std::hash::Hash + Eq + Debug,
+{
+    let mut last: HashMap<OK, V::Item> = HashMap::new();
+    for (k, v) in view {
+        last.insert(k.into(), v);
+    }
+    assert_eq!(last.len(), owned.len(), "map size");
+    for (k, v) in &last {
+        let o = owned
+            .get(k)
+            .unwrap_or_else(|| panic!("key {k:?} missing from the owned map"));
+        eq(v, o);
+    }
+}
+
+macro_rules! same_values {
+    ($v:expr, $m:expr; $($f:ident),* $(,)?) => {
+        $(assert_eq!($v.$f, $m.$f, stringify!($f));)*
+    };
+}
+
+macro_rules! same_lists {
+    ($v:expr, $m:expr; $($f:ident),* $(,)?) => {
+        $(
+            assert_eq!($v.$f.to_vec(), $m.$f, stringify!($f));
+            assert_eq!($v.$f.len(), $m.$f.len(), stringify!($f));
+            for (i, x) in $m.$f.iter().enumerate() {
+                assert!($v.$f.get(i).as_ref() == Some(x), "{}[{i}]", stringify!($f));
+            }
+            assert!($v.$f.get($m.$f.len()).is_none());
+        )*
+    };
+}
+
+/// Floats compared by bits: NaN payloads survive both decoders.
+macro_rules! same_bits {
+    ($v:expr, $m:expr; $($f:ident),* $(,)?) => {
+        $(assert_eq!($v.$f.to_bits(), $m.$f.to_bits(), stringify!($f));)*
+    };
+}
+
+impl Same<t::Scalars> for t::ScalarsView<'_> {
+    fn same(&self, m: &t::Scalars) {
+        same_bits!(self, m; f_double, f_float);
+        same_values!(self, m; f_int32, f_int64, f_uint32, f_uint64, f_sint32, f_sint64, f_fixed32,
+            f_fixed64, f_sfixed32, f_sfixed64, f_bool, f_string, f_bytes);
+    }
+}
+
+impl Same<t::Lists> for t::ListsView<'_> {
+    fn same(&self, m: &t::Lists) {
+        let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        assert_eq!(bits(self.f_double.to_vec()), bits(m.f_double.clone()));
+        let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<_>>();
+        assert_eq!(bits(self.f_float.to_vec()), bits(m.f_float.clone()));
+        same_lists!(self, m; f_int32, f_int64, f_uint32, f_uint64, f_sint32, f_sint64, f_fixed32,
+            f_fixed64, f_sfixed32, f_sfixed64, f_bool, f_enum);
+        assert_eq!(self.f_string.to_vec(), m.f_string);
+        assert_eq!(self.f_bytes.to_vec(), m.f_bytes);
+        same_list(&self.f_message, &m.f_message);
+    }
+}
+
+impl Same<t::Unpacked> for t::UnpackedView<'_> {
+    fn same(&self, m: &t::Unpacked) {
+        let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        assert_eq!(bits(self.f_double.to_vec()), bits(m.f_double.clone()));
+        same_lists!(self, m; f_int32, f_int64, f_uint32, f_uint64, f_sint32, f_sint64, f_fixed32,
+            f_fixed64, f_sfixed32, f_sfixed64, f_bool, f_enum);
+    }
+}
+
+impl Same<t::Optionals> for t::OptionalsView<'_> {
+    fn same(&self, m: &t::Optionals) {
+        assert_eq!(self.f_double.map(f64::to_bits), m.f_double.map(f64::to_bits));
+        assert_eq!(self.f_float.map(f32::to_bits), m.f_float.map(f32::to_bits));
+        same_values!(self, m; f_int32, f_int64, f_uint32, f_uint64, f_sint32, f_sint64, f_fixed32,
+            f_fixed64, f_sfixed32, f_sfixed64, f_bool, f_enum);
+        assert_eq!(self.f_string, m.f_string.as_deref());
+        assert_eq!(self.f_bytes, m.f_bytes.as_deref());
+        self.f_message.same(&m.f_message);
+    }
+}
+
+impl Same<t::Maps> for t::MapsView<'_> {
+    fn same(&self, m: &t::Maps) {
+        fn eq<T: PartialEq<U> + Debug, U: Debug>(v: &T, o: &U) {
+            assert_eq!(v, o);
+        }
+        same_map(&self.int32_int32, &m.int32_int32, eq);
+        same_map(&self.int64_int64, &m.int64_int64, eq);
+        same_map(&self.uint32_uint32, &m.uint32_uint32, eq);
+        same_map(&self.uint64_uint64, &m.uint64_uint64, eq);
+        same_map(&self.sint32_sint32, &m.sint32_sint32, eq);
+        same_map(&self.sint64_sint64, &m.sint64_sint64, eq);
+        same_map(&self.fixed32_fixed32, &m.fixed32_fixed32, eq);
+        same_map(&self.fixed64_fixed64, &m.fixed64_fixed64, eq);
+        same_map(&self.sfixed32_sfixed32, &m.sfixed32_sfixed32, eq);
+        same_map(&self.sfixed64_sfixed64, &m.sfixed64_sfixed64, eq);
+        same_map(&self.bool_bool, &m.bool_bool, eq);
+        same_map(&self.string_string, &m.string_string, |v, o| assert_eq!(v, o));
+        same_map(&self.string_bytes, &m.string_bytes, |v, o| assert_eq!(v, o));
+        same_map(&self.int32_double, &m.int32_double, |v, o| {
+            assert_eq!(v.to_bits(), o.to_bits())
+        });
+        same_map(&self.int32_float, &m.int32_float, |v, o| {
+            assert_eq!(v.to_bits(), o.to_bits())
+        });
+        same_map(&self.string_enum, &m.string_enum, eq);
+        same_map(&self.string_message, &m.string_message, |v, o| v.same(o));
+        same_map(&self.int32_bytes, &m.int32_bytes, |v, o| assert_eq!(v, o));
+        for (k, v) in &m.string_string {
+            assert_eq!(self.string_string.get(&k.as_str()), Some(v.as_str()));
+        }
+    }
+}
+
+impl Same<t::Choice> for t::ChoiceView<'_> {
+    fn same(&self, m: &t::Choice) {
+        use t::choice::{Pick, PickView};
+        assert_eq!(self.after, m.after);
+        match (&self.pick, &m.pick) {
+            (None, None) => {}
+            (Some(PickView::AInt(v)), Some(Pick::AInt(o))) => assert_eq!(v, o),
+            (Some(PickView::AString(v)), Some(Pick::AString(o))) => assert_eq!(v, o),
+            (Some(PickView::ABytes(v)), Some(Pick::ABytes(o))) => assert_eq!(v, o),
+            (Some(PickView::AEnum(v)), Some(Pick::AEnum(o))) => assert_eq!(v, o),
+            (Some(PickView::AMessage(v)), Some(Pick::AMessage(o))) => v.same(o),
+            (Some(PickView::ADouble(v)), Some(Pick::ADouble(o))) => assert_eq!(v.to_bits(), o.to_bits()),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
+impl Same<t::Tree> for t::TreeView<'_> {
+    fn same(&self, m: &t::Tree) {
+        use t::tree::{Branch, BranchView};
+        assert_eq!(self.value, m.value);
+        self.left.same(&m.left);
+        self.right.same(&m.right);
+        same_list(&self.children, &m.children);
+        match (&self.branch, &m.branch) {
+            (None, None) => {}
+            (Some(BranchView::Only(v)), Some(Branch::Only(o))) => v.same(o),
+            (Some(BranchView::Leaf(v)), Some(Branch::Leaf(o))) => assert_eq!(v, o),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
+impl Same<t::outer::Inner> for t::outer::InnerView<'_> {
+    fn same(&self, m: &t::outer::Inner) {
+        same_values!(self, m; kind, name);
+    }
+}
+
+impl Same<t::Outer> for t::OuterView<'_> {
+    fn same(&self, m: &t::Outer) {
+        self.inner.same(&m.inner);
+        same_list(&self.inners, &m.inners);
+        assert_eq!(self.kind, m.kind);
+        assert_eq!(self.remote.is_some(), m.remote.is_some());
+        assert_eq!(self.rootless.is_some(), m.rootless.is_some());
+    }
+}
+
+impl Same<t::Flat> for t::FlatView<'_> {
+    fn same(&self, m: &t::Flat) {
+        use t::flat::{Pick, PickView};
+        same_values!(self, m; name, color, id);
+        same_lists!(self, m; deltas);
+        assert_eq!(self.tags.to_vec(), m.tags);
+        assert_eq!(self.blobs.to_vec(), m.blobs);
+        same_map(&self.counts, &m.counts, |v, o| assert_eq!(v, o));
+        match (&self.pick, &m.pick) {
+            (None, None) => {}
+            (Some(PickView::AInt(v)), Some(Pick::AInt(o))) => assert_eq!(v, o),
+            (Some(PickView::AString(v)), Some(Pick::AString(o))) => assert_eq!(v, o),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
+impl Same<t::Everything> for t::EverythingView<'_> {
+    fn same(&self, m: &t::Everything) {
+        self.scalars.same(&m.scalars);
+        self.lists.same(&m.lists);
+        self.unpacked.same(&m.unpacked);
+        self.optionals.same(&m.optionals);
+        self.maps.same(&m.maps);
+        self.choice.same(&m.choice);
+        self.tree.same(&m.tree);
+        self.outer.same(&m.outer);
+        same_list(&self.more, &m.more);
+    }
+}
+
+impl Same<t2::Closed> for t2::ClosedView<'_> {
+    fn same(&self, m: &t2::Closed) {
+        use t2::closed::{Pick, PickView};
+        assert_eq!(self.level, m.level);
+        same_lists!(self, m; levels, packed_levels);
+        same_map(&self.level_map, &m.level_map, |v, o| assert_eq!(v, o));
+        match (&self.pick, &m.pick) {
+            (None, None) => {}
+            (Some(PickView::LevelChoice(v)), Some(Pick::LevelChoice(o))) => assert_eq!(v, o),
+            (Some(PickView::Text(v)), Some(Pick::Text(o))) => assert_eq!(*v, o.as_bytes()),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
+impl Same<t2::Groups> for t2::GroupsView<'_> {
+    fn same(&self, m: &t2::Groups) {
+        use t2::groups::{Choice, ChoiceView};
+        assert_eq!(self.after, m.after);
+        match (&self.data, &m.data) {
+            (Some(v), Some(o)) => {
+                assert_eq!(v.a, o.a);
+                match (&v.deep, &o.deep) {
+                    (Some(v), Some(o)) => assert_eq!(v.s, o.s.as_ref().map(|s| s.as_bytes())),
+                    (v, o) => assert_eq!(v.is_some(), o.is_some()),
+                }
+            }
+            (v, o) => assert_eq!(v.is_some(), o.is_some()),
+        }
+        let items: Vec<Option<i32>> = self.item.iter().map(|i| i.x).collect();
+        assert_eq!(items, m.item.iter().map(|i| i.x).collect::<Vec<_>>());
+        match (&self.choice, &m.choice) {
+            (None, None) => {}
+            (Some(ChoiceView::Chosen(v)), Some(Choice::Chosen(o))) => {
+                assert_eq!(v.c, o.c.as_ref().map(|s| s.as_bytes()));
+            }
+            (Some(ChoiceView::Other(v)), Some(Choice::Other(o))) => assert_eq!(v, o),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
+impl Same<t2::Packed> for t2::PackedView<'_> {
+    fn same(&self, m: &t2::Packed) {
+        same_lists!(self, m; values, plain);
+        let bits = |v: Vec<f64>| v.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        assert_eq!(bits(self.doubles.to_vec()), bits(m.doubles.clone()));
+    }
+}
+
+impl Same<t2::Required> for t2::RequiredView<'_> {
+    fn same(&self, m: &t2::Required) {
+        assert_eq!(self.id, m.id);
+        assert_eq!(self.name, m.name.as_ref().map(|s| s.as_bytes()));
+        self.child.same(&m.child);
+        same_list(&self.children, &m.children);
+    }
+}
+
+impl Same<t2::Defaults> for t2::DefaultsView<'_> {
+    fn same(&self, m: &t2::Defaults) {
+        same_values!(self, m; f_int32, f_int64, f_uint32, f_uint64, f_sint32, f_fixed64, f_bool,
+            f_level, f_mood, f_plain);
+        assert_eq!(self.f_float.map(f32::to_bits), m.f_float.map(f32::to_bits));
+        assert_eq!(self.f_double.map(f64::to_bits), m.f_double.map(f64::to_bits));
+        assert_eq!(self.f_bytes, m.f_bytes.as_deref());
+    }
+}
+
+/// The owned message's unknown fields, as a view lists them.
+fn unknown_of<M: Message>(m: &M) -> Vec<(u32, Vec<u8>)> {
+    m.unknown_fields().fields().map(|(t, v)| (t, v.to_vec())).collect()
+}
+
+/// Every check on one input: the view decodes exactly when the owned
+/// message does, with the same error; and when both do, they agree.
+fn check<M>(input: &[u8], lists_unknown: bool)
+where
+    M: HasView + PartialEq,
+    for<'a> M::View<'a>: Same<M>,
+{
+    let owned = M::decode(input);
+    let view = M::View::decode(input);
+    match (&view, &owned) {
+        (Ok(view), Ok(owned)) => {
+            view.same(owned);
+            let back = view.to_message();
+            #[allow(clippy::eq_op)] // false exactly when a NaN is inside
+            let comparable = *owned == *owned;
+            if comparable {
+                assert!(back == *owned, "to_message differs from decode");
+            } else {
+                view.same(&back);
+            }
+            assert_eq!(view.size(), input.len());
+            assert_eq!(view.encode_to_vec(), input);
+            let mut buf = vec![0; input.len() + 3];
+            assert_eq!(view.fast_write(&mut buf), input.len());
+            assert_eq!(&buf[..input.len()], input);
+            if lists_unknown {
+                let listed: Vec<(u32, Vec<u8>)> = view.unknown_fields().map(|(t, v)| (t, v.to_vec())).collect();
+                assert_eq!(listed, unknown_of(owned));
+            }
+        }
+        (Err(v), Err(o)) => assert_eq!(v.kind(), o.kind(), "view: {v}, owned: {o}"),
+        (v, o) => panic!("view {:?}, owned {:?}", v.as_ref().err(), o.as_ref().err()),
+    }
+}
+
+thread_local!(static SCHEMA: Schema = Schema::load(DESCRIPTORS));
+
+fn random(name: &str, rng: &mut Rng) -> Vec<u8> {
+    let mut unordered = false;
+    SCHEMA.with(|s| s.encode(name, rng, 4, &mut unordered))
+}
+
+/// A random message, two concatenated (a merge), and mutations of each.
+fn check_all<M>(name: &str, seed: u64, lists_unknown: bool)
+where
+    M: HasView + PartialEq,
+    for<'a> M::View<'a>: Same<M>,
+{
+    let mut rng = Rng::new(seed);
+    let one = random(name, &mut rng);
+    check::<M>(&one, lists_unknown);
+    let two = [random(name, &mut rng), random(name, &mut rng)].concat();
+    check::<M>(&two, lists_unknown);
+    for input in [one, two] {
+        for _ in 0..8 {
+            let mut bad = input.clone();
+            match rng.below(3) {
+                0 if !bad.is_empty() => {
+                    let at = rng.below(bad.len() as u64) as usize;
+                    bad[at] ^= 1 << rng.below(8);
+                }
+                1 if !bad.is_empty() => bad.truncate(rng.below(bad.len() as u64) as usize),
+                _ => {
+                    let at = rng.below(bad.len() as u64 + 1) as usize;
+                    bad.insert(at, rng.next_u64() as u8);
+                }
+            }
+            check::<M>(&bad, lists_unknown);
+        }
+    }
+}
+
+macro_rules! views_agree {
+    ($($test:ident: $name:literal => $ty:ty, $unknown:expr;)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(300))]
+            $(
+                #[test]
+                fn $test(seed in any::<u64>()) {
+                    check_all::<$ty>($name, seed, $unknown);
+                }
+            )*
+        }
+    };
+}
+
+views_agree! {
+    scalars: ".fastrs.test.Scalars" => t::Scalars, true;
+    lists: ".fastrs.test.Lists" => t::Lists, true;
+    unpacked: ".fastrs.test.Unpacked" => t::Unpacked, true;
+    optionals: ".fastrs.test.Optionals" => t::Optionals, true;
+    maps: ".fastrs.test.Maps" => t::Maps, true;
+    choice: ".fastrs.test.Choice" => t::Choice, true;
+    tree: ".fastrs.test.Tree" => t::Tree, true;
+    outer: ".fastrs.test.Outer" => t::Outer, true;
+    flat: ".fastrs.test.Flat" => t::Flat, true;
+    everything: ".fastrs.test.Everything" => t::Everything, true;
+    p2_defaults: ".fastrs.test2.Defaults" => t2::Defaults, false;
+    p2_required: ".fastrs.test2.Required" => t2::Required, true;
+    p2_closed: ".fastrs.test2.Closed" => t2::Closed, false;
+    p2_groups: ".fastrs.test2.Groups" => t2::Groups, true;
+    p2_packed: ".fastrs.test2.Packed" => t2::Packed, true;
+}
