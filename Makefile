@@ -26,7 +26,8 @@ test:
 
 # Google's conformance runner (protobuf v36.0, binary + JSON and text format
 # suites, editions included) on the testee, once with speed-mode and once
-# with size-mode generated code. Needs ../shared/conformance/ beside the
+# with size-mode generated code, and once reading binary payloads through
+# zero-copy views. Needs ../shared/conformance/ beside the
 # repository (SHARED=dir elsewhere). A test in a failure list that passes
 # fails the run, so the lists only ever shrink.
 SHARED ?= ../shared
@@ -36,7 +37,7 @@ conformance:
 		{ cat tests/conformance/src/notice.txt; exit 1; }
 	$(if $(filter-out ../shared,$(SHARED)),FASTRS_SHARED=$(abspath $(SHARED))) \
 		$(CARGO) build --release -p fastrs-conformance
-	@for mode in speed size; do \
+	@for mode in speed size view; do \
 		out=$(CONFORMANCE_OUT)/$$mode; mkdir -p $$out; echo "$$mode mode:"; \
 		FASTRS_CONFORMANCE_MODE=$$mode $(SHARED)/conformance/runner/conformance_test_runner \
 			--maximum_edition 2023 --enforce_recommended \
@@ -55,7 +56,7 @@ lint:
 	$(DOC)
 
 # The published crates' API docs, with broken links as errors.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs-tonic/health,fastrs-tonic/reflection
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs-tonic/health,fastrs-tonic/reflection
 
 fmt:
 	$(CARGO) fmt --all

@@ -45,6 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .include_file("mod.rs")
             .json()
             .file_descriptors()
+            .views()
             .mode(mode)
             .out_dir(out.join(folder))
             .compile(

@@ -5,7 +5,8 @@
 //! parsed into the requested test message and written in the requested format
 //! (binary or JSON); text format and unknown message types are answered
 //! `skipped`. Arguments are ignored; with `FASTRS_CONFORMANCE_MODE=size` the
-//! answers come from size-mode generated code.
+//! answers come from size-mode generated code, with `view` binary payloads
+//! are read through zero-copy views.
 
 #[cfg(conformance_schemas)]
 fn main() -> std::io::Result<()> {
@@ -26,10 +27,11 @@ mod serve {
         // `FASTRS_CONFORMANCE_MODE=size`: answer with size-mode code.
         let answer = match std::env::var("FASTRS_CONFORMANCE_MODE").as_deref() {
             Ok("size") => fastrs_conformance::size::answer,
+            Ok("view") => fastrs_conformance::speed::answer_views,
             Ok("speed") | Err(_) => fastrs_conformance::speed::answer,
             Ok(other) => {
                 return Err(io::Error::other(format!(
-                    "FASTRS_CONFORMANCE_MODE is speed or size, not {other}"
+                    "FASTRS_CONFORMANCE_MODE is speed, size or view, not {other}"
                 )))
             }
         };

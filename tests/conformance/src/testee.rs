@@ -3,7 +3,7 @@
 
 use fastrs::json::{self, JsonMessage, JsonOptions};
 use fastrs::text::{self, ParseOptions, PrintOptions};
-use fastrs::{Described, Message};
+use fastrs::{Described, HasView, Message, View};
 
 use protos::conformance::{
     conformance_request, conformance_response, ConformanceRequest, ConformanceResponse, TestCategory, WireFormat,
@@ -12,8 +12,27 @@ use protos::protobuf_test_messages::{edition_unstable, editions, proto2, proto3}
 
 /// Answers one encoded request with an encoded response, appended to `out`.
 pub fn answer(request: &[u8], out: &mut Vec<u8>) {
+    answer_with(request, out, Read::Owned);
+}
+
+/// [`answer`], reading binary payloads through zero-copy views.
+pub fn answer_views(request: &[u8], out: &mut Vec<u8>) {
+    answer_with(request, out, Read::View);
+}
+
+/// How binary payloads are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Read {
+    /// Decoded into the message.
+    Owned,
+    /// Read as a view, which must encode back to the payload, then
+    /// converted to the message.
+    View,
+}
+
+fn answer_with(request: &[u8], out: &mut Vec<u8>, read: Read) {
     let response = match ConformanceRequest::decode(request) {
-        Ok(request) => respond(&request),
+        Ok(request) => respond_with(&request, read),
         Err(e) => result(conformance_response::Result::RuntimeError(format!("bad request: {e}"))),
     };
     response.encode_append(out);
@@ -32,36 +51,47 @@ pub fn result(r: conformance_response::Result) -> ConformanceResponse {
 /// `skipped`, as the runner expects (a `runtime_error` aborts some tests).
 #[must_use]
 pub fn respond(request: &ConformanceRequest) -> ConformanceResponse {
+    respond_with(request, Read::Owned)
+}
+
+/// [`respond`], reading binary payloads as `read` says.
+#[must_use]
+pub fn respond_with(request: &ConformanceRequest, read: Read) -> ConformanceResponse {
     use conformance_response::Result as R;
     match request.message_type.as_str() {
         "conformance.FailureSet" => {
             let empty = protos::conformance::FailureSet::default();
             result(R::ProtobufPayload(empty.encode_to_vec()))
         }
-        "protobuf_test_messages.proto3.TestAllTypesProto3" => convert::<proto3::TestAllTypesProto3>(request),
-        "protobuf_test_messages.proto2.TestAllTypesProto2" => convert::<proto2::TestAllTypesProto2>(request),
+        "protobuf_test_messages.proto3.TestAllTypesProto3" => convert::<proto3::TestAllTypesProto3>(request, read),
+        "protobuf_test_messages.proto2.TestAllTypesProto2" => convert::<proto2::TestAllTypesProto2>(request, read),
         "protobuf_test_messages.editions.proto3.TestAllTypesProto3" => {
-            convert::<editions::proto3::TestAllTypesProto3>(request)
+            convert::<editions::proto3::TestAllTypesProto3>(request, read)
         }
         "protobuf_test_messages.editions.proto2.TestAllTypesProto2" => {
-            convert::<editions::proto2::TestAllTypesProto2>(request)
+            convert::<editions::proto2::TestAllTypesProto2>(request, read)
         }
         "protobuf_test_messages.editions.TestAllTypesEdition2023" => {
-            convert::<editions::TestAllTypesEdition2023>(request)
+            convert::<editions::TestAllTypesEdition2023>(request, read)
         }
         "protobuf_test_messages.edition_unstable.TestAllTypesEditionUnstable" => {
-            convert::<edition_unstable::TestAllTypesEditionUnstable>(request)
+            convert::<edition_unstable::TestAllTypesEditionUnstable>(request, read)
         }
         other => result(R::Skipped(format!("fastrs-conformance has no message type {other}"))),
     }
 }
 
 /// Parses the payload as an `M` and writes it in the requested format.
-fn convert<M: JsonMessage + Described>(request: &ConformanceRequest) -> ConformanceResponse {
+fn convert<M: JsonMessage + Described + HasView>(request: &ConformanceRequest, read: Read) -> ConformanceResponse {
     use conformance_request::Payload;
     use conformance_response::Result as R;
     register_types();
     let message = match &request.payload {
+        Some(Payload::ProtobufPayload(bytes)) if read == Read::View => match M::View::decode(bytes) {
+            Ok(view) if view.encode_to_vec() != *bytes => return result(R::RuntimeError("view encodes otherwise".into())),
+            Ok(view) => Ok(view.to_message()),
+            Err(e) => Err(e.to_string()),
+        },
         Some(Payload::ProtobufPayload(bytes)) => M::decode(bytes).map_err(|e| e.to_string()),
         Some(Payload::JsonPayload(text)) => {
             let ignore = request.test_category == TestCategory::JsonIgnoreUnknownParsingTest;
