@@ -23,6 +23,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")
         .json()
+        .views()
         .out_dir(out.join("fastrs"))
         .compile(&files, &includes)?;
     // The map workloads again with buffa's hasher, for like-for-like rows.

@@ -127,6 +127,57 @@ where
     ]
 }
 
+/// The payloads, leaked so that views of them can be `'static`: they live
+/// as long as the benchmark.
+fn leaked(payloads: &[Vec<u8>]) -> Vec<&'static [u8]> {
+    payloads
+        .iter()
+        .map(|p| &*Box::leak(p.clone().into_boxed_slice()))
+        .collect()
+}
+
+/// fastrs's zero-copy views: decode a view (the whole input checked, as
+/// owned decoding does) and encode one (it writes the bytes it was read
+/// from). There is nothing to reuse.
+pub fn fastrs_view<V: fastrs::View<'static> + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let bytes = leaked(payloads);
+    let read = |b: &'static [u8]| V::decode(b).expect("fastrs decodes the view");
+    let mut views = Cycle::new(bytes.iter().map(|&b| read(b)).collect());
+    let mut buf = encode_buffer(payloads);
+    let mut inputs = Cycle::new(bytes);
+    let n = views.period();
+    [
+        Op::cycling("fastrs view", n, move || {
+            buf.clear();
+            let view = black_box(&*views.next_item());
+            buf.resize(view.size(), 0);
+            view.fast_write(&mut buf);
+            sink(&buf);
+        }),
+        Op::cycling("fastrs view", n, move || sink(read(black_box(*inputs.next_item())))),
+        Op::skipped(),
+    ]
+}
+
+/// buffa's (eager) views: decode checks the whole input, as fastrs's does.
+pub fn buffa_view<V: buffa::ViewEncode<'static> + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let bytes = leaked(payloads);
+    let read = |b: &'static [u8]| V::decode_view(b).expect("buffa decodes the view");
+    let mut views = Cycle::new(bytes.iter().map(|&b| read(b)).collect());
+    let mut buf = encode_buffer(payloads);
+    let mut inputs = Cycle::new(bytes);
+    let n = views.period();
+    [
+        Op::cycling("buffa view", n, move || {
+            buf.clear();
+            black_box(&*views.next_item()).encode(&mut buf);
+            sink(&buf);
+        }),
+        Op::cycling("buffa view", n, move || sink(read(black_box(*inputs.next_item())))),
+        Op::skipped(),
+    ]
+}
+
 /// The memcpy floor: copying the payload, for every operation.
 pub fn memcpy(payloads: &[Vec<u8>]) -> [Op; 3] {
     let copy = || {

@@ -79,6 +79,8 @@ macro_rules! peers {
             peers::fastrs_size::<fast_size::$($path)::+>($payload),
             peers::prost::<pb::$($path)::+>($payload),
             peers::buffa::<bf::$($path)::+>($payload),
+            views!(fastrs $payload, $($path)::+),
+            views!(buffa $payload, $($path)::+),
             peers::memcpy($payload),
         ]
     };
@@ -88,9 +90,21 @@ macro_rules! peers {
             peers::fastrs_size::<fast_size::$($path)::+>($payload),
             peers::prost::<pb::$($path)::+>($payload),
             peers::buffa::<bf::$($path)::+>($payload),
+            views!(fastrs $payload, $($path)::+),
+            views!(buffa $payload, $($path)::+),
             peers::quick::<$quick>($payload),
             peers::memcpy($payload),
         ]
+    };
+}
+
+/// The zero-copy views of fastrs or buffa for one message type.
+macro_rules! views {
+    (fastrs $payload:expr, $($path:ident)::+) => {
+        peers::fastrs_view::<<fast::$($path)::+ as fastrs::HasView>::View<'static>>($payload)
+    };
+    (buffa $payload:expr, $($path:ident)::+) => {
+        peers::buffa_view::<<bf::$($path)::+ as buffa::HasMessageView>::View<'static>>($payload)
     };
 }
 
@@ -256,7 +270,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
             continue;
         }
         let p = fastrs::Message::encode_to_vec(&data::nested_message(depth));
-        let libs = vec![
+        let mut libs = vec![
             peers::fastrs_deep::<fast::bench::nested::Node>(&p, depth),
             peers::prost_deep(data::prost_nested(depth), &p, depth),
             peers::buffa_deep(data::buffa_nested(depth), &p, depth),
@@ -266,6 +280,11 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
                 quick_encode_only()
             },
         ];
+        // Views decode under the default limit of 100 levels, as buffa and prost do.
+        if depth <= 100 {
+            libs.push(views!(fastrs from_ref(&p), bench::nested::Node));
+            libs.push(views!(buffa from_ref(&p), bench::nested::Node));
+        }
         run_payload(
             &mut rows,
             &format!("nested depth {depth}"),
@@ -327,10 +346,13 @@ fn fmt_ns(ns: f64) -> String {
     }
 }
 
-/// The tables: binary rows, then JSON rows (if measured).
+/// The tables: binary rows, the borrowed decoders on them, then JSON rows
+/// (if measured).
 pub fn table(rows: &[Row]) -> String {
     let (json, binary): (Vec<Row>, Vec<Row>) = rows.iter().cloned().partition(|r| r.workload.starts_with("JSON "));
     let mut out = binary_table(&binary);
+    out.push('\n');
+    out.push_str(&views_table(&binary));
     if !json.is_empty() {
         out.push('\n');
         out.push_str(&json_table(&json));
@@ -365,6 +387,51 @@ fn json_table(rows: &[Row]) -> String {
             ns("serde_json"),
             ratio("pbjson"),
             ratio("serde_json"),
+            allocs,
+        );
+    }
+    out
+}
+
+/// The borrowed decoders (fastrs's and buffa's views, quick-protobuf) on the
+/// binary workloads: fresh decode and encode, ratios to prost and to the
+/// fastest other borrowed decoder, allocations per operation.
+fn views_table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    out.push_str("| workload | op | bytes | fastrs view ns | buffa view ns | quick ns | fastrs (owned) ns | prost ns | view ÷ prost | buffa view ÷ prost | quick ÷ prost | view ÷ best borrowed peer | allocs/op view · buffa view · quick |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for row in rows.iter().filter(|r| r.op != "decode (reused)") {
+        let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
+        let Some(view) = get("fastrs view") else { continue };
+        let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
+        let ratio = |lib: &str| match (get(lib), get("prost")) {
+            (Some(a), Some(p)) => format!("{:.2}", a.ns / p.ns),
+            _ => "—".into(),
+        };
+        let best_peer = ["buffa view", "quick"]
+            .iter()
+            .filter_map(|l| get(l))
+            .map(|m| m.ns)
+            .reduce(f64::min);
+        let vs_peer = best_peer.map_or("—".into(), |b| format!("{:.2}", view.ns / b));
+        let allocs = ["fastrs view", "buffa view", "quick"]
+            .map(|l| get(l).map_or("—".into(), |m| m.allocs.to_string()))
+            .join(" · ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.workload,
+            row.op,
+            row.wire_bytes,
+            ns("fastrs view"),
+            ns("buffa view"),
+            ns("quick"),
+            ns("fastrs"),
+            ns("prost"),
+            ratio("fastrs view"),
+            ratio("buffa view"),
+            ratio("quick"),
+            vs_peer,
             allocs,
         );
     }
