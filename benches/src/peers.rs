@@ -149,9 +149,7 @@ pub fn fastrs_view<V: fastrs::View<'static> + 'static>(payloads: &[Vec<u8>]) -> 
     [
         Op::cycling("fastrs view", n, move || {
             buf.clear();
-            let view = black_box(&*views.next_item());
-            buf.resize(view.size(), 0);
-            view.fast_write(&mut buf);
+            black_box(&*views.next_item()).encode_append(&mut buf);
             sink(&buf);
         }),
         Op::cycling("fastrs view", n, move || sink(read(black_box(*inputs.next_item())))),

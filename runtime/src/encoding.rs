@@ -469,9 +469,23 @@ pub(crate) fn check_utf8(bytes: &[u8], end: usize) -> Result<(), DecodeError> {
     as_utf8(bytes, end).map(drop)
 }
 
-/// `bytes` as text, if they are UTF-8 (see [`check_utf8`]).
-#[inline]
+/// `bytes` as text, if they are UTF-8 (see [`check_utf8`]): for views,
+/// which borrow strings rather than copy them. Short ASCII inline, the rest
+/// out of line.
+#[inline(always)]
 pub(crate) fn as_utf8(bytes: &[u8], end: usize) -> Result<&str, DecodeError> {
+    if bytes.len() < SIMD_UTF8_MIN && is_ascii(bytes) {
+        // SAFETY: ASCII is UTF-8. (`from_utf8` costs ~10 instructions a
+        // byte on short strings, the ASCII check a fraction of one.)
+        #[allow(unsafe_code)]
+        return Ok(unsafe { core::str::from_utf8_unchecked(bytes) });
+    }
+    as_utf8_slow(bytes, end)
+}
+
+/// [`as_utf8`] for longer text (SIMD) and text that is not ASCII.
+#[inline(never)]
+fn as_utf8_slow(bytes: &[u8], end: usize) -> Result<&str, DecodeError> {
     if bytes.len() >= SIMD_UTF8_MIN {
         if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
             return Ok(text);

@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 
 use super::{codec, doc_attrs, tag_value};
 use crate::model::names::unique_field_ident;
-use crate::model::{Field, Kind, Message, Oneof, Shape, TypePath};
+use crate::model::{Field, Kind, Message, Oneof, Shape, Slot, Tag, TypePath};
 
 /// The view of `msg`, if views are asked for.
 pub fn message(msg: &Message) -> TokenStream {
@@ -25,8 +25,12 @@ pub fn message(msg: &Message) -> TokenStream {
     let source = source_ident(msg);
     let members = msg.fields.iter().map(|f| member(msg, f));
     let oneofs = msg.oneofs.iter().map(|o| oneof_member(msg, o));
-    let arms = msg.fields.iter().flat_map(|f| field_arms(msg, f));
-    let oneof_arms = msg.oneofs.iter().flat_map(|o| oneof_arms(msg, o));
+    let arms = arms(msg);
+    let in_order = in_order(msg, &arms);
+    let arms = arms.iter().map(|a| {
+        let (tag, body) = (tag_value(a.tag), &a.body);
+        quote!(#tag => { #body })
+    });
     let extensions = msg.checked_extension_tags.iter().map(tag_value);
     let known = known_tags(msg);
     let checks_required = msg.checks_required.then(|| {
@@ -69,11 +73,11 @@ pub fn message(msg: &Message) -> TokenStream {
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
                 #add_source
+                #in_order
                 while !r.is_empty() {
                     #left
                     match r.read_tag()? {
                         #(#arms)*
-                        #(#oneof_arms)*
                         #(#extensions => ::fastrs::__private::view::check_str(r)?,)*
                         tag => r.skip_value(tag, depth)?,
                     }
@@ -244,44 +248,79 @@ fn merge_fn(kind: &Kind, scope: &[String], implicit: bool) -> TokenStream {
     }
 }
 
-fn field_arms(msg: &Message, f: &Field) -> Vec<TokenStream> {
+/// The reading of one tag: a statement over `self`, `r`, `depth` (and, for
+/// repeated fields and maps, `chunk` and `left`, the bytes left before the tag).
+struct Arm<'m> {
+    tag: &'m Tag,
+    body: TokenStream,
+    /// A repeated field's or map's record: its tag most likely comes again.
+    repeats: bool,
+}
+
+/// The arms of every field and oneof member, in field-number order.
+fn arms(msg: &Message) -> Vec<Arm<'_>> {
+    msg.order
+        .iter()
+        .flat_map(|slot| match slot {
+            Slot::Field(i) => field_arms(msg, &msg.fields[*i]),
+            Slot::Oneof(o, members) => oneof_arms(msg, &msg.oneofs[*o], members),
+        })
+        .collect()
+}
+
+fn field_arms<'m>(msg: &'m Message, f: &'m Field) -> Vec<Arm<'m>> {
     let ident = &f.ident;
+    let plain = |body| {
+        vec![Arm {
+            tag: &f.tag,
+            body,
+            repeats: false,
+        }]
+    };
     match &f.shape {
         Shape::Implicit(kind) => {
-            let (merge, tag) = (merge_fn(kind, &msg.scope, true), tag_value(&f.tag));
-            vec![quote!(#tag => #merge(&mut self.#ident, r, depth)?,)]
+            let merge = merge_fn(kind, &msg.scope, true);
+            plain(quote!(#merge(&mut self.#ident, r, depth)?;))
         }
         Shape::Optional(kind) => {
-            let (merge, tag) = (merge_fn(kind, &msg.scope, false), tag_value(&f.tag));
-            vec![quote!(#tag => #merge(&mut self.#ident, r, depth)?,)]
+            let merge = merge_fn(kind, &msg.scope, false);
+            plain(quote!(#merge(&mut self.#ident, r, depth)?;))
         }
-        Shape::Repeated { alt_tag, .. } => {
-            let tags = std::iter::once(&f.tag).chain(alt_tag.as_ref());
-            tags.map(|t| {
+        Shape::Repeated { alt_tag, .. } => std::iter::once(&f.tag)
+            .chain(alt_tag.as_ref())
+            .map(|t| {
                 let tag = tag_value(t);
-                quote!(#tag => self.#ident.push(chunk, left, r, #tag, depth)?,)
+                Arm {
+                    tag: t,
+                    body: quote!(self.#ident.push(chunk, left, r, #tag, depth)?;),
+                    repeats: true,
+                }
             })
-            .collect()
-        }
+            .collect(),
         Shape::Map { .. } => {
             let tag = tag_value(&f.tag);
-            vec![quote!(#tag => self.#ident.push(chunk, left, r, #tag, depth)?,)]
+            vec![Arm {
+                tag: &f.tag,
+                body: quote!(self.#ident.push(chunk, left, r, #tag, depth)?;),
+                repeats: true,
+            }]
         }
         Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
     }
 }
 
-/// Arms for the members of a oneof: the last member read wins; a message
-/// member read again while set merges into it.
-fn oneof_arms(msg: &Message, o: &Oneof) -> Vec<TokenStream> {
+/// Arms for the members `members` of a oneof: the last member read wins; a
+/// message member read again while set merges into it.
+fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<'m>> {
     let (field, module, ty) = (&o.field, &msg.module, view_ident(&o.enum_ident));
-    o.members
+    members
         .iter()
-        .map(|m| {
+        .map(|&i| {
+            let m = &o.members[i];
             let Shape::OneofMember(kind) = &m.shape else {
                 unreachable!("oneof members are lowered as OneofMember")
             };
-            let (merge, tag, variant) = (merge_fn(kind, &msg.scope, false), tag_value(&m.tag), &m.ident);
+            let (merge, variant) = (merge_fn(kind, &msg.scope, false), &m.ident);
             let start = if matches!(kind, Kind::Message { .. }) {
                 quote! {
                     match self.#field.take() {
@@ -292,17 +331,61 @@ fn oneof_arms(msg: &Message, o: &Oneof) -> Vec<TokenStream> {
             } else {
                 quote!(::core::option::Option::None)
             };
-            quote! {
-                #tag => {
-                    let mut v = #start;
-                    #merge(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
-                    }
+            let body = quote! {
+                let mut v = #start;
+                #merge(&mut v, r, depth)?;
+                if let ::core::option::Option::Some(v) = v {
+                    self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
                 }
+            };
+            Arm {
+                tag: &m.tag,
+                body,
+                repeats: false,
             }
         })
         .collect()
+}
+
+/// For a message that holds no messages (a leaf of the recursion, as in
+/// `read`): its fields read in number order while their tags come next, a
+/// one- or two-byte compare each instead of a tag decode and a dispatch.
+fn in_order(msg: &Message, arms: &[Arm<'_>]) -> TokenStream {
+    if holds_messages(msg) {
+        return TokenStream::new();
+    }
+    let reads = arms.iter().filter(|a| a.tag.bytes.len() <= 2).map(|a| {
+        let (tag, body) = (tag_value(a.tag), &a.body);
+        if a.repeats {
+            quote! {
+                loop {
+                    let left = r.rest().len();
+                    if !r.read_tag_if(#tag) {
+                        break;
+                    }
+                    #body
+                }
+            }
+        } else {
+            quote! {
+                if r.read_tag_if(#tag) {
+                    #body
+                }
+            }
+        }
+    });
+    quote!(#(#reads)*)
+}
+
+/// Whether a field or oneof member of `msg` is a message (or a map of them).
+fn holds_messages(msg: &Message) -> bool {
+    let members = msg.oneofs.iter().flat_map(|o| &o.members);
+    msg.fields.iter().chain(members).any(|f| match &f.shape {
+        Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
+            matches!(kind, Kind::Message { .. })
+        }
+        Shape::Map { value, .. } => matches!(value, Kind::Message { .. }),
+    })
 }
 
 /// Every tag the view reads, sorted: the others are unknown fields.

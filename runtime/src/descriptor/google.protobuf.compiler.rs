@@ -293,27 +293,47 @@ impl<'a> ::fastrs::View<'a> for VersionView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::Int32,
+            >(&mut self.major, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::Int32,
+            >(&mut self.minor, r, depth)?;
+        }
+        if r.read_tag_if(0x18) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::Int32,
+            >(&mut self.patch, r, depth)?;
+        }
+        if r.read_tag_if(0x22) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::LaxStr,
+            >(&mut self.suffix, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.major, r, depth)?
+                    >(&mut self.major, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.minor, r, depth)?
+                    >(&mut self.minor, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.patch, r, depth)?
+                    >(&mut self.patch, r, depth)?;
                 }
                 0x22 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.suffix, r, depth)?
+                    >(&mut self.suffix, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -731,19 +751,25 @@ impl<'a> ::fastrs::View<'a> for CodeGeneratorRequestView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.file_to_generate.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.file_to_generate.push(chunk, left, r, 0x0a, depth)?;
+                }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.parameter, r, depth)?
+                    >(&mut self.parameter, r, depth)?;
                 }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<VersionView<'a>>,
-                    >(&mut self.compiler_version, r, depth)?
+                    >(&mut self.compiler_version, r, depth)?;
                 }
-                0x7a => self.proto_file.push(chunk, left, r, 0x7a, depth)?,
-                0x8a => self.source_file_descriptors.push(chunk, left, r, 0x8a, depth)?,
+                0x7a => {
+                    self.proto_file.push(chunk, left, r, 0x7a, depth)?;
+                }
+                0x8a => {
+                    self.source_file_descriptors.push(chunk, left, r, 0x8a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -1119,24 +1145,26 @@ impl<'a> ::fastrs::View<'a> for CodeGeneratorResponseView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.error, r, depth)?
+                    >(&mut self.error, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.supported_features, r, depth)?
+                    >(&mut self.supported_features, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.minimum_edition, r, depth)?
+                    >(&mut self.minimum_edition, r, depth)?;
                 }
                 0x20 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.maximum_edition, r, depth)?
+                    >(&mut self.maximum_edition, r, depth)?;
                 }
-                0x7a => self.file.push(chunk, left, r, 0x7a, depth)?,
+                0x7a => {
+                    self.file.push(chunk, left, r, 0x7a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -1553,24 +1581,24 @@ pub mod code_generator_response {
                     0x0a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.name, r, depth)?
+                        >(&mut self.name, r, depth)?;
                     }
                     0x12 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.insertion_point, r, depth)?
+                        >(&mut self.insertion_point, r, depth)?;
                     }
                     0x7a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.content, r, depth)?
+                        >(&mut self.content, r, depth)?;
                     }
                     0x82 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::view::MsgView<
                                 super::super::GeneratedCodeInfoView<'a>,
                             >,
-                        >(&mut self.generated_code_info, r, depth)?
+                        >(&mut self.generated_code_info, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }

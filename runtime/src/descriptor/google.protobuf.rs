@@ -174,7 +174,9 @@ impl<'a> ::fastrs::View<'a> for FileDescriptorSetView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.file.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.file.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -983,43 +985,63 @@ impl<'a> ::fastrs::View<'a> for FileDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.package, r, depth)?
+                    >(&mut self.package, r, depth)?;
                 }
-                0x1a => self.dependency.push(chunk, left, r, 0x1a, depth)?,
-                0x22 => self.message_type.push(chunk, left, r, 0x22, depth)?,
-                0x2a => self.enum_type.push(chunk, left, r, 0x2a, depth)?,
-                0x32 => self.service.push(chunk, left, r, 0x32, depth)?,
-                0x3a => self.extension.push(chunk, left, r, 0x3a, depth)?,
+                0x1a => {
+                    self.dependency.push(chunk, left, r, 0x1a, depth)?;
+                }
+                0x22 => {
+                    self.message_type.push(chunk, left, r, 0x22, depth)?;
+                }
+                0x2a => {
+                    self.enum_type.push(chunk, left, r, 0x2a, depth)?;
+                }
+                0x32 => {
+                    self.service.push(chunk, left, r, 0x32, depth)?;
+                }
+                0x3a => {
+                    self.extension.push(chunk, left, r, 0x3a, depth)?;
+                }
                 0x42 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FileOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 0x4a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<SourceCodeInfoView<'a>>,
-                    >(&mut self.source_code_info, r, depth)?
+                    >(&mut self.source_code_info, r, depth)?;
                 }
-                0x50 => self.public_dependency.push(chunk, left, r, 0x50, depth)?,
-                0x52 => self.public_dependency.push(chunk, left, r, 0x52, depth)?,
-                0x58 => self.weak_dependency.push(chunk, left, r, 0x58, depth)?,
-                0x5a => self.weak_dependency.push(chunk, left, r, 0x5a, depth)?,
+                0x50 => {
+                    self.public_dependency.push(chunk, left, r, 0x50, depth)?;
+                }
+                0x52 => {
+                    self.public_dependency.push(chunk, left, r, 0x52, depth)?;
+                }
+                0x58 => {
+                    self.weak_dependency.push(chunk, left, r, 0x58, depth)?;
+                }
+                0x5a => {
+                    self.weak_dependency.push(chunk, left, r, 0x5a, depth)?;
+                }
                 0x62 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.syntax, r, depth)?
+                    >(&mut self.syntax, r, depth)?;
                 }
                 0x70 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<Edition>,
-                    >(&mut self.edition, r, depth)?
+                    >(&mut self.edition, r, depth)?;
                 }
-                0x7a => self.option_dependency.push(chunk, left, r, 0x7a, depth)?,
+                0x7a => {
+                    self.option_dependency.push(chunk, left, r, 0x7a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -1663,25 +1685,41 @@ impl<'a> ::fastrs::View<'a> for DescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.field.push(chunk, left, r, 0x12, depth)?,
-                0x1a => self.nested_type.push(chunk, left, r, 0x1a, depth)?,
-                0x22 => self.enum_type.push(chunk, left, r, 0x22, depth)?,
-                0x2a => self.extension_range.push(chunk, left, r, 0x2a, depth)?,
-                0x32 => self.extension.push(chunk, left, r, 0x32, depth)?,
+                0x12 => {
+                    self.field.push(chunk, left, r, 0x12, depth)?;
+                }
+                0x1a => {
+                    self.nested_type.push(chunk, left, r, 0x1a, depth)?;
+                }
+                0x22 => {
+                    self.enum_type.push(chunk, left, r, 0x22, depth)?;
+                }
+                0x2a => {
+                    self.extension_range.push(chunk, left, r, 0x2a, depth)?;
+                }
+                0x32 => {
+                    self.extension.push(chunk, left, r, 0x32, depth)?;
+                }
                 0x3a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<MessageOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
-                0x42 => self.oneof_decl.push(chunk, left, r, 0x42, depth)?,
-                0x4a => self.reserved_range.push(chunk, left, r, 0x4a, depth)?,
-                0x52 => self.reserved_name.push(chunk, left, r, 0x52, depth)?,
+                0x42 => {
+                    self.oneof_decl.push(chunk, left, r, 0x42, depth)?;
+                }
+                0x4a => {
+                    self.reserved_range.push(chunk, left, r, 0x4a, depth)?;
+                }
+                0x52 => {
+                    self.reserved_name.push(chunk, left, r, 0x52, depth)?;
+                }
                 0x58 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<SymbolVisibility>,
-                    >(&mut self.visibility, r, depth)?
+                    >(&mut self.visibility, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -1958,17 +1996,17 @@ pub mod descriptor_proto {
                     0x08 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.start, r, depth)?
+                        >(&mut self.start, r, depth)?;
                     }
                     0x10 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.end, r, depth)?
+                        >(&mut self.end, r, depth)?;
                     }
                     0x1a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::view::MsgView<super::ExtensionRangeOptionsView<'a>>,
-                        >(&mut self.options, r, depth)?
+                        >(&mut self.options, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -2190,17 +2228,27 @@ pub mod descriptor_proto {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x08) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.start, r, depth)?;
+            }
+            if r.read_tag_if(0x10) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.end, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.start, r, depth)?
+                        >(&mut self.start, r, depth)?;
                     }
                     0x10 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.end, r, depth)?
+                        >(&mut self.end, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -2545,20 +2593,24 @@ impl<'a> ::fastrs::View<'a> for ExtensionRangeOptionsView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x12 => self.declaration.push(chunk, left, r, 0x12, depth)?,
+                0x12 => {
+                    self.declaration.push(chunk, left, r, 0x12, depth)?;
+                }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<
                             extension_range_options::VerificationState,
                         >,
-                    >(&mut self.verification, r, depth)?
+                    >(&mut self.verification, r, depth)?;
                 }
                 0x192 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -2929,32 +2981,57 @@ pub mod extension_range_options {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x08) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.number, r, depth)?;
+            }
+            if r.read_tag_if(0x12) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.full_name, r, depth)?;
+            }
+            if r.read_tag_if(0x1a) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.r#type, r, depth)?;
+            }
+            if r.read_tag_if(0x28) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Bool,
+                >(&mut self.reserved, r, depth)?;
+            }
+            if r.read_tag_if(0x30) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Bool,
+                >(&mut self.repeated, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.number, r, depth)?
+                        >(&mut self.number, r, depth)?;
                     }
                     0x12 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.full_name, r, depth)?
+                        >(&mut self.full_name, r, depth)?;
                     }
                     0x1a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.r#type, r, depth)?
+                        >(&mut self.r#type, r, depth)?;
                     }
                     0x28 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.reserved, r, depth)?
+                        >(&mut self.reserved, r, depth)?;
                     }
                     0x30 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.repeated, r, depth)?
+                        >(&mut self.repeated, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -3680,57 +3757,57 @@ impl<'a> ::fastrs::View<'a> for FieldDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.extendee, r, depth)?
+                    >(&mut self.extendee, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.number, r, depth)?
+                    >(&mut self.number, r, depth)?;
                 }
                 0x20 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<field_descriptor_proto::Label>,
-                    >(&mut self.label, r, depth)?
+                    >(&mut self.label, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<field_descriptor_proto::Type>,
-                    >(&mut self.r#type, r, depth)?
+                    >(&mut self.r#type, r, depth)?;
                 }
                 0x32 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.type_name, r, depth)?
+                    >(&mut self.type_name, r, depth)?;
                 }
                 0x3a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.default_value, r, depth)?
+                    >(&mut self.default_value, r, depth)?;
                 }
                 0x42 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FieldOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 0x48 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.oneof_index, r, depth)?
+                    >(&mut self.oneof_index, r, depth)?;
                 }
                 0x52 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.json_name, r, depth)?
+                    >(&mut self.json_name, r, depth)?;
                 }
                 0x88 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.proto3_optional, r, depth)?
+                    >(&mut self.proto3_optional, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -4112,12 +4189,12 @@ impl<'a> ::fastrs::View<'a> for OneofDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<OneofOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -4534,20 +4611,26 @@ impl<'a> ::fastrs::View<'a> for EnumDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.value.push(chunk, left, r, 0x12, depth)?,
+                0x12 => {
+                    self.value.push(chunk, left, r, 0x12, depth)?;
+                }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<EnumOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
-                0x22 => self.reserved_range.push(chunk, left, r, 0x22, depth)?,
-                0x2a => self.reserved_name.push(chunk, left, r, 0x2a, depth)?,
+                0x22 => {
+                    self.reserved_range.push(chunk, left, r, 0x22, depth)?;
+                }
+                0x2a => {
+                    self.reserved_name.push(chunk, left, r, 0x2a, depth)?;
+                }
                 0x30 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<SymbolVisibility>,
-                    >(&mut self.visibility, r, depth)?
+                    >(&mut self.visibility, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -4775,17 +4858,27 @@ pub mod enum_descriptor_proto {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x08) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.start, r, depth)?;
+            }
+            if r.read_tag_if(0x10) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.end, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.start, r, depth)?
+                        >(&mut self.start, r, depth)?;
                     }
                     0x10 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.end, r, depth)?
+                        >(&mut self.end, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -5051,17 +5144,17 @@ impl<'a> ::fastrs::View<'a> for EnumValueDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.number, r, depth)?
+                    >(&mut self.number, r, depth)?;
                 }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<EnumValueOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5332,13 +5425,15 @@ impl<'a> ::fastrs::View<'a> for ServiceDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.method.push(chunk, left, r, 0x12, depth)?,
+                0x12 => {
+                    self.method.push(chunk, left, r, 0x12, depth)?;
+                }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<ServiceOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5734,32 +5829,32 @@ impl<'a> ::fastrs::View<'a> for MethodDescriptorProtoView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.input_type, r, depth)?
+                    >(&mut self.input_type, r, depth)?;
                 }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.output_type, r, depth)?
+                    >(&mut self.output_type, r, depth)?;
                 }
                 0x22 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<MethodOptionsView<'a>>,
-                    >(&mut self.options, r, depth)?
+                    >(&mut self.options, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.client_streaming, r, depth)?
+                    >(&mut self.client_streaming, r, depth)?;
                 }
                 0x30 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.server_streaming, r, depth)?
+                    >(&mut self.server_streaming, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -6961,104 +7056,106 @@ impl<'a> ::fastrs::View<'a> for FileOptionsView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.java_package, r, depth)?
+                    >(&mut self.java_package, r, depth)?;
                 }
                 0x42 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.java_outer_classname, r, depth)?
+                    >(&mut self.java_outer_classname, r, depth)?;
                 }
                 0x48 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<file_options::OptimizeMode>,
-                    >(&mut self.optimize_for, r, depth)?
+                    >(&mut self.optimize_for, r, depth)?;
                 }
                 0x50 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.java_multiple_files, r, depth)?
+                    >(&mut self.java_multiple_files, r, depth)?;
                 }
                 0x5a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.go_package, r, depth)?
+                    >(&mut self.go_package, r, depth)?;
                 }
                 0x80 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.cc_generic_services, r, depth)?
+                    >(&mut self.cc_generic_services, r, depth)?;
                 }
                 0x88 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.java_generic_services, r, depth)?
+                    >(&mut self.java_generic_services, r, depth)?;
                 }
                 0x90 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.py_generic_services, r, depth)?
+                    >(&mut self.py_generic_services, r, depth)?;
                 }
                 0xa0 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.java_generate_equals_and_hash, r, depth)?
+                    >(&mut self.java_generate_equals_and_hash, r, depth)?;
                 }
                 0xb8 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0xd8 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.java_string_check_utf8, r, depth)?
+                    >(&mut self.java_string_check_utf8, r, depth)?;
                 }
                 0xf8 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.cc_enable_arenas, r, depth)?
+                    >(&mut self.cc_enable_arenas, r, depth)?;
                 }
                 0x122 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.objc_class_prefix, r, depth)?
+                    >(&mut self.objc_class_prefix, r, depth)?;
                 }
                 0x12a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.csharp_namespace, r, depth)?
+                    >(&mut self.csharp_namespace, r, depth)?;
                 }
                 0x13a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.swift_prefix, r, depth)?
+                    >(&mut self.swift_prefix, r, depth)?;
                 }
                 0x142 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.php_class_prefix, r, depth)?
+                    >(&mut self.php_class_prefix, r, depth)?;
                 }
                 0x14a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.php_namespace, r, depth)?
+                    >(&mut self.php_namespace, r, depth)?;
                 }
                 0x162 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.php_metadata_namespace, r, depth)?
+                    >(&mut self.php_metadata_namespace, r, depth)?;
                 }
                 0x16a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.ruby_package, r, depth)?
+                    >(&mut self.ruby_package, r, depth)?;
                 }
                 0x192 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -7685,34 +7782,36 @@ impl<'a> ::fastrs::View<'a> for MessageOptionsView<'a> {
                 0x08 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.message_set_wire_format, r, depth)?
+                    >(&mut self.message_set_wire_format, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.no_standard_descriptor_accessor, r, depth)?
+                    >(&mut self.no_standard_descriptor_accessor, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x38 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.map_entry, r, depth)?
+                    >(&mut self.map_entry, r, depth)?;
                 }
                 0x58 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?
+                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?;
                 }
                 0x62 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -8600,62 +8699,70 @@ impl<'a> ::fastrs::View<'a> for FieldOptionsView<'a> {
                 0x08 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<field_options::CType>,
-                    >(&mut self.ctype, r, depth)?
+                    >(&mut self.ctype, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.packed, r, depth)?
+                    >(&mut self.packed, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.lazy, r, depth)?
+                    >(&mut self.lazy, r, depth)?;
                 }
                 0x30 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<field_options::JsType>,
-                    >(&mut self.jstype, r, depth)?
+                    >(&mut self.jstype, r, depth)?;
                 }
                 0x50 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.weak, r, depth)?
+                    >(&mut self.weak, r, depth)?;
                 }
                 0x78 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.unverified_lazy, r, depth)?
+                    >(&mut self.unverified_lazy, r, depth)?;
                 }
                 0x80 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.debug_redact, r, depth)?
+                    >(&mut self.debug_redact, r, depth)?;
                 }
                 0x88 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<field_options::OptionRetention>,
-                    >(&mut self.retention, r, depth)?
+                    >(&mut self.retention, r, depth)?;
                 }
-                0x98 => self.targets.push(chunk, left, r, 0x98, depth)?,
-                0x9a => self.targets.push(chunk, left, r, 0x9a, depth)?,
-                0xa2 => self.edition_defaults.push(chunk, left, r, 0xa2, depth)?,
+                0x98 => {
+                    self.targets.push(chunk, left, r, 0x98, depth)?;
+                }
+                0x9a => {
+                    self.targets.push(chunk, left, r, 0x9a, depth)?;
+                }
+                0xa2 => {
+                    self.edition_defaults.push(chunk, left, r, 0xa2, depth)?;
+                }
                 0xaa => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
                 0xb2 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<field_options::FeatureSupportView<'a>>,
-                    >(&mut self.feature_support, r, depth)?
+                    >(&mut self.feature_support, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -8876,17 +8983,27 @@ pub mod field_options {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x12) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.value, r, depth)?;
+            }
+            if r.read_tag_if(0x18) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::ClosedEnum<super::Edition>,
+                >(&mut self.edition, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x12 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.value, r, depth)?
+                        >(&mut self.value, r, depth)?;
                     }
                     0x18 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<super::Edition>,
-                        >(&mut self.edition, r, depth)?
+                        >(&mut self.edition, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -9274,32 +9391,57 @@ pub mod field_options {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x08) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::ClosedEnum<super::Edition>,
+                >(&mut self.edition_introduced, r, depth)?;
+            }
+            if r.read_tag_if(0x10) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::ClosedEnum<super::Edition>,
+                >(&mut self.edition_deprecated, r, depth)?;
+            }
+            if r.read_tag_if(0x1a) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.deprecation_warning, r, depth)?;
+            }
+            if r.read_tag_if(0x20) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::ClosedEnum<super::Edition>,
+                >(&mut self.edition_removed, r, depth)?;
+            }
+            if r.read_tag_if(0x2a) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.removal_error, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x08 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<super::Edition>,
-                        >(&mut self.edition_introduced, r, depth)?
+                        >(&mut self.edition_introduced, r, depth)?;
                     }
                     0x10 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<super::Edition>,
-                        >(&mut self.edition_deprecated, r, depth)?
+                        >(&mut self.edition_deprecated, r, depth)?;
                     }
                     0x1a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.deprecation_warning, r, depth)?
+                        >(&mut self.deprecation_warning, r, depth)?;
                     }
                     0x20 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<super::Edition>,
-                        >(&mut self.edition_removed, r, depth)?
+                        >(&mut self.edition_removed, r, depth)?;
                     }
                     0x2a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.removal_error, r, depth)?
+                        >(&mut self.removal_error, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -9757,9 +9899,11 @@ impl<'a> ::fastrs::View<'a> for OneofOptionsView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -10161,24 +10305,26 @@ impl<'a> ::fastrs::View<'a> for EnumOptionsView<'a> {
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.allow_alias, r, depth)?
+                    >(&mut self.allow_alias, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x30 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?
+                    >(&mut self.deprecated_legacy_json_field_conflicts, r, depth)?;
                 }
                 0x3a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -10566,24 +10712,26 @@ impl<'a> ::fastrs::View<'a> for EnumValueOptionsView<'a> {
                 0x08 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.debug_redact, r, depth)?
+                    >(&mut self.debug_redact, r, depth)?;
                 }
                 0x22 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<field_options::FeatureSupportView<'a>>,
-                    >(&mut self.feature_support, r, depth)?
+                    >(&mut self.feature_support, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -10877,14 +11025,16 @@ impl<'a> ::fastrs::View<'a> for ServiceOptionsView<'a> {
                 0x108 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x112 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -11226,19 +11376,21 @@ impl<'a> ::fastrs::View<'a> for MethodOptionsView<'a> {
                 0x108 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.deprecated, r, depth)?
+                    >(&mut self.deprecated, r, depth)?;
                 }
                 0x110 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<method_options::IdempotencyLevel>,
-                    >(&mut self.idempotency_level, r, depth)?
+                    >(&mut self.idempotency_level, r, depth)?;
                 }
                 0x11a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<FeatureSetView<'a>>,
-                    >(&mut self.features, r, depth)?
+                    >(&mut self.features, r, depth)?;
                 }
-                0x1f3a => self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?,
+                0x1f3a => {
+                    self.uninterpreted_option.push(chunk, left, r, 0x1f3a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -11727,36 +11879,38 @@ impl<'a> ::fastrs::View<'a> for UninterpretedOptionView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x12 => self.name.push(chunk, left, r, 0x12, depth)?,
+                0x12 => {
+                    self.name.push(chunk, left, r, 0x12, depth)?;
+                }
                 0x1a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.identifier_value, r, depth)?
+                    >(&mut self.identifier_value, r, depth)?;
                 }
                 0x20 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.positive_int_value, r, depth)?
+                    >(&mut self.positive_int_value, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.negative_int_value, r, depth)?
+                    >(&mut self.negative_int_value, r, depth)?;
                 }
                 0x31 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Double,
-                    >(&mut self.double_value, r, depth)?
+                    >(&mut self.double_value, r, depth)?;
                 }
                 0x3a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.string_value, r, depth)?
+                    >(&mut self.string_value, r, depth)?;
                 }
                 0x42 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::LaxStr,
-                    >(&mut self.aggregate_value, r, depth)?
+                    >(&mut self.aggregate_value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -12001,17 +12155,27 @@ pub mod uninterpreted_option {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             self._source.add(r.rest());
+            if r.read_tag_if(0x0a) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.name_part, r, depth)?;
+            }
+            if r.read_tag_if(0x10) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Bool,
+                >(&mut self.is_extension, r, depth)?;
+            }
             while !r.is_empty() {
                 match r.read_tag()? {
                     0x0a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.name_part, r, depth)?
+                        >(&mut self.name_part, r, depth)?;
                     }
                     0x10 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Bool,
-                        >(&mut self.is_extension, r, depth)?
+                        >(&mut self.is_extension, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -12625,58 +12789,107 @@ impl<'a> ::fastrs::View<'a> for FeatureSetView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::FieldPresence>,
+            >(&mut self.field_presence, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::EnumType>,
+            >(&mut self.enum_type, r, depth)?;
+        }
+        if r.read_tag_if(0x18) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::RepeatedFieldEncoding>,
+            >(&mut self.repeated_field_encoding, r, depth)?;
+        }
+        if r.read_tag_if(0x20) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::Utf8Validation>,
+            >(&mut self.utf8_validation, r, depth)?;
+        }
+        if r.read_tag_if(0x28) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::MessageEncoding>,
+            >(&mut self.message_encoding, r, depth)?;
+        }
+        if r.read_tag_if(0x30) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::JsonFormat>,
+            >(&mut self.json_format, r, depth)?;
+        }
+        if r.read_tag_if(0x38) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<feature_set::EnforceNamingStyle>,
+            >(&mut self.enforce_naming_style, r, depth)?;
+        }
+        if r.read_tag_if(0x40) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<
+                    feature_set::visibility_feature::DefaultSymbolVisibility,
+                >,
+            >(&mut self.default_symbol_visibility, r, depth)?;
+        }
+        if r.read_tag_if(0x48) {
+            ::fastrs::__private::view::merge::<
+                ::fastrs::__private::ClosedEnum<
+                    feature_set::proto_limits_feature::EnforceProtoLimits,
+                >,
+            >(&mut self.enforce_proto_limits, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::FieldPresence>,
-                    >(&mut self.field_presence, r, depth)?
+                    >(&mut self.field_presence, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::EnumType>,
-                    >(&mut self.enum_type, r, depth)?
+                    >(&mut self.enum_type, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<
                             feature_set::RepeatedFieldEncoding,
                         >,
-                    >(&mut self.repeated_field_encoding, r, depth)?
+                    >(&mut self.repeated_field_encoding, r, depth)?;
                 }
                 0x20 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::Utf8Validation>,
-                    >(&mut self.utf8_validation, r, depth)?
+                    >(&mut self.utf8_validation, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::MessageEncoding>,
-                    >(&mut self.message_encoding, r, depth)?
+                    >(&mut self.message_encoding, r, depth)?;
                 }
                 0x30 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::JsonFormat>,
-                    >(&mut self.json_format, r, depth)?
+                    >(&mut self.json_format, r, depth)?;
                 }
                 0x38 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<feature_set::EnforceNamingStyle>,
-                    >(&mut self.enforce_naming_style, r, depth)?
+                    >(&mut self.enforce_naming_style, r, depth)?;
                 }
                 0x40 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<
                             feature_set::visibility_feature::DefaultSymbolVisibility,
                         >,
-                    >(&mut self.default_symbol_visibility, r, depth)?
+                    >(&mut self.default_symbol_visibility, r, depth)?;
                 }
                 0x48 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<
                             feature_set::proto_limits_feature::EnforceProtoLimits,
                         >,
-                    >(&mut self.enforce_proto_limits, r, depth)?
+                    >(&mut self.enforce_proto_limits, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -13592,16 +13805,18 @@ impl<'a> ::fastrs::View<'a> for FeatureSetDefaultsView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.defaults.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.defaults.push(chunk, left, r, 0x0a, depth)?;
+                }
                 0x20 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<Edition>,
-                    >(&mut self.minimum_edition, r, depth)?
+                    >(&mut self.minimum_edition, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::__private::ClosedEnum<Edition>,
-                    >(&mut self.maximum_edition, r, depth)?
+                    >(&mut self.maximum_edition, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -13879,17 +14094,17 @@ pub mod feature_set_defaults {
                     0x18 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<super::Edition>,
-                        >(&mut self.edition, r, depth)?
+                        >(&mut self.edition, r, depth)?;
                     }
                     0x22 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::view::MsgView<super::FeatureSetView<'a>>,
-                        >(&mut self.overridable_features, r, depth)?
+                        >(&mut self.overridable_features, r, depth)?;
                     }
                     0x2a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::view::MsgView<super::FeatureSetView<'a>>,
-                        >(&mut self.fixed_features, r, depth)?
+                        >(&mut self.fixed_features, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -14152,7 +14367,9 @@ impl<'a> ::fastrs::View<'a> for SourceCodeInfoView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.location.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.location.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -14700,25 +14917,79 @@ pub mod source_code_info {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             let chunk = self._source.add(r.rest());
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x0a) {
+                    break;
+                }
+                self.path.push(chunk, left, r, 0x0a, depth)?;
+            }
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x08) {
+                    break;
+                }
+                self.path.push(chunk, left, r, 0x08, depth)?;
+            }
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x12) {
+                    break;
+                }
+                self.span.push(chunk, left, r, 0x12, depth)?;
+            }
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x10) {
+                    break;
+                }
+                self.span.push(chunk, left, r, 0x10, depth)?;
+            }
+            if r.read_tag_if(0x1a) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.leading_comments, r, depth)?;
+            }
+            if r.read_tag_if(0x22) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.trailing_comments, r, depth)?;
+            }
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x32) {
+                    break;
+                }
+                self.leading_detached_comments.push(chunk, left, r, 0x32, depth)?;
+            }
             while !r.is_empty() {
                 let left = r.rest().len();
                 match r.read_tag()? {
-                    0x0a => self.path.push(chunk, left, r, 0x0a, depth)?,
-                    0x08 => self.path.push(chunk, left, r, 0x08, depth)?,
-                    0x12 => self.span.push(chunk, left, r, 0x12, depth)?,
-                    0x10 => self.span.push(chunk, left, r, 0x10, depth)?,
+                    0x0a => {
+                        self.path.push(chunk, left, r, 0x0a, depth)?;
+                    }
+                    0x08 => {
+                        self.path.push(chunk, left, r, 0x08, depth)?;
+                    }
+                    0x12 => {
+                        self.span.push(chunk, left, r, 0x12, depth)?;
+                    }
+                    0x10 => {
+                        self.span.push(chunk, left, r, 0x10, depth)?;
+                    }
                     0x1a => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.leading_comments, r, depth)?
+                        >(&mut self.leading_comments, r, depth)?;
                     }
                     0x22 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.trailing_comments, r, depth)?
+                        >(&mut self.trailing_comments, r, depth)?;
                     }
                     0x32 => {
-                        self.leading_detached_comments.push(chunk, left, r, 0x32, depth)?
+                        self.leading_detached_comments
+                            .push(chunk, left, r, 0x32, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }
@@ -14896,7 +15167,9 @@ impl<'a> ::fastrs::View<'a> for GeneratedCodeInfoView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.annotation.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.annotation.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -15266,30 +15539,68 @@ pub mod generated_code_info {
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             let chunk = self._source.add(r.rest());
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x0a) {
+                    break;
+                }
+                self.path.push(chunk, left, r, 0x0a, depth)?;
+            }
+            loop {
+                let left = r.rest().len();
+                if !r.read_tag_if(0x08) {
+                    break;
+                }
+                self.path.push(chunk, left, r, 0x08, depth)?;
+            }
+            if r.read_tag_if(0x12) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::LaxStr,
+                >(&mut self.source_file, r, depth)?;
+            }
+            if r.read_tag_if(0x18) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.begin, r, depth)?;
+            }
+            if r.read_tag_if(0x20) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::Int32,
+                >(&mut self.end, r, depth)?;
+            }
+            if r.read_tag_if(0x28) {
+                ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::ClosedEnum<annotation::Semantic>,
+                >(&mut self.semantic, r, depth)?;
+            }
             while !r.is_empty() {
                 let left = r.rest().len();
                 match r.read_tag()? {
-                    0x0a => self.path.push(chunk, left, r, 0x0a, depth)?,
-                    0x08 => self.path.push(chunk, left, r, 0x08, depth)?,
+                    0x0a => {
+                        self.path.push(chunk, left, r, 0x0a, depth)?;
+                    }
+                    0x08 => {
+                        self.path.push(chunk, left, r, 0x08, depth)?;
+                    }
                     0x12 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::LaxStr,
-                        >(&mut self.source_file, r, depth)?
+                        >(&mut self.source_file, r, depth)?;
                     }
                     0x18 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.begin, r, depth)?
+                        >(&mut self.begin, r, depth)?;
                     }
                     0x20 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::Int32,
-                        >(&mut self.end, r, depth)?
+                        >(&mut self.end, r, depth)?;
                     }
                     0x28 => {
                         ::fastrs::__private::view::merge::<
                             ::fastrs::__private::ClosedEnum<annotation::Semantic>,
-                        >(&mut self.semantic, r, depth)?
+                        >(&mut self.semantic, r, depth)?;
                     }
                     tag => r.skip_value(tag, depth)?,
                 }

@@ -55,6 +55,7 @@ pub trait ViewCodec<'a> {
         let bytes = inner.rest();
         match Self::PACKED_WIDTH {
             Some(0) if bytes.iter().all(|&b| b < 0x80) => Ok(bytes.len()),
+            Some(0) if let Some(count) = count_varints(bytes) => Ok(count),
             Some(width @ (4 | 8)) => {
                 if bytes.len() % width == 0 {
                     Ok(bytes.len() / width)
@@ -144,6 +145,38 @@ impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
         *slot = e;
         Ok(e.is_some())
     }
+}
+
+/// The number of varints in `bytes`, if they are whole varints of at most
+/// ten bytes each (the tenth may hold any bits, as `varint::decode` reads
+/// them); `None` for a malformed run, which is then read value by value to
+/// fail as owned decoding does. Eight bytes at a time: a varint ends at
+/// each byte with its high bit clear.
+fn count_varints(bytes: &[u8]) -> Option<usize> {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // `run`: continuation bytes since the last stop (capped: past ten it
+    // only matters that it is).
+    let (mut count, mut run, mut bad) = (0usize, 0u32, false);
+    let (words, tail) = bytes.as_chunks::<8>();
+    for word in words {
+        let stops = !u64::from_le_bytes(*word) & HIGH;
+        // One bit per stop, summed into the top byte by the multiply.
+        count += ((stops >> 7).wrapping_mul(ONES) >> 56) as usize;
+        // Continuation bytes before the first stop (8 with none) extend the run.
+        bad |= run + stops.trailing_zeros() / 8 >= 10;
+        run = if stops == 0 {
+            (run + 8).min(16)
+        } else {
+            stops.leading_zeros() / 8
+        };
+    }
+    for &b in tail {
+        run = if b < 0x80 { 0 } else { run + 1 };
+        count += usize::from(b < 0x80);
+        bad |= run >= 10;
+    }
+    (!bad && run == 0).then_some(count)
 }
 
 /// A closed enum's value, if `E` names it.

@@ -155,10 +155,16 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     /// The encoding in a new vector of exactly `self.size()` bytes.
     fn encode_to_vec(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.size());
+        self.encode_append(&mut out);
+        out
+    }
+
+    /// Appends the encoding to `out`; allocates only if `out` lacks the
+    /// capacity.
+    fn encode_append(&self, out: &mut Vec<u8>) {
         for chunk in self.source().chunks() {
             out.extend_from_slice(chunk);
         }
-        out
     }
 
     /// The fields the schema does not know (and extensions), as `(tag,
@@ -366,7 +372,7 @@ impl<'a> Iterator for UnknownIter<'_, 'a> {
 ///
 /// # Errors
 /// A bad length, or bytes that are not UTF-8.
-#[inline]
+#[inline(always)]
 pub(crate) fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
     let bytes = r.read_bytes()?;
     crate::encoding::as_utf8(bytes, r.offset())

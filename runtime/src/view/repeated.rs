@@ -107,9 +107,17 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
         let count = if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
             C::count_packed(r)?
         } else {
-            let mut slot = None;
-            C::merge(&mut slot, r, depth)?;
-            usize::from(slot.is_some())
+            // Encoders write a repeated field's records together: read the
+            // whole run here, and note its span once.
+            let mut count = 0;
+            loop {
+                let mut slot = None;
+                C::merge(&mut slot, r, depth)?;
+                count += usize::from(slot.is_some());
+                if !r.read_tag_if(tag) {
+                    break count;
+                }
+            }
         };
         self.len += count;
         self.number = wire::field_number(tag);

@@ -184,17 +184,27 @@ impl<'a> ::fastrs::View<'a> for AnyView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Str,
+            >(&mut self.type_url, r, depth)?;
+        }
+        if r.read_tag_if(0x12) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Bytes,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.type_url, r, depth)?
+                    >(&mut self.type_url, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -687,30 +697,36 @@ impl<'a> ::fastrs::View<'a> for ApiView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.methods.push(chunk, left, r, 0x12, depth)?,
-                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                0x12 => {
+                    self.methods.push(chunk, left, r, 0x12, depth)?;
+                }
+                0x1a => {
+                    self.options.push(chunk, left, r, 0x1a, depth)?;
+                }
                 0x22 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.version, r, depth)?
+                    >(&mut self.version, r, depth)?;
                 }
                 0x2a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<SourceContextView<'a>>,
-                    >(&mut self.source_context, r, depth)?
+                    >(&mut self.source_context, r, depth)?;
                 }
-                0x32 => self.mixins.push(chunk, left, r, 0x32, depth)?,
+                0x32 => {
+                    self.mixins.push(chunk, left, r, 0x32, depth)?;
+                }
                 0x38 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<Syntax>,
-                    >(&mut self.syntax, r, depth)?
+                    >(&mut self.syntax, r, depth)?;
                 }
                 0x42 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.edition, r, depth)?
+                    >(&mut self.edition, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -1181,38 +1197,40 @@ impl<'a> ::fastrs::View<'a> for MethodView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.request_type_url, r, depth)?
+                    >(&mut self.request_type_url, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.request_streaming, r, depth)?
+                    >(&mut self.request_streaming, r, depth)?;
                 }
                 0x22 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.response_type_url, r, depth)?
+                    >(&mut self.response_type_url, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.response_streaming, r, depth)?
+                    >(&mut self.response_streaming, r, depth)?;
                 }
-                0x32 => self.options.push(chunk, left, r, 0x32, depth)?,
+                0x32 => {
+                    self.options.push(chunk, left, r, 0x32, depth)?;
+                }
                 0x38 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<Syntax>,
-                    >(&mut self.syntax, r, depth)?
+                    >(&mut self.syntax, r, depth)?;
                 }
                 0x42 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.edition, r, depth)?
+                    >(&mut self.edition, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -1484,17 +1502,27 @@ impl<'a> ::fastrs::View<'a> for MixinView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Str,
+            >(&mut self.name, r, depth)?;
+        }
+        if r.read_tag_if(0x12) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Str,
+            >(&mut self.root, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.root, r, depth)?
+                    >(&mut self.root, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -1673,17 +1701,27 @@ impl<'a> ::fastrs::View<'a> for DurationView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int64,
+            >(&mut self.seconds, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int32,
+            >(&mut self.nanos, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.seconds, r, depth)?
+                    >(&mut self.seconds, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.nanos, r, depth)?
+                    >(&mut self.nanos, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -2099,10 +2137,19 @@ impl<'a> ::fastrs::View<'a> for FieldMaskView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         let chunk = self._source.add(r.rest());
+        loop {
+            let left = r.rest().len();
+            if !r.read_tag_if(0x0a) {
+                break;
+            }
+            self.paths.push(chunk, left, r, 0x0a, depth)?;
+        }
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.paths.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.paths.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -2263,12 +2310,17 @@ impl<'a> ::fastrs::View<'a> for SourceContextView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Str,
+            >(&mut self.file_name, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.file_name, r, depth)?
+                    >(&mut self.file_name, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -2406,7 +2458,9 @@ impl<'a> ::fastrs::View<'a> for StructView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.fields.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.fields.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -2834,7 +2888,9 @@ impl<'a> ::fastrs::View<'a> for ListValueView<'a> {
         while !r.is_empty() {
             let left = r.rest().len();
             match r.read_tag()? {
-                0x0a => self.values.push(chunk, left, r, 0x0a, depth)?,
+                0x0a => {
+                    self.values.push(chunk, left, r, 0x0a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -3041,17 +3097,27 @@ impl<'a> ::fastrs::View<'a> for TimestampView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int64,
+            >(&mut self.seconds, r, depth)?;
+        }
+        if r.read_tag_if(0x10) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int32,
+            >(&mut self.nanos, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.seconds, r, depth)?
+                    >(&mut self.seconds, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.nanos, r, depth)?
+                    >(&mut self.nanos, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -3461,25 +3527,31 @@ impl<'a> ::fastrs::View<'a> for TypeView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.fields.push(chunk, left, r, 0x12, depth)?,
-                0x1a => self.oneofs.push(chunk, left, r, 0x1a, depth)?,
-                0x22 => self.options.push(chunk, left, r, 0x22, depth)?,
+                0x12 => {
+                    self.fields.push(chunk, left, r, 0x12, depth)?;
+                }
+                0x1a => {
+                    self.oneofs.push(chunk, left, r, 0x1a, depth)?;
+                }
+                0x22 => {
+                    self.options.push(chunk, left, r, 0x22, depth)?;
+                }
                 0x2a => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<SourceContextView<'a>>,
-                    >(&mut self.source_context, r, depth)?
+                    >(&mut self.source_context, r, depth)?;
                 }
                 0x30 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<Syntax>,
-                    >(&mut self.syntax, r, depth)?
+                    >(&mut self.syntax, r, depth)?;
                 }
                 0x3a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.edition, r, depth)?
+                    >(&mut self.edition, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -3996,48 +4068,50 @@ impl<'a> ::fastrs::View<'a> for FieldView<'a> {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<field::Kind>,
-                    >(&mut self.kind, r, depth)?
+                    >(&mut self.kind, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<field::Cardinality>,
-                    >(&mut self.cardinality, r, depth)?
+                    >(&mut self.cardinality, r, depth)?;
                 }
                 0x18 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.number, r, depth)?
+                    >(&mut self.number, r, depth)?;
                 }
                 0x22 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x32 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.type_url, r, depth)?
+                    >(&mut self.type_url, r, depth)?;
                 }
                 0x38 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.oneof_index, r, depth)?
+                    >(&mut self.oneof_index, r, depth)?;
                 }
                 0x40 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.packed, r, depth)?
+                    >(&mut self.packed, r, depth)?;
                 }
-                0x4a => self.options.push(chunk, left, r, 0x4a, depth)?,
+                0x4a => {
+                    self.options.push(chunk, left, r, 0x4a, depth)?;
+                }
                 0x52 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.json_name, r, depth)?
+                    >(&mut self.json_name, r, depth)?;
                 }
                 0x5a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.default_value, r, depth)?
+                    >(&mut self.default_value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -4582,24 +4656,28 @@ impl<'a> ::fastrs::View<'a> for EnumView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
-                0x12 => self.enumvalue.push(chunk, left, r, 0x12, depth)?,
-                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                0x12 => {
+                    self.enumvalue.push(chunk, left, r, 0x12, depth)?;
+                }
+                0x1a => {
+                    self.options.push(chunk, left, r, 0x1a, depth)?;
+                }
                 0x22 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<SourceContextView<'a>>,
-                    >(&mut self.source_context, r, depth)?
+                    >(&mut self.source_context, r, depth)?;
                 }
                 0x28 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::OpenEnum<Syntax>,
-                    >(&mut self.syntax, r, depth)?
+                    >(&mut self.syntax, r, depth)?;
                 }
                 0x32 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.edition, r, depth)?
+                    >(&mut self.edition, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -4845,14 +4923,16 @@ impl<'a> ::fastrs::View<'a> for EnumValueView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x10 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.number, r, depth)?
+                    >(&mut self.number, r, depth)?;
                 }
-                0x1a => self.options.push(chunk, left, r, 0x1a, depth)?,
+                0x1a => {
+                    self.options.push(chunk, left, r, 0x1a, depth)?;
+                }
                 tag => r.skip_value(tag, depth)?,
             }
         }
@@ -5076,12 +5156,12 @@ impl<'a> ::fastrs::View<'a> for OptionView<'a> {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.name, r, depth)?
+                    >(&mut self.name, r, depth)?;
                 }
                 0x12 => {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<AnyView<'a>>,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5177,12 +5257,17 @@ impl<'a> ::fastrs::View<'a> for DoubleValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x09) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Double,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x09 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Double,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5278,12 +5363,17 @@ impl<'a> ::fastrs::View<'a> for FloatValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0d) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Float,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0d => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Float,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5379,12 +5469,17 @@ impl<'a> ::fastrs::View<'a> for Int64ValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int64,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int64,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5480,12 +5575,17 @@ impl<'a> ::fastrs::View<'a> for UInt64ValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Uint64,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Uint64,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5581,12 +5681,17 @@ impl<'a> ::fastrs::View<'a> for Int32ValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Int32,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Int32,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5682,12 +5787,17 @@ impl<'a> ::fastrs::View<'a> for UInt32ValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Uint32,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Uint32,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5783,12 +5893,17 @@ impl<'a> ::fastrs::View<'a> for BoolValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x08) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Bool,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bool,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5884,12 +5999,17 @@ impl<'a> ::fastrs::View<'a> for StringValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Str,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Str,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
@@ -5985,12 +6105,17 @@ impl<'a> ::fastrs::View<'a> for BytesValueView<'a> {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         self._source.add(r.rest());
+        if r.read_tag_if(0x0a) {
+            ::fastrs::__private::view::merge_implicit::<
+                ::fastrs::__private::Bytes,
+            >(&mut self.value, r, depth)?;
+        }
         while !r.is_empty() {
             match r.read_tag()? {
                 0x0a => {
                     ::fastrs::__private::view::merge_implicit::<
                         ::fastrs::__private::Bytes,
-                    >(&mut self.value, r, depth)?
+                    >(&mut self.value, r, depth)?;
                 }
                 tag => r.skip_value(tag, depth)?,
             }
