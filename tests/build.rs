@@ -33,6 +33,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("size"))
         .compile(PROTOS, &["../proto"])?;
 
+    // `bytes` fields as `bytes::Bytes`, sliced from a shared input.
+    builder
+        .clone()
+        .bytes(["."])?
+        .out_dir(out.join("shared"))
+        .compile(&PROTOS[..3], &["../proto"])?;
+
     let parsed = builder.parse(PROTOS, &["../proto"])?;
     std::fs::write(out.join("descriptors.pb"), fastrs::Message::encode_to_vec(&parsed.set))?;
 

@@ -117,6 +117,21 @@ impl Builder {
         self
     }
 
+    /// Holds the `bytes` fields of the given packages, messages or fields
+    /// (`.acme.shop`, `.acme.shop.Order`, `.acme.shop.Order.blob`; `.` for
+    /// all) as `bytes::Bytes` instead of `Vec<u8>`: decoded from a shared
+    /// buffer (`Message::decode_shared`), they are slices of it, not copies.
+    /// The including crate enables fastrs's `bytes` feature.
+    ///
+    /// # Errors
+    /// A path that does not start with `.`.
+    pub fn bytes<S: AsRef<str>>(mut self, paths: impl IntoIterator<Item = S>) -> Result<Self, crate::OptionsError> {
+        for path in paths {
+            self.options.add_shared_bytes(path.as_ref())?;
+        }
+        Ok(self)
+    }
+
     /// Also generates a zero-copy view of every message (`FooView<'a>`, see
     /// `fastrs::view`): read in place, borrowing strings, bytes and repeated
     /// fields from the input.

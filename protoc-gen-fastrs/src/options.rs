@@ -25,6 +25,10 @@ pub struct Options {
     pub grpc: bool,
     /// Generate a zero-copy `FooView<'a>` for every message (`views=true`).
     pub views: bool,
+    /// Packages, messages or fields (`.acme.shop`, `.acme.shop.Order`,
+    /// `.acme.shop.Order.blob`; `.` for all) whose `bytes` fields are held as
+    /// `bytes::Bytes` (`bytes=PREFIX`, repeatable).
+    pub shared_bytes: Vec<String>,
     /// The code's mode for messages no entry of `modes_for` names; `None`
     /// picks by the schema's size (see [`Mode`]).
     pub mode: Option<Mode>,
@@ -240,6 +244,8 @@ impl Options {
     ///   `paths=source_relative` (one file per `.proto`, beside its path)
     /// - `descriptors=true`: embed the package's descriptors
     /// - `views=true`: also generate a zero-copy view of every message
+    /// - `bytes=.proto.prefix` (repeatable; `.` for all): hold the `bytes`
+    ///   fields of a package, message or field as `bytes::Bytes`
     /// - `mode=speed` or `mode=size` (see [`Mode`]; unset, by the schema's size)
     /// - `speed=.proto.prefix`, `size=.proto.prefix` (repeatable): the mode
     ///   of the messages under a package or message
@@ -282,6 +288,7 @@ impl Options {
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
                 "views" => options.views = parse_bool(key, value)?,
+                "bytes" => options.add_shared_bytes(value)?,
                 "grpc" => match value {
                     "tonic" => options.grpc = true,
                     "" | "none" => options.grpc = false,
@@ -299,7 +306,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, views, grpc, mode, speed, size)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, views, bytes, grpc, mode, speed, size)"
                     )))
                 }
             }
@@ -334,6 +341,21 @@ impl Options {
             )));
         }
         self.modes_for.push((proto.to_string(), mode));
+        Ok(())
+    }
+
+    /// Holds the `bytes` fields under `proto` (a package, message or field,
+    /// or `.` for all) as `bytes::Bytes`.
+    ///
+    /// # Errors
+    /// `proto` does not start with `.`.
+    pub fn add_shared_bytes(&mut self, proto: &str) -> Result<(), OptionsError> {
+        if !proto.starts_with('.') {
+            return Err(OptionsError(format!(
+                "bytes=`{proto}` must be `.` or a fully qualified package, message or field, starting with `.`"
+            )));
+        }
+        self.shared_bytes.push(proto.to_string());
         Ok(())
     }
 
@@ -402,6 +424,13 @@ mod tests {
             Paths::SourceRelative
         );
         assert!(Options::parse("paths=flat").unwrap_err().0.contains("source_relative"));
+    }
+
+    #[test]
+    fn shared_bytes_take_qualified_prefixes() {
+        let options = Options::parse("bytes=.,bytes=.acme.Order.blob").unwrap();
+        assert_eq!(options.shared_bytes, [".", ".acme.Order.blob"]);
+        assert!(Options::parse("bytes=acme").is_err());
     }
 
     #[test]

@@ -650,6 +650,47 @@ impl Codec for Bytes {
     }
 }
 
+/// `bytes` held as `bytes::Bytes` (the generator's `bytes` option): decoded
+/// from a shared buffer (`Message::decode_shared`), values are slices of it,
+/// not copies.
+#[cfg(feature = "bytes")]
+#[derive(Debug)]
+pub enum SharedBytes {}
+
+#[cfg(feature = "bytes")]
+impl Codec for SharedBytes {
+    type Value = bytes::Bytes;
+    const WIRE_TYPE: u8 = wire::LEN;
+
+    #[inline(always)]
+    fn is_default(v: &bytes::Bytes) -> bool {
+        v.is_empty()
+    }
+    #[inline(always)]
+    fn size(v: &bytes::Bytes) -> usize {
+        len_delimited_size(v.len())
+    }
+    #[inline(always)]
+    fn write(v: &bytes::Bytes, w: &mut Writer<'_>) {
+        w.put_slice(v);
+        w.put_varint(v.len() as u64);
+    }
+    #[inline(always)]
+    fn write_keyed(v: &bytes::Bytes, key: &[u8], w: &mut Writer<'_>) {
+        w.put_slice(v);
+        w.put_key_varint(key, v.len() as u64);
+    }
+    #[inline]
+    fn merge(v: &mut bytes::Bytes, r: &mut Reader<'_>, _depth: u32) -> Result<(), DecodeError> {
+        *v = r.read_shared()?;
+        Ok(())
+    }
+    #[inline]
+    fn read(r: &mut Reader<'_>, _depth: u32) -> Result<bytes::Bytes, DecodeError> {
+        r.read_shared()
+    }
+}
+
 impl Bytes {
     /// Replaces `v` with the bytes at the front of `r`, reusing its allocation.
     #[inline(always)]

@@ -74,6 +74,11 @@ pub use view::OwnedView;
 pub use view::{HasView, View};
 pub use writer::Writer;
 
+/// Re-exported for generated code with `bytes` fields held as `bytes::Bytes`
+/// (the generator's `bytes` option), so it needs no dependency of its own.
+#[cfg(feature = "bytes")]
+pub use bytes;
+
 /// Re-exported for generated JSON code, so it needs no `serde` dependency of
 /// its own (and always agrees with fastrs on the version).
 #[cfg(feature = "json")]

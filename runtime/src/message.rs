@@ -152,6 +152,35 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
         Ok(m)
     }
 
+    /// Decodes a new message from a shared buffer: `bytes` fields generated
+    /// as `bytes::Bytes` (the generator's `bytes` option) are slices of
+    /// `buf`, not copies. Other fields decode as from [`Message::decode`].
+    ///
+    /// # Errors
+    /// As [`Message::fast_read`].
+    #[cfg(feature = "bytes")]
+    fn decode_shared(buf: &bytes::Bytes) -> Result<Self, DecodeError> {
+        Self::decode_shared_with(buf, &DecodeOptions::default())
+    }
+
+    /// [`Message::decode_shared`] under the given limits.
+    ///
+    /// # Errors
+    /// As [`Message::fast_read_with`].
+    #[cfg(feature = "bytes")]
+    fn decode_shared_with(buf: &bytes::Bytes, options: &DecodeOptions) -> Result<Self, DecodeError> {
+        if buf.len() > options.max_input_bytes {
+            let e = DecodeError::new(crate::DecodeErrorKind::InputTooLarge, options.max_input_bytes);
+            return Err(e.within(Self::FULL_NAME, 0));
+        }
+        let mut m = Self::default();
+        let mut r = Reader::with_source(buf, options.allocation_budget(buf.len()));
+        m.merge_from(&mut r, options.recursion_limit)
+            .map_err(|e| e.within(Self::FULL_NAME, r.field()))?;
+        m.check_required()?;
+        Ok(m)
+    }
+
     /// [`Message::encode_to_vec`] after checking that every `required` field is set.
     ///
     /// # Errors

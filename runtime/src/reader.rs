@@ -24,6 +24,10 @@ pub struct Reader<'a> {
     /// [`DecodeOptions`](crate::DecodeOptions)); nested readers take it and give
     /// back what is left.
     budget: usize,
+    /// The shared buffer `buf` lies in, when decoding from one: `bytes`
+    /// fields generated as `bytes::Bytes` are then sliced from it, not copied.
+    #[cfg(feature = "bytes")]
+    source: Option<&'a bytes::Bytes>,
 }
 
 /// A varint of three or more bytes at the start of `buf` (whose end is at
@@ -162,7 +166,39 @@ impl<'a> Reader<'a> {
             end: buf.len(),
             field: 0,
             budget,
+            #[cfg(feature = "bytes")]
+            source: None,
         }
+    }
+
+    /// A reader over all of `source` that may allocate `budget` bytes;
+    /// `bytes::Bytes` fields are sliced from `source`.
+    #[cfg(feature = "bytes")]
+    #[must_use]
+    #[doc(hidden)]
+    pub fn with_source(source: &'a bytes::Bytes, budget: usize) -> Self {
+        Self {
+            source: Some(source),
+            ..Self::with_budget(source, budget)
+        }
+    }
+
+    /// Reads a length-delimited value as `bytes::Bytes`: a slice of the
+    /// shared buffer being decoded, if there is one, else a copy.
+    ///
+    /// # Errors
+    /// As [`Reader::read_bytes`].
+    #[cfg(feature = "bytes")]
+    #[inline]
+    #[doc(hidden)]
+    pub fn read_shared(&mut self) -> Result<bytes::Bytes, DecodeError> {
+        let value = self.read_bytes()?;
+        Ok(match self.source {
+            // `value` lies in `source`: every reader's bytes are a part of
+            // the bytes of the reader it came from.
+            Some(source) => source.slice_ref(value),
+            None => bytes::Bytes::copy_from_slice(value),
+        })
     }
 
     /// Charges an allocation of `bytes` (a new message value or map entry)
@@ -365,6 +401,8 @@ impl<'a> Reader<'a> {
             end: self.offset(),
             field: 0,
             budget: self.budget,
+            #[cfg(feature = "bytes")]
+            source: self.source,
         })
     }
 
@@ -456,6 +494,8 @@ impl<'a> Reader<'a> {
             end: start + body_len,
             field: 0,
             budget: self.budget,
+            #[cfg(feature = "bytes")]
+            source: self.source,
         })
     }
 

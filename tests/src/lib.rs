@@ -14,6 +14,13 @@ pub mod fast_size {
     include!(concat!(env!("OUT_DIR"), "/size/mod.rs"));
 }
 
+/// fastrs-generated code for `proto/test/{types,other,rootless}.proto` with
+/// `bytes` fields held as `bytes::Bytes` (`Builder::bytes`).
+#[allow(clippy::all)]
+pub mod fast_shared {
+    include!(concat!(env!("OUT_DIR"), "/shared/mod.rs"));
+}
+
 /// prost-generated code for the same files.
 #[allow(clippy::all)]
 pub mod pb {

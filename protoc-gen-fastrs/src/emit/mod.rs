@@ -91,7 +91,8 @@ fn codec(kind: &Kind, scope: &[String]) -> TokenStream {
         }),
         Kind::String { checked: true } => scalar("Str"),
         Kind::String { checked: false } => scalar("LaxStr"),
-        Kind::Bytes => scalar("Bytes"),
+        Kind::Bytes { shared: false } => scalar("Bytes"),
+        Kind::Bytes { shared: true } => scalar("SharedBytes"),
         _ => {
             let (name, args) = codec_parts(kind, scope);
             quote!(::fastrs::__private::#name<#args>)
@@ -200,7 +201,7 @@ fn is_set(kind: &Kind, value: &TokenStream) -> TokenStream {
         Kind::Scalar(Scalar::Bool) => quote!(#value),
         Kind::Scalar(Scalar::Float | Scalar::Double) => quote!(#value.to_bits() != 0),
         Kind::Scalar(_) => quote!(#value != 0),
-        Kind::String { .. } | Kind::Bytes => quote!(!#value.is_empty()),
+        Kind::String { .. } | Kind::Bytes { .. } => quote!(!#value.is_empty()),
         Kind::Enum { closed: false, .. } => quote!(#value.to_i32() != 0),
         Kind::Enum { closed: true, .. } => quote!(#value as i32 != 0),
         Kind::Message { .. } => quote!(true),
@@ -221,7 +222,8 @@ fn rust_type(kind: &Kind, scope: &[String]) -> TokenStream {
         },
         Kind::String { checked: true } => quote!(::fastrs::alloc::string::String),
         Kind::String { checked: false } => quote!(::fastrs::LaxString),
-        Kind::Bytes => quote!(::fastrs::alloc::vec::Vec<u8>),
+        Kind::Bytes { shared: false } => quote!(::fastrs::alloc::vec::Vec<u8>),
+        Kind::Bytes { shared: true } => quote!(::fastrs::bytes::Bytes),
         Kind::Enum {
             path, closed: false, ..
         } => {

@@ -487,7 +487,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let body = match kind {
             // The same member again merges into (a message) or reuses (a
             // string) its value; another member starts from a fresh one.
-            Kind::String { .. } | Kind::Bytes | Kind::Message { .. } if !msg.recycles() => {
+            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } if !msg.recycles() => {
                 let set_read = set(quote!(#read(r, depth)?));
                 quote! {
                     match &mut self.#ident {
@@ -501,7 +501,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
                 }
             }
             // In speed mode, another member starts from a kept one.
-            Kind::String { .. } | Kind::Bytes | Kind::Message { .. } => quote! {
+            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } => quote! {
                 match &mut self.#ident {
                     ::core::option::Option::Some(#module::#enum_ident::#variant(v)) => {
                         #merge(v, r, depth)?;

@@ -89,7 +89,7 @@ pub(super) fn clear_body(msg: &Message) -> TokenStream {
 fn plain_clear(f: &Field) -> TokenStream {
     let ident = &f.ident;
     match &f.shape {
-        Shape::Implicit(Kind::String { .. } | Kind::Bytes) | Shape::Repeated { .. } | Shape::Map { .. } => {
+        Shape::Implicit(Kind::String { .. } | Kind::Bytes { .. }) | Shape::Repeated { .. } | Shape::Map { .. } => {
             quote!(self.#ident.clear();)
         }
         Shape::Optional(_) => quote!(self.#ident = ::core::option::Option::None;),

@@ -207,7 +207,7 @@ fn getter(f: &Field, scope: &[String]) -> Option<TokenStream> {
     let (ty, body) = match kind {
         Kind::Scalar(_) => (rust_type(kind, scope), or_default(quote!(self.#ident), literal)),
         Kind::String { .. } => (quote!(&str), or_default(quote!(self.#ident.as_deref()), literal)),
-        Kind::Bytes => (quote!(&[u8]), or_default(quote!(self.#ident.as_deref()), literal)),
+        Kind::Bytes { .. } => (quote!(&[u8]), or_default(quote!(self.#ident.as_deref()), literal)),
         Kind::Enum { path, closed, .. } => {
             let path = path.relative_to(scope);
             let d = match default {

@@ -166,7 +166,7 @@ fn oneof_member(msg: &Message, o: &Oneof) -> TokenStream {
 fn item_type(kind: &Kind, scope: &[String]) -> TokenStream {
     match kind {
         Kind::String { checked: true } => quote!(&'a str),
-        Kind::String { checked: false } | Kind::Bytes => quote!(&'a [u8]),
+        Kind::String { checked: false } | Kind::Bytes { .. } => quote!(&'a [u8]),
         Kind::Message { path, boxed: true, .. } => {
             let view = view_type(path, scope);
             quote!(::fastrs::view::Lazy<'a, #view>)
@@ -197,7 +197,7 @@ fn view_type(path: &TypePath, scope: &[String]) -> TokenStream {
 
 /// True if a view of `kind` borrows from the input.
 fn borrows(kind: &Kind) -> bool {
-    matches!(kind, Kind::String { .. } | Kind::Bytes | Kind::Message { .. })
+    matches!(kind, Kind::String { .. } | Kind::Bytes { .. } | Kind::Message { .. })
 }
 
 /// `<'a>` for a oneof view enum whose members borrow, else nothing.

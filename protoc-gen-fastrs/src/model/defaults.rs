@@ -15,7 +15,7 @@ pub fn literal(kind: &Kind, text: &str) -> Option<proc_macro2::TokenStream> {
     match kind {
         Kind::Scalar(s) => scalar_default(*s, text),
         Kind::String { .. } => Some(proc_macro2::Literal::string(text).into_token_stream()),
-        Kind::Bytes => c_unescape(text).map(|b| proc_macro2::Literal::byte_string(&b).into_token_stream()),
+        Kind::Bytes { .. } => c_unescape(text).map(|b| proc_macro2::Literal::byte_string(&b).into_token_stream()),
         Kind::Enum { .. } | Kind::Message { .. } => None,
     }
 }

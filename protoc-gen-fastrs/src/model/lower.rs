@@ -55,6 +55,7 @@ pub fn lower(
         ctx.json = options.json.clone();
         ctx.descriptors = options.descriptors;
         ctx.views = options.views;
+        ctx.shared_bytes = &options.shared_bytes;
         ctx.modes = Some(&modes);
         ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
@@ -311,6 +312,8 @@ struct FileCtx<'a, 'e> {
     descriptors: bool,
     /// Messages get zero-copy views (`views=true`).
     views: bool,
+    /// Prefixes whose `bytes` fields are `bytes::Bytes` (`bytes=`).
+    shared_bytes: &'a [String],
     /// The mode of each message.
     modes: Option<&'a Modes<'a>>,
     /// Module segments of the file's package.
@@ -331,6 +334,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             json: None,
             descriptors: false,
             views: false,
+            shared_bytes: &[],
             modes: None,
             package_depth: 0,
             features: None,
@@ -557,6 +561,15 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         ))
     }
 
+    /// Whether the `bytes` field `element` (`pkg.Msg.field`) is held as
+    /// `bytes::Bytes`: it is under a prefix of the `bytes` option.
+    fn shares_bytes(&self, element: &str) -> bool {
+        self.shared_bytes.iter().any(|p| {
+            let p = p.trim_start_matches('.');
+            p.is_empty() || element == p || element.strip_prefix(p).is_some_and(|rest| rest.starts_with('.'))
+        })
+    }
+
     /// Whether `string` values at element `loc` must be UTF-8: proto3 and
     /// editions' `VERIFY` check, proto2 does not (nor does any reference
     /// implementation).
@@ -598,7 +611,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             Type::String => Some(Kind::String {
                 checked: self.checks_utf8(loc),
             }),
-            Type::Bytes => Some(Kind::Bytes),
+            Type::Bytes => Some(Kind::Bytes {
+                shared: !message.is_empty() && self.shares_bytes(element),
+            }),
             Type::Enum | Type::Message => {
                 let Some(info) = self.index.types.get(f.type_name()) else {
                     self.error(element, format!("unknown type `{}`", f.type_name()));

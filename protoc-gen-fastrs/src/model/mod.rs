@@ -242,7 +242,11 @@ pub enum Kind {
     String {
         checked: bool,
     },
-    Bytes,
+    /// `bytes`: a `Vec<u8>`, or a `bytes::Bytes` when `shared` (the
+    /// generator's `bytes` option).
+    Bytes {
+        shared: bool,
+    },
     /// An enum: open ones are held as `EnumValue<E>` and keep any number; closed
     /// ones as `E`, with unknown numbers routed to the unknown fields.
     Enum {
@@ -344,7 +348,8 @@ impl Kind {
     #[must_use]
     pub fn recycling(&self) -> Recycling {
         match self {
-            Kind::String { .. } | Kind::Bytes => Recycling::Buffer,
+            Kind::String { .. } | Kind::Bytes { shared: false } => Recycling::Buffer,
+            Kind::Bytes { shared: true } => Recycling::Nothing,
             Kind::Message { .. } => Recycling::Message,
             Kind::Scalar(_) | Kind::Enum { .. } => Recycling::Nothing,
         }

@@ -50,7 +50,7 @@ pub fn wire_type(kind: &Kind) -> u8 {
         },
         Kind::Enum { .. } => VARINT,
         Kind::Message { group: Some(_), .. } => START_GROUP,
-        Kind::String { .. } | Kind::Bytes | Kind::Message { .. } => LEN,
+        Kind::String { .. } | Kind::Bytes { .. } | Kind::Message { .. } => LEN,
     }
 }
 

@@ -736,6 +736,25 @@ impl JsonCodec for Bytes {
     }
 }
 
+#[cfg(feature = "bytes")]
+impl JsonCodec for crate::encoding::SharedBytes {
+    fn write_json<S: Serializer>(value: &bytes::Bytes, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&base64::Standard(value))
+    }
+
+    fn read_json<'de, D: Deserializer<'de>>(
+        de: D,
+        options: JsonOptions,
+        field: &'static str,
+    ) -> Result<Read<bytes::Bytes>, D::Error> {
+        Ok(match Bytes::read_json(de, options, field)? {
+            Read::Value(v) => Read::Value(bytes::Bytes::from(v)),
+            Read::Null => Read::Null,
+            Read::Skip => Read::Skip,
+        })
+    }
+}
+
 // ---- Enums --------------------------------------------------------------------
 
 const NULL_VALUE: &str = "google.protobuf.NullValue";

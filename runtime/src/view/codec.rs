@@ -224,6 +224,8 @@ macro_rules! bytes_view {
 }
 
 bytes_view!(Bytes, LaxStr);
+#[cfg(feature = "bytes")]
+bytes_view!(crate::encoding::SharedBytes);
 
 /// A length-delimited message, read into a view held inline.
 #[derive(Debug)]
