@@ -88,7 +88,7 @@ profile:
 # missing). Checks the few unsafe blocks for undefined behaviour.
 miri:
 	rustup component add --toolchain nightly miri rust-src
-	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs
+	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs --features bytes
 
 # Each fuzz target for FUZZ_SECONDS (default 60) with cargo-fuzz (nightly).
 FUZZ_SECONDS ?= 60

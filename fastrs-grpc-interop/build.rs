@@ -15,6 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     protoc_gen_fastrs::Builder::new()
         .grpc()
         .file_descriptors()
+        .views()
         .out_dir(out.join("fastrs"))
         .compile(&PROTOS, &["proto"])?;
 

@@ -405,3 +405,41 @@ fn reflection_lists_services_and_health_answers() {
         assert_eq!(first.status, ServingStatus::Serving);
     });
 }
+
+#[test]
+fn responses_decode_into_owned_views_that_cross_tasks() {
+    use fastrs_grpc_interop::pb::{SimpleRequest, SimpleResponse};
+    use fastrs_tonic::FastrsViewCodec;
+    let server = ServerProcess::start();
+    let rt = runtime();
+    rt.block_on(async {
+        let mut grpc = tonic::client::Grpc::new(connect(server.addr).await);
+        grpc.ready().await.expect("ready");
+        let path = tonic::codegen::http::uri::PathAndQuery::from_static("/grpc.testing.TestService/UnaryCall");
+        let request = SimpleRequest {
+            response_size: 5000,
+            ..Default::default()
+        };
+        let codec = FastrsViewCodec::<SimpleRequest, SimpleResponse>::default();
+        let response = grpc
+            .unary(tonic::Request::new(request), path, codec)
+            .await
+            .expect("served");
+        let view: fastrs::OwnedView<SimpleResponse> = response.into_inner();
+        // `Send + 'static`: the view moves to another task with its bytes.
+        let body_len = tokio::spawn(async move {
+            let body = view.get().payload.as_ref().map(|p| p.body);
+            assert!(body.is_some_and(|b| b.iter().all(|&x| x == 0)));
+            let frame = view.bytes().as_ptr_range();
+            assert!(
+                body.is_some_and(|b| frame.contains(&b.as_ptr())),
+                "borrowed from the frame"
+            );
+            assert_eq!(view.to_message().payload.map(|p| p.body.len()), Some(5000));
+            body.map_or(0, <[u8]>::len)
+        })
+        .await
+        .expect("the task ran");
+        assert_eq!(body_len, 5000);
+    });
+}

@@ -9,6 +9,11 @@
 //! answered with `INTERNAL` and a message naming the type and the problem,
 //! as other gRPC implementations do, and the server keeps serving.
 //!
+//! [`FastrsViewCodec`] decodes into [`fastrs::OwnedView`]s instead: zero-copy
+//! views that keep the frame's bytes (taken with `copy_to_bytes`, which does
+//! not copy a frame that arrived in one piece), for handlers that read a
+//! request once.
+//!
 //! Standard services, behind features: [`health`] (`grpc.health.v1`) and
 //! [`reflection`] (`grpc.reflection.v1` and `v1alpha`).
 
@@ -24,7 +29,7 @@ pub mod reflection;
 use core::marker::PhantomData;
 
 use bytes::{Buf, BufMut};
-use fastrs::{DecodeOptions, Message};
+use fastrs::{DecodeOptions, HasView, Message, OwnedView};
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::Status;
 
@@ -200,6 +205,91 @@ impl<D: Message> Decoder for FastrsDecoder<D> {
         match result {
             Ok(()) => Ok(Some(message)),
             Err(e) => Err(Status::internal(format!("failed to decode {}: {e}", D::FULL_NAME))),
+        }
+    }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        self.buffers
+    }
+}
+
+/// The [`Codec`] that encodes `E` and decodes zero-copy views of `M`
+/// ([`fastrs::OwnedView<M>`]: `Send + 'static`, holding the frame's
+/// `bytes::Bytes`), for calls made with `tonic::client::Grpc` or served by
+/// hand. Decoding checks the whole message under [`DecodeOptions`] as
+/// [`FastrsCodec`] does, with the same errors.
+///
+/// ```
+/// use fastrs::well_known::{Empty, Timestamp};
+/// let codec = fastrs_tonic::FastrsViewCodec::<Empty, Timestamp>::default();
+/// # let _ = codec;
+/// ```
+#[derive(Debug)]
+pub struct FastrsViewCodec<E, M> {
+    inner: FastrsCodec<E, M>,
+}
+
+impl<E, M> Default for FastrsViewCodec<E, M> {
+    fn default() -> Self {
+        Self {
+            inner: FastrsCodec::default(),
+        }
+    }
+}
+
+impl<E, M> FastrsViewCodec<E, M> {
+    /// The limits decoding runs under (see [`FastrsCodec::with_decode_options`]).
+    #[must_use]
+    pub fn with_decode_options(self, options: DecodeOptions) -> Self {
+        Self {
+            inner: self.inner.with_decode_options(options),
+        }
+    }
+}
+
+impl<E, M> Codec for FastrsViewCodec<E, M>
+where
+    E: Message + 'static,
+    M: HasView + 'static,
+{
+    type Encode = E;
+    type Decode = OwnedView<M>;
+    type Encoder = FastrsEncoder<E>;
+    type Decoder = FastrsViewDecoder<M>;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        FastrsEncoder {
+            buffers: self.inner.buffers,
+            _type: PhantomData,
+        }
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        FastrsViewDecoder {
+            options: self.inner.decode,
+            buffers: self.inner.buffers,
+            _type: PhantomData,
+        }
+    }
+}
+
+/// Decodes a view of `M` from a received frame, keeping its bytes.
+#[derive(Debug)]
+pub struct FastrsViewDecoder<M> {
+    options: DecodeOptions,
+    buffers: BufferSettings,
+    _type: PhantomData<fn() -> M>,
+}
+
+impl<M: HasView> Decoder for FastrsViewDecoder<M> {
+    type Item = OwnedView<M>;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<OwnedView<M>>, Status> {
+        let frame = src.copy_to_bytes(src.remaining());
+        match OwnedView::decode_with(frame, &self.options) {
+            Ok(view) => Ok(Some(view)),
+            Err(e) => Err(Status::internal(format!("failed to decode {}: {e}", M::FULL_NAME))),
         }
     }
 

@@ -190,7 +190,7 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
 #[allow(unsafe_code)]
 pub unsafe trait HasView: Message {
     /// The view type, `FooView<'a>` for `Foo`.
-    type View<'a>: View<'a, Message = Self>;
+    type View<'a>: View<'a, Message = Self> + Send + Sync;
 
     /// Shortens the lifetime of a view (proves covariance).
     #[doc(hidden)]

@@ -2,6 +2,8 @@
 
 #![allow(unsafe_code)]
 
+use core::mem::{ManuallyDrop, MaybeUninit};
+
 use bytes::Bytes;
 
 use super::{HasView, View};
@@ -18,8 +20,12 @@ use crate::options::DecodeOptions;
 /// route(request.get().customer_id);
 /// ```
 pub struct OwnedView<M: HasView> {
-    // Declared before `bytes`, so dropped before them.
-    view: M::View<'static>,
+    /// A view of `bytes`, always initialised (and dropped first, by `Drop`).
+    /// Kept in a `MaybeUninit` so that moving an `OwnedView` into a
+    /// function does not assert that its references stay valid for the
+    /// whole call (as references in a by-value argument otherwise do): the
+    /// function may drop the `OwnedView`, and with it their target.
+    view: MaybeUninit<M::View<'static>>,
     bytes: Bytes,
 }
 
@@ -46,13 +52,17 @@ impl<M: HasView> OwnedView<M> {
         // keep no reference beyond themselves (`HasView`'s contract).
         let data: &'static [u8] = unsafe { core::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
         let view = M::View::<'static>::decode_with(data, options)?;
-        Ok(Self { view, bytes })
+        Ok(Self {
+            view: MaybeUninit::new(view),
+            bytes,
+        })
     }
 
     /// The view.
     #[must_use]
     pub fn get(&self) -> &M::View<'_> {
-        M::reborrow(&self.view)
+        // SAFETY: `view` is initialised from construction until `Drop`.
+        M::reborrow(unsafe { self.view.assume_init_ref() })
     }
 
     /// The bytes the view reads.
@@ -64,7 +74,13 @@ impl<M: HasView> OwnedView<M> {
     /// Gives back the bytes.
     #[must_use]
     pub fn into_bytes(self) -> Bytes {
-        self.bytes
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: `this` is never used again and its `Drop` does not run:
+        // the view is dropped here once, then the bytes moved out once.
+        unsafe {
+            this.view.assume_init_drop();
+            core::ptr::read(&this.bytes)
+        }
     }
 
     /// The owned message with the same contents.
@@ -74,10 +90,22 @@ impl<M: HasView> OwnedView<M> {
     }
 }
 
+impl<M: HasView> Drop for OwnedView<M> {
+    fn drop(&mut self) {
+        // SAFETY: initialised since construction, dropped only here (or in
+        // `into_bytes`, which skips this); before `bytes`, which it reads.
+        unsafe { self.view.assume_init_drop() }
+    }
+}
+
 impl<M: HasView> Clone for OwnedView<M> {
     fn clone(&self) -> Self {
+        // The clone's bytes are the same memory (a shared handle), which
+        // the cloned view's references point into.
+        // SAFETY: initialised from construction until `Drop`.
+        let view = unsafe { self.view.assume_init_ref() }.clone();
         Self {
-            view: self.view.clone(),
+            view: MaybeUninit::new(view),
             bytes: self.bytes.clone(),
         }
     }
