@@ -320,22 +320,22 @@ fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<
             let Shape::OneofMember(kind) = &m.shape else {
                 unreachable!("oneof members are lowered as OneofMember")
             };
-            let (merge, variant) = (merge_fn(kind, &msg.scope, false), &m.ident);
-            let start = if matches!(kind, Kind::Message { .. }) {
+            let variant = &m.ident;
+            let body = if matches!(kind, Kind::Message { .. }) {
+                // The same member again merges into its view; another starts afresh.
+                let merge = merge_fn(kind, &msg.scope, false);
                 quote! {
-                    match self.#field.take() {
+                    let mut v = match self.#field.take() {
                         ::core::option::Option::Some(#module::#ty::#variant(v)) => ::core::option::Option::Some(v),
                         _ => ::core::option::Option::None,
-                    }
+                    };
+                    #merge(&mut v, r, depth)?;
+                    self.#field = v.map(#module::#ty::#variant);
                 }
             } else {
-                quote!(::core::option::Option::None)
-            };
-            let body = quote! {
-                let mut v = #start;
-                #merge(&mut v, r, depth)?;
-                if let ::core::option::Option::Some(v) = v {
-                    self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
+                let c = view_codec(kind, &msg.scope, false);
+                quote! {
+                    ::fastrs::__private::view::merge_member::<#c, _>(&mut self.#field, r, depth, #module::#ty::#variant)?;
                 }
             };
             Arm {

@@ -393,6 +393,28 @@ pub fn merge<'a, C: ViewCodec<'a>>(
     C::merge(slot, r, depth)
 }
 
+/// Reads a oneof member that is not a message: `member` makes the oneof's
+/// variant from the value (a closed enum's unnamed number leaves the oneof
+/// as it was).
+///
+/// # Errors
+/// Malformed input.
+#[inline(always)]
+#[doc(hidden)]
+pub fn merge_member<'a, C: ViewCodec<'a>, E>(
+    oneof: &mut Option<E>,
+    r: &mut Reader<'a>,
+    depth: u32,
+    member: impl FnOnce(C::Item) -> E,
+) -> Result<(), DecodeError> {
+    let mut v = None;
+    C::merge(&mut v, r, depth)?;
+    if let Some(v) = v {
+        *oneof = Some(member(v));
+    }
+    Ok(())
+}
+
 /// Reads a value of an implicit-presence field.
 ///
 /// # Errors

@@ -2659,48 +2659,28 @@ impl<'a> ::fastrs::View<'a> for ValueView<'a> {
         while !r.is_empty() {
             match r.read_tag()? {
                 0x08 => {
-                    let mut v = ::core::option::Option::None;
-                    ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::view::merge_member::<
                         ::fastrs::__private::OpenEnum<NullValue>,
-                    >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::NullValue(v),
-                        );
-                    }
+                        _,
+                    >(&mut self.kind, r, depth, value::KindView::NullValue)?;
                 }
                 0x11 => {
-                    let mut v = ::core::option::Option::None;
-                    ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::view::merge_member::<
                         ::fastrs::__private::Double,
-                    >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::NumberValue(v),
-                        );
-                    }
+                        _,
+                    >(&mut self.kind, r, depth, value::KindView::NumberValue)?;
                 }
                 0x1a => {
-                    let mut v = ::core::option::Option::None;
-                    ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::view::merge_member::<
                         ::fastrs::__private::Str,
-                    >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::StringValue(v),
-                        );
-                    }
+                        _,
+                    >(&mut self.kind, r, depth, value::KindView::StringValue)?;
                 }
                 0x20 => {
-                    let mut v = ::core::option::Option::None;
-                    ::fastrs::__private::view::merge::<
+                    ::fastrs::__private::view::merge_member::<
                         ::fastrs::__private::Bool,
-                    >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::BoolValue(v),
-                        );
-                    }
+                        _,
+                    >(&mut self.kind, r, depth, value::KindView::BoolValue)?;
                 }
                 0x2a => {
                     let mut v = match self.kind.take() {
@@ -2712,11 +2692,7 @@ impl<'a> ::fastrs::View<'a> for ValueView<'a> {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<StructView<'a>>,
                     >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::StructValue(v),
-                        );
-                    }
+                    self.kind = v.map(value::KindView::StructValue);
                 }
                 0x32 => {
                     let mut v = match self.kind.take() {
@@ -2728,11 +2704,7 @@ impl<'a> ::fastrs::View<'a> for ValueView<'a> {
                     ::fastrs::__private::view::merge::<
                         ::fastrs::view::MsgView<ListValueView<'a>>,
                     >(&mut v, r, depth)?;
-                    if let ::core::option::Option::Some(v) = v {
-                        self.kind = ::core::option::Option::Some(
-                            value::KindView::ListValue(v),
-                        );
-                    }
+                    self.kind = v.map(value::KindView::ListValue);
                 }
                 tag => r.skip_value(tag, depth)?,
             }
