@@ -26,6 +26,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .views()
         .out_dir(out.join("fastrs"))
         .compile(&files, &includes)?;
+    // The workloads with `bytes` fields again, those held as `bytes::Bytes`.
+    protoc_gen_fastrs::Builder::new()
+        .include_file("mod.rs")
+        .bytes(["."])?
+        .out_dir(out.join("fastrs_shared"))
+        .compile(
+            &[own_dir.join("wide.proto"), own_dir.join("fastpb_testcase.proto")],
+            &includes,
+        )?;
     // The map workloads again with buffa's hasher, for like-for-like rows.
     protoc_gen_fastrs::Builder::new()
         .include_file("mod.rs")

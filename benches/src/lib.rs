@@ -17,6 +17,13 @@ pub mod fast_foldhash {
     include!(concat!(env!("OUT_DIR"), "/fastrs_foldhash/mod.rs"));
 }
 
+/// fastrs with `bytes` fields held as `bytes::Bytes` (`Builder::bytes`),
+/// decoded from a shared buffer (the workloads with `bytes` fields only).
+#[allow(clippy::all, dead_code, missing_docs)]
+pub mod fast_shared {
+    include!(concat!(env!("OUT_DIR"), "/fastrs_shared/mod.rs"));
+}
+
 /// prost.
 #[allow(clippy::all, dead_code, missing_docs)]
 pub mod pb {

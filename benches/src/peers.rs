@@ -157,6 +157,24 @@ pub fn fastrs_view<V: fastrs::View<'static> + 'static>(payloads: &[Vec<u8>]) -> 
     ]
 }
 
+/// fastrs's view of a page, its items then collected into one exactly
+/// sized `Vec` of item views: the alternative to iterating them lazily
+/// (each item is then read twice, once to check it, once to collect it).
+pub fn fastrs_view_collected(payloads: &[Vec<u8>]) -> [Op; 3] {
+    use crate::fast::bench::page::PageView;
+    let mut inputs = Cycle::new(leaked(payloads));
+    let n = inputs.period();
+    [
+        Op::skipped(),
+        Op::cycling("fastrs view (Vec)", n, move || {
+            let page = PageView::decode(black_box(*inputs.next_item())).expect("decodes");
+            let items = page.items.to_vec();
+            sink((page, items));
+        }),
+        Op::skipped(),
+    ]
+}
+
 /// buffa's (eager) views: decode checks the whole input, as fastrs's does.
 pub fn buffa_view<V: buffa::ViewEncode<'static> + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
     let bytes = leaked(payloads);
@@ -172,6 +190,29 @@ pub fn buffa_view<V: buffa::ViewEncode<'static> + 'static>(payloads: &[Vec<u8>])
             sink(&buf);
         }),
         Op::cycling("buffa view", n, move || sink(read(black_box(*inputs.next_item())))),
+        Op::skipped(),
+    ]
+}
+
+/// fastrs with `bytes` fields held as `bytes::Bytes`, decoded from a shared
+/// buffer (`decode_shared`: those fields are slices of it). Cloning the
+/// buffer handle per call is part of what is measured, as a server would.
+pub fn fastrs_shared<M: fastrs::Message + 'static>(payloads: &[Vec<u8>]) -> [Op; 3] {
+    let shared: Vec<fastrs::bytes::Bytes> = payloads.iter().map(|p| p.clone().into()).collect();
+    let read = |b: &fastrs::bytes::Bytes| M::decode_shared(b).expect("fastrs decodes the payload");
+    let mut messages = Cycle::new(shared.iter().map(read).collect());
+    let mut buf = encode_buffer(payloads);
+    let mut inputs = Cycle::new(shared);
+    let n = messages.period();
+    [
+        Op::cycling("fastrs (Bytes)", n, move || {
+            buf.clear();
+            black_box(&*messages.next_item()).encode_append(&mut buf);
+            sink(&buf);
+        }),
+        Op::cycling("fastrs (Bytes)", n, move || {
+            sink(read(black_box(&inputs.next_item().clone())))
+        }),
         Op::skipped(),
     ]
 }

@@ -6,7 +6,7 @@ use std::slice::from_ref;
 
 use crate::data::{self, Dist, Shape};
 use crate::harness::{measure, Measured, Op, Settings};
-use crate::{bf, fast, fast_foldhash, fast_size, pb, peers, qp};
+use crate::{bf, fast, fast_foldhash, fast_shared, fast_size, pb, peers, qp};
 
 /// One row of the table: a workload and operation, and each library's result.
 #[derive(Debug, Clone)]
@@ -208,17 +208,24 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         let libs = match which {
             "Number" => peers!(from_ref(&p), benchmark::Number, qp::benchmark::Number),
             "String" | "String, UTF-8 text" => {
-                peers!(from_ref(&p), benchmark::String, qp::benchmark::String_pb<'static>)
+                let mut libs = peers!(from_ref(&p), benchmark::String, qp::benchmark::String_pb<'static>);
+                libs.push(peers::fastrs_shared::<fast_shared::benchmark::String>(from_ref(&p)));
+                libs
             }
             // quick-protobuf's packed fixed-width reads are unaligned casts (see above).
-            "List" => peers!(from_ref(&p), benchmark::List),
+            "List" => {
+                let mut libs = peers!(from_ref(&p), benchmark::List);
+                libs.push(peers::fastrs_shared::<fast_shared::benchmark::List>(from_ref(&p)));
+                libs
+            }
             _ => peers!(from_ref(&p), benchmark::Map, qp::benchmark::Map<'static>),
         };
         run_payload(&mut rows, &format!("fastpb {which}"), &p, libs, settings, None);
     }
     if select("page of 50 items") {
         let p = data::page_message(Shape::Fixed);
-        let libs = peers!(from_ref(&p), bench::page::Page, qp::bench::page::Page<'static>);
+        let mut libs = peers!(from_ref(&p), bench::page::Page, qp::bench::page::Page<'static>);
+        libs.push(peers::fastrs_view_collected(from_ref(&p)));
         run_payload(&mut rows, "page of 50 items", &p, libs, settings, None);
     }
     let name = format!("page of 50 items, {VARIED} payloads");
@@ -239,14 +246,9 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
     }
     if select("wide payload") {
         let p = data::wide_message(Shape::Fixed);
-        run_payload(
-            &mut rows,
-            "wide payload",
-            &p,
-            peers!(from_ref(&p), bench::wide::Wide, qp::bench::wide::Wide<'static>),
-            settings,
-            None,
-        );
+        let mut libs = peers!(from_ref(&p), bench::wide::Wide, qp::bench::wide::Wide<'static>);
+        libs.push(peers::fastrs_shared::<fast_shared::bench::wide::Wide>(from_ref(&p)));
+        run_payload(&mut rows, "wide payload", &p, libs, settings, None);
     }
     let name = format!("wide payload, {VARIED} payloads");
     if select(&name) {
@@ -398,8 +400,8 @@ fn json_table(rows: &[Row]) -> String {
 /// fastest other borrowed decoder, allocations per operation.
 fn views_table(rows: &[Row]) -> String {
     let mut out = String::new();
-    out.push_str("| workload | op | bytes | fastrs view ns | buffa view ns | quick ns | fastrs (owned) ns | prost ns | view ÷ prost | buffa view ÷ prost | quick ÷ prost | view ÷ best borrowed peer | allocs/op view · buffa view · quick |\n");
-    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    out.push_str("| workload | op | bytes | fastrs view ns | buffa view ns | quick ns | fastrs (owned) ns | fastrs (Bytes) ns | prost ns | view ÷ prost | buffa view ÷ prost | quick ÷ prost | (Bytes) ÷ prost | view ÷ best borrowed peer | allocs/op view · buffa view · quick · (Bytes) |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for row in rows.iter().filter(|r| r.op != "decode (reused)") {
         let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
         let Some(view) = get("fastrs view") else { continue };
@@ -414,12 +416,12 @@ fn views_table(rows: &[Row]) -> String {
             .map(|m| m.ns)
             .reduce(f64::min);
         let vs_peer = best_peer.map_or("—".into(), |b| format!("{:.2}", view.ns / b));
-        let allocs = ["fastrs view", "buffa view", "quick"]
+        let allocs = ["fastrs view", "buffa view", "quick", "fastrs (Bytes)"]
             .map(|l| get(l).map_or("—".into(), |m| m.allocs.to_string()))
             .join(" · ");
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             row.workload,
             row.op,
             row.wire_bytes,
@@ -427,13 +429,30 @@ fn views_table(rows: &[Row]) -> String {
             ns("buffa view"),
             ns("quick"),
             ns("fastrs"),
+            ns("fastrs (Bytes)"),
             ns("prost"),
             ratio("fastrs view"),
             ratio("buffa view"),
             ratio("quick"),
+            ratio("fastrs (Bytes)"),
             vs_peer,
             allocs,
         );
+    }
+    for row in rows {
+        if let (Some(v), Some(c)) = (
+            row.results.iter().find(|m| m.lib == "fastrs view"),
+            row.results.iter().find(|m| m.lib == "fastrs view (Vec)"),
+        ) {
+            let _ = writeln!(
+                out,
+                "\n{}: the view's repeated messages collected into one `Vec` of views after decoding: {} ns ({} allocs/op), against {} ns lazily.",
+                row.workload,
+                fmt_ns(c.ns),
+                c.allocs,
+                fmt_ns(v.ns)
+            );
+        }
     }
     out
 }

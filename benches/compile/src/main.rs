@@ -15,10 +15,12 @@
 //! the generated line counts.
 //!
 //! Usage: `fastrs-compile-bench [--rounds N] [--out FILE] [--only NAME] [--mode speed|size]
-//! [--descriptors] [--grpc]` (without `--mode`, the generator picks by the
+//! [--descriptors] [--grpc] [--views]` (without `--mode`, the generator picks by the
 //! schema's size; `--descriptors` embeds the descriptors, which the text
 //! format and gRPC reflection need; `--grpc` also generates tonic services,
-//! fastrs's with `grpc()` against tonic-prost-build's).
+//! fastrs's with `grpc()` against tonic-prost-build's; `--views` also
+//! generates fastrs's zero-copy views, which the used crate then decodes
+//! too: prost has none, so it measures what views add).
 
 mod types;
 
@@ -80,6 +82,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let descriptors = args.iter().any(|a| a == "--descriptors");
     let grpc = args.iter().any(|a| a == "--grpc");
+    let views = args.iter().any(|a| a == "--views");
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
@@ -103,6 +106,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     mode,
                     descriptors,
                     grpc,
+                    views,
                 },
                 &work,
                 &root,
@@ -126,6 +130,7 @@ struct Generation {
     mode: Option<protoc_gen_fastrs::Mode>,
     descriptors: bool,
     grpc: bool,
+    views: bool,
 }
 
 /// A generated crate.
@@ -174,6 +179,9 @@ fn generate(
             if how.grpc {
                 builder = builder.grpc();
             }
+            if how.views {
+                builder = builder.views();
+            }
             builder
                 .include_file("mod.rs")
                 .cargo_directives(false)
@@ -206,7 +214,7 @@ fn generate(
         .map(|(_, path)| format!("gen::part0::{path}"))
         .collect();
     let lines = count_lines(&gen)?;
-    write_crate(&dir, lib, how.grpc, &all_types, root)?;
+    write_crate(&dir, lib, how, &all_types, root)?;
     Ok(Crate {
         lib,
         dir,
@@ -230,7 +238,8 @@ fn count_lines(dir: &Path) -> std::io::Result<usize> {
 
 /// The manifest, `lib.rs` (the generated modules) and `used.rs` (every type
 /// decoded and encoded once, behind the `used` feature).
-fn write_crate(dir: &Path, lib: Lib, grpc: bool, types: &[String], root: &Path) -> std::io::Result<()> {
+fn write_crate(dir: &Path, lib: Lib, how: Generation, types: &[String], root: &Path) -> std::io::Result<()> {
+    let grpc = how.grpc;
     let parts = 1;
     let mut deps = match lib {
         // `descriptor`: schemas with custom options name its types.
@@ -266,12 +275,16 @@ fn write_crate(dir: &Path, lib: Lib, grpc: bool, types: &[String], root: &Path) 
     }
     lib_rs.push_str("}\n\n#[cfg(feature = \"used\")]\npub mod used;\n");
     std::fs::write(dir.join("src/lib.rs"), lib_rs)?;
-    let bound = match lib {
-        Lib::Fastrs => "fastrs::Message",
-        Lib::Prost => "prost::Message + Default",
+    let (bound, view) = match lib {
+        Lib::Fastrs if how.views => (
+            "fastrs::HasView",
+            " + <M::View<'_> as fastrs::View<'_>>::decode(bytes).map_or(0, |v| fastrs::View::size(&v))",
+        ),
+        Lib::Fastrs => ("fastrs::Message", ""),
+        Lib::Prost => ("prost::Message + Default", ""),
     };
     let mut used = format!(
-        "//! Decodes and encodes every message type once.\n\nuse crate::gen;\n\nfn touch<M: {bound}>(bytes: &[u8]) -> usize {{\n    M::decode(bytes).map_or(0, |m| m.encode_to_vec().len())\n}}\n\npub fn all(bytes: &[u8]) -> usize {{\n    let mut n = 0;\n"
+        "//! Decodes and encodes every message type once.\n\nuse crate::gen;\n\nfn touch<M: {bound}>(bytes: &[u8]) -> usize {{\n    M::decode(bytes).map_or(0, |m| m.encode_to_vec().len()){view}\n}}\n\npub fn all(bytes: &[u8]) -> usize {{\n    let mut n = 0;\n"
     );
     for path in types {
         let _ = writeln!(used, "    n += touch::<{path}>(bytes);");

@@ -1,5 +1,5 @@
 //! The fastrs quickstart: build a message, encode it, decode it, merge, reuse,
-//! and the same message as proto3 JSON.
+//! read it as a zero-copy view, and the same message as proto3 JSON.
 //! Run with `make demo` (or `cargo run -p fastrs-example`).
 
 use fastrs::Message;
@@ -95,6 +95,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     merged.clear();
     merged.fast_read(&bytes)?;
     assert_eq!(merged, order);
+
+    // A zero-copy view: strings borrowed from `bytes`, repeated fields and
+    // maps read as they are iterated; nothing allocated.
+    let view = acme::shop::v1::OrderView::decode(&bytes)?;
+    let quantities: u32 = view.lines.iter().map(|line| line.quantity).sum();
+    println!(
+        "view: customer {:?} (borrowed), {} lines, {quantities} items, channel {:?}",
+        view.customer,
+        view.lines.len(),
+        view.labels.get(&"channel")
+    );
+    assert_eq!(view.to_owned(), order);
 
     // Malformed input is an error that says what and where, never a panic.
     let err = Order::decode(&bytes[..bytes.len() - 1]).unwrap_err();
