@@ -75,14 +75,45 @@ fn record_start(chunk: &[u8], left: usize) -> usize {
     chunk.len().saturating_sub(left)
 }
 
+/// The records of one field: where they are, its number, and how many
+/// values they hold.
+#[derive(Clone, Default)]
+struct Records<'a> {
+    spans: Spans<'a>,
+    number: u32,
+    len: usize,
+}
+
+impl<'a> Records<'a> {
+    /// Notes a checked run of records of field `tag` from `chunk[start..]`
+    /// to where `r` is, holding `count` values.
+    #[inline(always)]
+    fn add(&mut self, chunk: &'a [u8], start: usize, r: &Reader<'a>, tag: u32, count: usize) {
+        self.len += count;
+        self.number = wire::field_number(tag);
+        self.spans.note(chunk, start, chunk.len() - r.rest().len());
+    }
+
+    /// The values of codec `C` in the records.
+    fn iter<C>(&self) -> Iter<'_, 'a, C> {
+        Iter {
+            spans: self.spans.all(),
+            spans_left: self.spans.count(),
+            r: Reader::new(&[]),
+            packed: Reader::new(&[]),
+            number: self.number,
+            left: self.len,
+            codec: PhantomData,
+        }
+    }
+}
+
 /// The view of a repeated field: its values, read from the input as they
 /// are iterated. Decoding counted and checked them, so [`Repeated::len`] is
 /// exact and iterating allocates nothing. Packed fixed-width values index in
 /// constant time ([`Repeated::get`]), read unaligned from the input.
 pub struct Repeated<'a, C> {
-    spans: Spans<'a>,
-    number: u32,
-    len: usize,
+    records: Records<'a>,
     codec: PhantomData<fn() -> C>,
 }
 
@@ -119,47 +150,37 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
                 }
             }
         };
-        self.len += count;
-        self.number = wire::field_number(tag);
-        self.spans.note(chunk, start, chunk.len() - r.rest().len());
+        self.records.add(chunk, start, r, tag, count);
         Ok(())
     }
 
     /// The number of values.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.records.len
     }
 
     /// True if there are none.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.records.len == 0
     }
 
     /// The values in order.
     #[must_use]
     pub fn iter(&self) -> Iter<'_, 'a, C> {
-        Iter {
-            spans: self.spans.all(),
-            spans_left: self.spans.count(),
-            r: Reader::new(&[]),
-            packed: Reader::new(&[]),
-            number: self.number,
-            left: self.len,
-            codec: PhantomData,
-        }
+        self.records.iter()
     }
 
     /// The value at `index`: in constant time for fixed-width values packed
     /// in one record (what encoders write), else by iterating.
     #[must_use]
     pub fn get(&self, index: usize) -> Option<C::Item> {
-        if index >= self.len {
+        if index >= self.len() {
             return None;
         }
         if let Some(width @ (4 | 8)) = C::PACKED_WIDTH {
-            if let Some(packed) = self.spans.single_record() {
+            if let Some(packed) = self.records.spans.single_record() {
                 let mut r = Reader::new(packed.get(index * width..)?);
                 let mut slot = None;
                 C::merge(&mut slot, &mut r, CHECKED).ok()?;
@@ -178,7 +199,7 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
     /// The last value.
     #[must_use]
     pub fn last(&self) -> Option<C::Item> {
-        self.get(self.len.checked_sub(1)?)
+        self.get(self.len().checked_sub(1)?)
     }
 
     /// The values in a new vector.
@@ -191,9 +212,7 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
 impl<C> Clone for Repeated<'_, C> {
     fn clone(&self) -> Self {
         Self {
-            spans: self.spans.clone(),
-            number: self.number,
-            len: self.len,
+            records: self.records.clone(),
             codec: PhantomData,
         }
     }
@@ -202,9 +221,7 @@ impl<C> Clone for Repeated<'_, C> {
 impl<C> Default for Repeated<'_, C> {
     fn default() -> Self {
         Self {
-            spans: Spans::default(),
-            number: 0,
-            len: 0,
+            records: Records::default(),
             codec: PhantomData,
         }
     }
@@ -301,9 +318,7 @@ impl<'a, C: ViewCodec<'a>> ExactSizeIterator for Iter<'_, 'a, C> {}
 /// iterated, in the order written. A key written twice appears twice when
 /// iterating; [`Map::get`] gives the last value, as the owned map holds.
 pub struct Map<'a, K, V> {
-    spans: Spans<'a>,
-    number: u32,
-    len: usize,
+    records: Records<'a>,
     codecs: PhantomData<fn() -> (K, V)>,
 }
 
@@ -354,37 +369,27 @@ where
     ) -> Result<(), DecodeError> {
         let start = record_start(chunk, left);
         let kept = read_entry::<K, V>(r, depth)?.is_some();
-        self.len += usize::from(kept);
-        self.number = wire::field_number(tag);
-        self.spans.note(chunk, start, chunk.len() - r.rest().len());
+        self.records.add(chunk, start, r, tag, usize::from(kept));
         Ok(())
     }
 
     /// The number of entries written (a key written twice counts twice).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.records.len
     }
 
     /// True if there are no entries.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.records.len == 0
     }
 
     /// The entries in the order written.
     #[must_use]
     pub fn iter(&self) -> MapIter<'_, 'a, K, V> {
         MapIter {
-            records: Iter {
-                spans: self.spans.all(),
-                spans_left: self.spans.count(),
-                r: Reader::new(&[]),
-                packed: Reader::new(&[]),
-                number: self.number,
-                left: self.len,
-                codec: PhantomData,
-            },
+            records: self.records.iter(),
         }
     }
 
@@ -405,9 +410,7 @@ where
 impl<K, V> Clone for Map<'_, K, V> {
     fn clone(&self) -> Self {
         Self {
-            spans: self.spans.clone(),
-            number: self.number,
-            len: self.len,
+            records: self.records.clone(),
             codecs: PhantomData,
         }
     }
@@ -416,9 +419,7 @@ impl<K, V> Clone for Map<'_, K, V> {
 impl<K, V> Default for Map<'_, K, V> {
     fn default() -> Self {
         Self {
-            spans: Spans::default(),
-            number: 0,
-            len: 0,
+            records: Records::default(),
             codecs: PhantomData,
         }
     }
