@@ -100,7 +100,7 @@ pub mod __private {
 
     /// What generated views call.
     pub mod view {
-        pub use crate::view::{check_str, merge, merge_implicit, merge_member, Source};
+        pub use crate::view::{check_str, compact, merge, merge_implicit, merge_member, Source};
     }
 
     /// Chains of messages of one type, sized and written in a loop.

@@ -429,3 +429,43 @@ views_agree! {
     p2_groups: ".fastrs.test2.Groups" => t2::Groups, true;
     p2_packed: ".fastrs.test2.Packed" => t2::Packed, true;
 }
+
+/// Views of size-mode code (out-of-line calls, no reads in field order)
+/// agree with owned decoding as speed-mode views do.
+mod size_mode {
+    use fastrs_tests::check_view;
+    use fastrs_tests::fast_size::fastrs::{test, test2};
+    use fastrs_tests::random::Rng;
+    use proptest::prelude::*;
+
+    fn inputs(name: &str, seed: u64) -> Vec<Vec<u8>> {
+        let mut rng = Rng::new(seed);
+        let one = super::random(name, &mut rng);
+        let two = [super::random(name, &mut rng), one.clone()].concat();
+        let mut bad = two.clone();
+        if !bad.is_empty() {
+            let at = rng.below(bad.len() as u64) as usize;
+            bad[at] ^= 1 << rng.below(8);
+        }
+        vec![one, two, bad]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn size_mode_views_agree(seed in any::<u64>()) {
+            for input in inputs(".fastrs.test.Everything", seed) {
+                check_view::<test::Everything>(&input);
+            }
+            for input in inputs(".fastrs.test.Flat", seed) {
+                check_view::<test::Flat>(&input);
+            }
+            for input in inputs(".fastrs.test2.Groups", seed) {
+                check_view::<test2::Groups>(&input);
+            }
+            for input in inputs(".fastrs.test2.Closed", seed) {
+                check_view::<test2::Closed>(&input);
+            }
+        }
+    }
+}

@@ -11,7 +11,7 @@ use quote::{format_ident, quote};
 
 use super::{codec, doc_attrs, tag_value};
 use crate::model::names::unique_field_ident;
-use crate::model::{Field, Kind, Message, Oneof, Shape, Slot, Tag, TypePath};
+use crate::model::{Field, Kind, Message, Mode, Oneof, Shape, Slot, Tag, TypePath};
 
 /// The view of `msg`, if views are asked for.
 pub fn message(msg: &Message) -> TokenStream {
@@ -238,13 +238,18 @@ fn is_boxed(kind: &Kind) -> bool {
     matches!(kind, Kind::Message { boxed: true, .. })
 }
 
-/// `fastrs::__private::view::{merge, merge_implicit}` for one value of `kind`.
-fn merge_fn(kind: &Kind, scope: &[String], implicit: bool) -> TokenStream {
-    let c = view_codec(kind, scope, is_boxed(kind));
+/// `fastrs::__private::view::{merge, merge_implicit}` for one value of
+/// `kind`: inlined in speed mode, out of line (`view::compact`) in size mode.
+fn merge_fn(msg: &Message, kind: &Kind, implicit: bool) -> TokenStream {
+    let c = view_codec(kind, &msg.scope, is_boxed(kind));
+    let module = match msg.mode {
+        Mode::Speed => quote!(::fastrs::__private::view),
+        Mode::Size => quote!(::fastrs::__private::view::compact),
+    };
     if implicit {
-        quote!(::fastrs::__private::view::merge_implicit::<#c>)
+        quote!(#module::merge_implicit::<#c>)
     } else {
-        quote!(::fastrs::__private::view::merge::<#c>)
+        quote!(#module::merge::<#c>)
     }
 }
 
@@ -279,11 +284,11 @@ fn field_arms<'m>(msg: &'m Message, f: &'m Field) -> Vec<Arm<'m>> {
     };
     match &f.shape {
         Shape::Implicit(kind) => {
-            let merge = merge_fn(kind, &msg.scope, true);
+            let merge = merge_fn(msg, kind, true);
             plain(quote!(#merge(&mut self.#ident, r, depth)?;))
         }
         Shape::Optional(kind) => {
-            let merge = merge_fn(kind, &msg.scope, false);
+            let merge = merge_fn(msg, kind, false);
             plain(quote!(#merge(&mut self.#ident, r, depth)?;))
         }
         Shape::Repeated { alt_tag, .. } => std::iter::once(&f.tag)
@@ -323,7 +328,7 @@ fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<
             let variant = &m.ident;
             let body = if matches!(kind, Kind::Message { .. }) {
                 // The same member again merges into its view; another starts afresh.
-                let merge = merge_fn(kind, &msg.scope, false);
+                let merge = merge_fn(msg, kind, false);
                 quote! {
                     let mut v = match self.#field.take() {
                         ::core::option::Option::Some(#module::#ty::#variant(v)) => ::core::option::Option::Some(v),
@@ -331,6 +336,13 @@ fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<
                     };
                     #merge(&mut v, r, depth)?;
                     self.#field = v.map(#module::#ty::#variant);
+                }
+            } else if msg.mode == Mode::Size {
+                let c = view_codec(kind, &msg.scope, false);
+                quote! {
+                    if let ::core::option::Option::Some(v) = ::fastrs::__private::view::compact::merge_value::<#c>(r, depth)? {
+                        self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
+                    }
                 }
             } else {
                 let c = view_codec(kind, &msg.scope, false);
@@ -347,11 +359,12 @@ fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<
         .collect()
 }
 
-/// For a message that holds no messages (a leaf of the recursion, as in
-/// `read`): its fields read in number order while their tags come next, a
-/// one- or two-byte compare each instead of a tag decode and a dispatch.
+/// In speed mode, for a message that holds no messages (a leaf of the
+/// recursion, as in `read`): its fields read in number order while their
+/// tags come next, a one- or two-byte compare each instead of a tag decode
+/// and a dispatch.
 fn in_order(msg: &Message, arms: &[Arm<'_>]) -> TokenStream {
-    if holds_messages(msg) {
+    if msg.mode == Mode::Size || holds_messages(msg) {
         return TokenStream::new();
     }
     let reads = arms.iter().filter(|a| a.tag.bytes.len() <= 2).map(|a| {

@@ -429,6 +429,52 @@ pub fn merge_implicit<'a, C: ViewCodec<'a>>(
     C::merge_implicit(value, r, depth)
 }
 
+/// The same calls out of line, for views of messages generated in size
+/// mode: one copy per value type in a crate instead of one per field,
+/// which is most of what a large schema's views cost to compile.
+#[doc(hidden)]
+pub mod compact {
+    use super::{DecodeError, Reader, ViewCodec};
+
+    /// [`super::merge`], out of line.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline(never)]
+    pub fn merge<'a, C: ViewCodec<'a>>(
+        slot: &mut Option<C::Item>,
+        r: &mut Reader<'a>,
+        depth: u32,
+    ) -> Result<(), DecodeError> {
+        C::merge(slot, r, depth)
+    }
+
+    /// [`super::merge_implicit`], out of line.
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline(never)]
+    pub fn merge_implicit<'a, C: ViewCodec<'a>>(
+        value: &mut C::Item,
+        r: &mut Reader<'a>,
+        depth: u32,
+    ) -> Result<(), DecodeError> {
+        C::merge_implicit(value, r, depth)
+    }
+
+    /// [`super::merge`] for a oneof member, out of line (the variant made
+    /// by the caller).
+    ///
+    /// # Errors
+    /// Malformed input.
+    #[inline(never)]
+    pub fn merge_value<'a, C: ViewCodec<'a>>(r: &mut Reader<'a>, depth: u32) -> Result<Option<C::Item>, DecodeError> {
+        let mut v = None;
+        C::merge(&mut v, r, depth)?;
+        Ok(v)
+    }
+}
+
 /// Checks the UTF-8 of a `string` extension (kept as an unknown field).
 ///
 /// # Errors
