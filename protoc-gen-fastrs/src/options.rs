@@ -164,6 +164,16 @@ impl RustPath {
         }
     }
 
+    /// This path with `suffix` added to its last segment (`::a::Foo` →
+    /// `::a::FooView`); a path that cannot take one is kept as it is.
+    pub(crate) fn with_suffix(&self, suffix: &str) -> Self {
+        let text = format!("{}{suffix}", self.text);
+        match syn::parse_str::<syn::Path>(&text) {
+            Ok(path) => Self::from_parts(&text, quote::ToTokens::to_token_stream(&path)),
+            Err(_) => self.clone(),
+        }
+    }
+
     /// The path as written.
     #[must_use]
     pub fn as_str(&self) -> &str {

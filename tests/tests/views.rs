@@ -238,6 +238,34 @@ impl Same<t::Flat> for t::FlatView<'_> {
     }
 }
 
+impl Same<t::ReportView> for t::ReportViewView<'_> {
+    fn same(&self, m: &t::ReportView) {
+        same_values!(self, m; title);
+    }
+}
+
+impl Same<t::report::DetailView> for t::report::DetailViewView<'_> {
+    fn same(&self, m: &t::report::DetailView) {
+        self.parent.same(&m.parent);
+        assert_eq!(self.lines.to_vec(), m.lines);
+    }
+}
+
+/// Views named around the types that have their plain names.
+impl Same<t::Report> for t::ReportView_<'_> {
+    fn same(&self, m: &t::Report) {
+        use t::report::{Detail, DetailView_};
+        self.summary.same(&m.summary);
+        same_list(&self.children, &m.children);
+        match (&self.detail, &m.detail) {
+            (None, None) => {}
+            (Some(DetailView_::View(v)), Some(Detail::View(o))) => v.same(o),
+            (Some(DetailView_::Note(v)), Some(Detail::Note(o))) => assert_eq!(v, o),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
 impl Same<t::Everything> for t::EverythingView<'_> {
     fn same(&self, m: &t::Everything) {
         self.scalars.same(&m.scalars);
@@ -423,6 +451,7 @@ views_agree! {
     outer: ".fastrs.test.Outer" => t::Outer, true;
     flat: ".fastrs.test.Flat" => t::Flat, true;
     everything: ".fastrs.test.Everything" => t::Everything, true;
+    taken_view_names: ".fastrs.test.Report" => t::Report, true;
     p2_defaults: ".fastrs.test2.Defaults" => t2::Defaults, false;
     p2_required: ".fastrs.test2.Required" => t2::Required, true;
     p2_closed: ".fastrs.test2.Closed" => t2::Closed, false;

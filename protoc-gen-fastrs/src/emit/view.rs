@@ -7,7 +7,7 @@
 //! keeps the bytes it was read from (see `fastrs::view`).
 
 use proc_macro2::{Ident, Literal, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{codec, doc_attrs, tag_value};
 use crate::model::names::unique_field_ident;
@@ -18,7 +18,7 @@ pub fn message(msg: &Message) -> TokenStream {
     if !msg.views {
         return TokenStream::new();
     }
-    let (ident, view) = (&msg.ident, view_ident(&msg.ident));
+    let (ident, view) = (&msg.ident, &msg.view_ident);
     let doc = format!(
         " A zero-copy view of [`{ident}`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`)."
     );
@@ -100,7 +100,7 @@ pub fn oneof_enums(msg: &Message, scope: &[String]) -> TokenStream {
         return TokenStream::new();
     }
     let enums = msg.oneofs.iter().map(|o| {
-        let (ident, lifetime) = (view_ident(&o.enum_ident), oneof_lifetime(o));
+        let (ident, lifetime) = (&o.view_ident, oneof_lifetime(o));
         let doc = format!(" A zero-copy view of [`{}`].", o.enum_ident);
         let variants = o.members.iter().map(|m| {
             let Shape::OneofMember(kind) = &m.shape else {
@@ -119,10 +119,6 @@ pub fn oneof_enums(msg: &Message, scope: &[String]) -> TokenStream {
         }
     });
     quote!(#(#enums)*)
-}
-
-fn view_ident(ident: &Ident) -> Ident {
-    format_ident!("{}View", ident)
 }
 
 /// The view's hidden field holding its source bytes.
@@ -158,7 +154,7 @@ fn member(msg: &Message, f: &Field) -> TokenStream {
 
 fn oneof_member(msg: &Message, o: &Oneof) -> TokenStream {
     let (ident, doc, module) = (&o.field, doc_attrs(&o.doc), &msg.module);
-    let (ty, lifetime) = (view_ident(&o.enum_ident), oneof_lifetime(o));
+    let (ty, lifetime) = (&o.view_ident, oneof_lifetime(o));
     quote!(#doc pub #ident: ::core::option::Option<#module::#ty #lifetime>,)
 }
 
@@ -167,31 +163,21 @@ fn item_type(kind: &Kind, scope: &[String]) -> TokenStream {
     match kind {
         Kind::String { checked: true } => quote!(&'a str),
         Kind::String { checked: false } | Kind::Bytes { .. } => quote!(&'a [u8]),
-        Kind::Message { path, boxed: true, .. } => {
-            let view = view_type(path, scope);
+        Kind::Message { view, boxed: true, .. } => {
+            let view = view_type(view, scope);
             quote!(::fastrs::view::Lazy<'a, #view>)
         }
-        Kind::Message { path, .. } => view_type(path, scope),
+        Kind::Message { view, .. } => view_type(view, scope),
         _ => super::rust_type(kind, scope),
     }
 }
 
-/// The view type of message `path`: `BarView<'a>` beside `Bar`, wherever
-/// `Bar` is generated (`::fastrs::well_known::TimestampView<'a>`). Named,
-/// not projected through `fastrs::HasView`: a projection would make the
-/// view invariant in `'a`.
-fn view_type(path: &TypePath, scope: &[String]) -> TokenStream {
-    let path = match path {
-        TypePath::Local { modules, name } => TypePath::Local {
-            modules: modules.clone(),
-            name: format!("{name}View"),
-        }
-        .relative_to(scope),
-        TypePath::Absolute(path) => {
-            let text = format!("{}View", path.as_str());
-            syn::parse_str::<syn::Path>(&text).map_or_else(|_| path.tokens(), |p| quote!(#p))
-        }
-    };
+/// The view type at `view` (`BarView<'a>` beside `Bar`, wherever `Bar` is
+/// generated: `::fastrs::well_known::TimestampView<'a>`). Named, not
+/// projected through `fastrs::HasView`: a projection would make the view
+/// invariant in `'a`.
+fn view_type(view: &TypePath, scope: &[String]) -> TokenStream {
+    let path = view.relative_to(scope);
     quote!(#path<'a>)
 }
 
@@ -216,10 +202,10 @@ fn oneof_lifetime(o: &Oneof) -> TokenStream {
 /// The `fastrs::view::ViewCodec` of `kind`: the runtime's codec for scalars,
 /// strings and enums, a view codec for messages (lazy where `lazy`).
 fn view_codec(kind: &Kind, scope: &[String], lazy: bool) -> TokenStream {
-    let Kind::Message { path, group, .. } = kind else {
+    let Kind::Message { view, group, .. } = kind else {
         return codec(kind, scope);
     };
-    let view = view_type(path, scope);
+    let view = view_type(view, scope);
     match (group, lazy) {
         (None, false) => quote!(::fastrs::view::MsgView<#view>),
         (None, true) => quote!(::fastrs::view::LazyMsg<#view>),
@@ -317,7 +303,7 @@ fn field_arms<'m>(msg: &'m Message, f: &'m Field) -> Vec<Arm<'m>> {
 /// Arms for the members `members` of a oneof: the last member read wins; a
 /// message member read again while set merges into it.
 fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<'m>> {
-    let (field, module, ty) = (&o.field, &msg.module, view_ident(&o.enum_ident));
+    let (field, module, ty) = (&o.field, &msg.module, &o.view_ident);
     members
         .iter()
         .map(|&i| {

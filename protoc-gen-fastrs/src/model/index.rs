@@ -23,6 +23,9 @@ pub struct Index<'a> {
     /// message fields: two messages in one component hold each other inline,
     /// so one of them must box the other.
     inline_component: HashMap<String, usize>,
+    /// The type names in each generated module (messages, enums and the
+    /// oneof enums of the module's message): names a view must not take.
+    module_names: HashMap<Vec<String>, HashSet<String>>,
 }
 
 pub struct TypeInfo<'a> {
@@ -102,6 +105,31 @@ impl<'a> Index<'a> {
                 (Some(a), Some(b)) if a == b
             )
     }
+
+    /// The name of the view of type `name` (a message or a oneof enum) in
+    /// module `modules`: `{name}View`, with `_` added while another type of
+    /// the module has that name (a message `FooView` beside `Foo`).
+    pub fn view_name(&self, modules: &[String], name: &str) -> String {
+        let mut view = format!("{name}View");
+        if let Some(taken) = self.module_names.get(modules) {
+            while taken.contains(&view) {
+                view.push('_');
+            }
+        }
+        view
+    }
+
+    /// The path of the view of the message at `path`. A type from another
+    /// crate (`extern_path`) is taken to have its view beside it.
+    pub fn view_path(&self, path: &TypePath) -> TypePath {
+        match path {
+            TypePath::Local { modules, name } => TypePath::Local {
+                modules: modules.clone(),
+                name: self.view_name(modules, name),
+            },
+            TypePath::Absolute(path) => TypePath::Absolute(path.with_suffix("View")),
+        }
+    }
 }
 
 /// Collects the types, then computes the graph facts once.
@@ -155,12 +183,34 @@ impl<'a> Builder<'a> {
         let graph = Graph::new(&self.types);
         let checks_required = graph.reaching(&self.with_required);
         let inline_component = graph.inline_components();
+        let module_names = module_names(&self.types);
         Index {
             types: self.types,
             checks_required,
             inline_component,
+            module_names,
         }
     }
+}
+
+/// The names of the types generated into each module, oneof enums included.
+fn module_names(types: &HashMap<String, TypeInfo<'_>>) -> HashMap<Vec<String>, HashSet<String>> {
+    let mut taken: HashMap<Vec<String>, HashSet<String>> = HashMap::new();
+    for info in types.values() {
+        let TypePath::Local { modules, name } = &info.path else {
+            continue;
+        };
+        taken.entry(modules.clone()).or_default().insert(name.clone());
+        if let Def::Message(m) = info.def {
+            let inner: Vec<String> = modules.iter().cloned().chain([names::snake(m.name())]).collect();
+            let oneofs = m
+                .oneof_decl
+                .iter()
+                .map(|o| names::oneof_enum_ident(o.name(), m).to_string());
+            taken.entry(inner).or_default().extend(oneofs);
+        }
+    }
+    taken
 }
 
 /// The messages, numbered, and the message fields between them.

@@ -385,12 +385,17 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .oneof_decl
             .iter()
             .enumerate()
-            .map(|(i, o)| Oneof {
-                proto_name: o.name().to_string(),
-                field: names::field_ident(o.name()),
-                enum_ident: names::oneof_enum_ident(o.name(), desc),
-                doc: self.doc(&child(&loc, locations::MESSAGE_ONEOF, i)),
-                members: Vec::new(),
+            .map(|(i, o)| {
+                let enum_ident = names::oneof_enum_ident(o.name(), desc);
+                let view = self.index.view_name(&inner_scope, &enum_ident.to_string());
+                Oneof {
+                    proto_name: o.name().to_string(),
+                    field: names::field_ident(o.name()),
+                    view_ident: names::ident(&view),
+                    enum_ident,
+                    doc: self.doc(&child(&loc, locations::MESSAGE_ONEOF, i)),
+                    members: Vec::new(),
+                }
             })
             .collect();
         for (i, f) in desc.field.iter().enumerate() {
@@ -426,6 +431,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             extensions,
             full_name,
             ident: names::type_ident(desc.name()),
+            view_ident: names::ident(&self.index.view_name(scope, &names::camel(desc.name()))),
             module: names::module_ident(desc.name()),
             scope: scope.to_vec(),
             doc: self.doc(&loc),
@@ -655,6 +661,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .message(f.type_name())
             .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.deprecated()));
         Kind::Message {
+            view: self.index.view_path(&path),
             path,
             boxed,
             group,

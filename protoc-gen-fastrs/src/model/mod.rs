@@ -98,6 +98,8 @@ pub struct Message {
     /// Full protobuf name without the leading dot: `acme.shop.v2.Order`.
     pub full_name: String,
     pub ident: Ident,
+    /// Its zero-copy view (`views=true`): `OrderView`, unless that name is taken.
+    pub view_ident: Ident,
     /// The module holding nested types and oneof enums (`order`).
     pub module: Ident,
     /// Module segments where the struct lives.
@@ -260,6 +262,8 @@ pub enum Kind {
     /// when it (or what it holds) has `required` fields.
     Message {
         path: TypePath,
+        /// Where its zero-copy view is (`views=true`).
+        view: TypePath,
         boxed: bool,
         group: Option<u32>,
         checks_required: bool,
@@ -294,6 +298,8 @@ pub struct Oneof {
     pub field: Ident,
     /// The enum type, in the message's module.
     pub enum_ident: Ident,
+    /// The enum of its members' views (`views=true`), beside it.
+    pub view_ident: Ident,
     pub doc: Vec<String>,
     pub members: Vec<Field>,
 }

@@ -51,28 +51,7 @@ pub trait ViewCodec<'a> {
     /// # Errors
     /// Malformed input.
     fn count_packed(r: &mut Reader<'a>) -> Result<usize, DecodeError> {
-        let mut inner = r.read_nested()?;
-        let bytes = inner.rest();
-        match Self::PACKED_WIDTH {
-            Some(0) if bytes.iter().all(|&b| b < 0x80) => Ok(bytes.len()),
-            Some(0) if let Some(count) = count_varints(bytes) => Ok(count),
-            Some(width @ (4 | 8)) => {
-                if bytes.len() % width == 0 {
-                    Ok(bytes.len() / width)
-                } else {
-                    Err(inner.error(DecodeErrorKind::PackedLengthMismatch))
-                }
-            }
-            _ => {
-                let mut count = 0;
-                while !inner.is_empty() {
-                    let mut slot = None;
-                    Self::merge(&mut slot, &mut inner, 0)?;
-                    count += usize::from(slot.is_some());
-                }
-                Ok(count)
-            }
-        }
+        count_run(&mut r.read_nested()?, Self::PACKED_WIDTH.unwrap_or_default())
     }
 
     /// Reads into the value of an implicit-presence field.
@@ -128,8 +107,17 @@ impl<'a, E: Enum> ViewCodec<'a> for OpenEnum<E> {
 impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
     type Item = E;
     const WIRE_TYPE: u8 = wire::VARINT;
-    // Counted value by value: unnamed numbers are not yielded.
-    const PACKED_WIDTH: Option<usize> = Some(usize::MAX);
+    const PACKED_WIDTH: Option<usize> = Some(0);
+
+    /// Counted value by value: unnamed numbers are not yielded.
+    fn count_packed(r: &mut Reader<'a>) -> Result<usize, DecodeError> {
+        let mut inner = r.read_nested()?;
+        let mut count = 0;
+        while !inner.is_empty() {
+            count += usize::from(named::<E>(&mut inner)?.is_some());
+        }
+        Ok(count)
+    }
 
     #[inline]
     fn merge(slot: &mut Option<E>, r: &mut Reader<'a>, _depth: u32) -> Result<(), DecodeError> {
@@ -152,6 +140,36 @@ impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
 /// them); `None` for a malformed run, which is then read value by value to
 /// fail as owned decoding does. Eight bytes at a time: a varint ends at
 /// each byte with its high bit clear.
+/// The number of values in the packed run `inner` of values `width` bytes
+/// wide (0 for varints). Out of line: one copy for every codec.
+///
+/// # Errors
+/// A run of fixed-width values with a partial one, a malformed varint.
+#[inline(never)]
+fn count_run(inner: &mut Reader<'_>, width: usize) -> Result<usize, DecodeError> {
+    let bytes = inner.rest();
+    if width != 0 {
+        return if bytes.len().is_multiple_of(width) {
+            Ok(bytes.len() / width)
+        } else {
+            Err(inner.error(DecodeErrorKind::PackedLengthMismatch))
+        };
+    }
+    if bytes.iter().all(|&b| b < 0x80) {
+        return Ok(bytes.len());
+    }
+    if let Some(count) = count_varints(bytes) {
+        return Ok(count);
+    }
+    // A malformed varint: read them one by one to report it where it is.
+    let mut count = 0;
+    while !inner.is_empty() {
+        inner.read_varint()?;
+        count += 1;
+    }
+    Ok(count)
+}
+
 fn count_varints(bytes: &[u8]) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const ONES: u64 = 0x0101_0101_0101_0101;

@@ -220,12 +220,16 @@ macro_rules! __view_impls {
             ///
             /// # Errors
             /// As `fastrs::View::decode`.
+            // `inline`: compiled where used, not once per view in the
+            // schema's crate.
+            #[inline]
             pub fn decode(buf: &'a [u8]) -> ::core::result::Result<Self, ::fastrs::DecodeError> {
                 <Self as ::fastrs::View<'a>>::decode(buf)
             }
 
             #[doc = concat!(" The owned [`", stringify!($message), "`] with the same contents.")]
             #[must_use]
+            #[inline]
             pub fn to_owned(&self) -> $message {
                 ::fastrs::View::to_message(self)
             }
