@@ -135,11 +135,6 @@ impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
     }
 }
 
-/// The number of varints in `bytes`, if they are whole varints of at most
-/// ten bytes each (the tenth may hold any bits, as `varint::decode` reads
-/// them); `None` for a malformed run, which is then read value by value to
-/// fail as owned decoding does. Eight bytes at a time: a varint ends at
-/// each byte with its high bit clear.
 /// The number of values in the packed run `inner` of values `width` bytes
 /// wide (0 for varints). Out of line: one copy for every codec.
 ///
@@ -170,6 +165,11 @@ fn count_run(inner: &mut Reader<'_>, width: usize) -> Result<usize, DecodeError>
     Ok(count)
 }
 
+/// The number of varints in `bytes`, if they are whole varints of at most
+/// ten bytes each (the tenth may hold any bits, as `varint::decode` reads
+/// them); `None` for a malformed run, which is then read value by value to
+/// fail as owned decoding does. Eight bytes at a time: a varint ends at
+/// each byte with its high bit clear.
 fn count_varints(bytes: &[u8]) -> Option<usize> {
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const ONES: u64 = 0x0101_0101_0101_0101;
