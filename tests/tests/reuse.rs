@@ -2,7 +2,9 @@
 //! been decoded and cleared a few times, decoding the same shape again
 //! allocates nothing: strings and bytes in repeated, optional, oneof and map
 //! fields, nested messages at every depth (boxed or not, repeated, in oneofs,
-//! as map values), and as before packed vectors and singular strings.
+//! as map values), and as before packed vectors and singular strings. Views
+//! allocate nothing either, `required` checks included where the view holds
+//! what they check.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -393,4 +395,42 @@ fn shrink_to_fit_frees_what_a_cleared_message_kept() {
     m.clear();
     m.fast_read(&big.encode_to_vec()).unwrap();
     assert_eq!(m, big);
+}
+
+#[test]
+fn views_check_required_fields_in_place() {
+    use fastrs_tests::fast::fastrs::test2::{envelope, Envelope, EnvelopeView};
+    let leaf = |x| envelope::Leaf {
+        x: Some(x),
+        s: Some("leaf".into()),
+        ..Default::default()
+    };
+    let full = Envelope {
+        id: Some(7),
+        leaf: Some(leaf(1)),
+        body: Some(envelope::Body::First(leaf(2))),
+        tags: vec!["a".into(), "b".into()],
+        ..Default::default()
+    };
+    let bytes = full.encode_to_vec();
+    let mut checked = None;
+    assert_eq!(
+        allocations(|| checked = Some(EnvelopeView::decode(&bytes).map(|v| v.id))),
+        0
+    );
+    assert_eq!(checked, Some(Ok(Some(7))));
+
+    // A missing field at each place the view checks, named as owned decoding names it.
+    let mut inner = full.clone();
+    inner.leaf.as_mut().unwrap().x = None;
+    let mut member = full.clone();
+    member.body = Some(envelope::Body::First(envelope::Leaf::default()));
+    let outer = Envelope { id: None, ..full };
+    for m in [inner, member, outer] {
+        let bytes = m.encode_to_vec(); // unchecked: the field stays missing
+        let view = EnvelopeView::decode(&bytes).map(|v| v.id).unwrap_err();
+        let owned = Envelope::decode(&bytes).unwrap_err();
+        assert_eq!(view.kind(), fastrs::DecodeErrorKind::MissingRequired);
+        assert_eq!(view.to_string(), owned.to_string());
+    }
 }

@@ -330,6 +330,29 @@ impl Same<t2::Packed> for t2::PackedView<'_> {
     }
 }
 
+impl Same<t2::envelope::Leaf> for t2::envelope::LeafView<'_> {
+    fn same(&self, m: &t2::envelope::Leaf) {
+        assert_eq!(self.x, m.x);
+        assert_eq!(self.s, m.s.as_ref().map(|s| s.as_bytes()));
+    }
+}
+
+impl Same<t2::Envelope> for t2::EnvelopeView<'_> {
+    fn same(&self, m: &t2::Envelope) {
+        use t2::envelope::{Body, BodyView};
+        assert_eq!(self.id, m.id);
+        self.leaf.same(&m.leaf);
+        let tags: Vec<&[u8]> = m.tags.iter().map(|t| t.as_bytes()).collect();
+        assert_eq!(self.tags.to_vec(), tags);
+        match (&self.body, &m.body) {
+            (None, None) => {}
+            (Some(BodyView::First(v)), Some(Body::First(o))) => v.same(o),
+            (Some(BodyView::Note(v)), Some(Body::Note(o))) => assert_eq!(*v, o.as_bytes()),
+            (v, o) => panic!("oneof differs: {v:?} / {o:?}"),
+        }
+    }
+}
+
 impl Same<t2::Required> for t2::RequiredView<'_> {
     fn same(&self, m: &t2::Required) {
         assert_eq!(self.id, m.id);
@@ -454,6 +477,7 @@ views_agree! {
     taken_view_names: ".fastrs.test.Report" => t::Report, true;
     p2_defaults: ".fastrs.test2.Defaults" => t2::Defaults, false;
     p2_required: ".fastrs.test2.Required" => t2::Required, true;
+    p2_required_in_place: ".fastrs.test2.Envelope" => t2::Envelope, true;
     p2_closed: ".fastrs.test2.Closed" => t2::Closed, false;
     p2_groups: ".fastrs.test2.Groups" => t2::Groups, true;
     p2_packed: ".fastrs.test2.Packed" => t2::Packed, true;

@@ -110,37 +110,21 @@ fn check_required(msg: &Message) -> TokenStream {
     if !msg.checks_required {
         return TokenStream::new();
     }
-    let needs_check = |kind: &Kind| {
-        matches!(
-            kind,
-            Kind::Message {
-                checks_required: true,
-                ..
-            }
-        )
-    };
     let fields = msg.fields.iter().map(|f| {
         let ident = &f.ident;
-        let missing = f.required.then(|| {
-            let (name, number) = (&f.full_name, f.number);
-            quote! {
-                if self.#ident.is_none() {
-                    return ::core::result::Result::Err(::fastrs::DecodeError::missing_required(#name, #number));
-                }
-            }
-        });
+        let missing = missing_required(f);
         let nested = match &f.shape {
-            Shape::Optional(kind) if needs_check(kind) => quote! {
+            Shape::Optional(kind) if kind.checks_required() => quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
                     ::fastrs::Message::check_required(v)?;
                 }
             },
-            Shape::Repeated { kind, .. } if needs_check(kind) => quote! {
+            Shape::Repeated { kind, .. } if kind.checks_required() => quote! {
                 for v in &self.#ident {
                     ::fastrs::Message::check_required(v)?;
                 }
             },
-            Shape::Map { value, .. } if needs_check(value) => quote! {
+            Shape::Map { value, .. } if value.checks_required() => quote! {
                 for v in self.#ident.values() {
                     ::fastrs::Message::check_required(v)?;
                 }
@@ -152,7 +136,7 @@ fn check_required(msg: &Message) -> TokenStream {
     let oneofs = msg.oneofs.iter().flat_map(|o| {
         o.members
             .iter()
-            .filter(|m| matches!(&m.shape, Shape::OneofMember(k) if needs_check(k)))
+            .filter(|m| matches!(&m.shape, Shape::OneofMember(k) if k.checks_required()))
             .map(move |m| {
                 let (ident, module, enum_ident, variant) = (&o.field, &msg.module, &o.enum_ident, &m.ident);
                 quote! {
@@ -169,6 +153,19 @@ fn check_required(msg: &Message) -> TokenStream {
             ::core::result::Result::Ok(())
         }
     }
+}
+
+/// For a `required` field: the early return if it is not set (owned
+/// messages and views hold it as an `Option` alike).
+pub(super) fn missing_required(f: &Field) -> Option<TokenStream> {
+    let (ident, name, number) = (&f.ident, &f.full_name, f.number);
+    f.required.then(|| {
+        quote! {
+            if self.#ident.is_none() {
+                return ::core::result::Result::Err(::fastrs::DecodeError::missing_required(#name, #number));
+            }
+        }
+    })
 }
 
 /// Getters for explicit-presence scalar, string, bytes and enum fields: the value

@@ -33,11 +33,7 @@ pub fn message(msg: &Message) -> TokenStream {
     });
     let extensions = msg.checked_extension_tags.iter().map(tag_value);
     let known = known_tags(msg);
-    let checks_required = msg.checks_required.then(|| {
-        quote!(
-            const CHECKS_REQUIRED: bool = true;
-        )
-    });
+    let checks_required = check_required(msg);
     // Repeated fields and maps note where their records are in the chunk.
     let spans = msg
         .fields
@@ -92,6 +88,68 @@ pub fn message(msg: &Message) -> TokenStream {
 
         ::fastrs::__view_impls!(#ident, #view);
     }
+}
+
+/// `check_required`, for views of messages that can hold `required` fields:
+/// the owned message's check, read off the view where what it checks is held
+/// in it (set fields, singular messages read inline). A repeated, map or
+/// lazy field that needs the check converts the view to its message
+/// instead: iterating re-reads each item and all it holds, which nested
+/// levels would repeat, while one conversion reads every byte once.
+fn check_required(msg: &Message) -> TokenStream {
+    if !msg.checks_required {
+        return TokenStream::new();
+    }
+    let members = msg.oneofs.iter().flat_map(|o| o.members.iter());
+    let converts = msg.fields.iter().chain(members).any(|f| match &f.shape {
+        Shape::Optional(kind) | Shape::OneofMember(kind) => kind.checks_required() && is_boxed(kind),
+        Shape::Repeated { kind, .. } => kind.checks_required(),
+        Shape::Map { value, .. } => value.checks_required(),
+        Shape::Implicit(_) => false,
+    });
+    let body = if converts {
+        quote!(::fastrs::Message::check_required(&::fastrs::View::to_message(self)))
+    } else {
+        let fields = msg.fields.iter().map(required_field);
+        let oneofs = msg.oneofs.iter().flat_map(|o| {
+            o.members
+                .iter()
+                .filter(|m| matches!(&m.shape, Shape::OneofMember(k) if k.checks_required()))
+                .map(move |m| {
+                    let (ident, module, ty, variant) = (&o.field, &msg.module, &o.view_ident, &m.ident);
+                    quote! {
+                        if let ::core::option::Option::Some(#module::#ty::#variant(v)) = &self.#ident {
+                            ::fastrs::View::check_required(v)?;
+                        }
+                    }
+                })
+        });
+        quote! {
+            #(#fields)*
+            #(#oneofs)*
+            ::core::result::Result::Ok(())
+        }
+    };
+    quote! {
+        fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            #body
+        }
+    }
+}
+
+/// The check of field `f` (not repeated, not lazy): set if `required`, and
+/// the message it holds checked.
+fn required_field(f: &Field) -> TokenStream {
+    let (ident, missing) = (&f.ident, super::types::missing_required(f));
+    let nested = match &f.shape {
+        Shape::Optional(kind) if kind.checks_required() => quote! {
+            if let ::core::option::Option::Some(v) = &self.#ident {
+                ::fastrs::View::check_required(v)?;
+            }
+        },
+        _ => TokenStream::new(),
+    };
+    quote!(#missing #nested)
 }
 
 /// The oneof view enums of `msg`, for its module.

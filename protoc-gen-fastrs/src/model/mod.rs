@@ -377,6 +377,18 @@ impl Kind {
         )
     }
 
+    /// True for message types whose values can hold `required` fields.
+    #[must_use]
+    pub fn checks_required(&self) -> bool {
+        matches!(
+            self,
+            Kind::Message {
+                checks_required: true,
+                ..
+            }
+        )
+    }
+
     /// True for types that may be packed.
     #[must_use]
     pub fn is_packable(&self) -> bool {

@@ -741,7 +741,9 @@ pub struct CodeGeneratorRequestView<'a> {
 impl<'a> ::fastrs::View<'a> for CodeGeneratorRequestView<'a> {
     type Message = CodeGeneratorRequest;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x7a, 0x8a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,

@@ -164,7 +164,9 @@ pub struct FileDescriptorSetView<'a> {
 impl<'a> ::fastrs::View<'a> for FileDescriptorSetView<'a> {
     type Message = FileDescriptorSet;
     const KNOWN_TAGS: &'static [u32] = &[0x0a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -972,7 +974,9 @@ impl<'a> ::fastrs::View<'a> for FileDescriptorProtoView<'a> {
         0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x50, 0x52, 0x58, 0x5a,
         0x62, 0x70, 0x7a,
     ];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -1672,7 +1676,9 @@ impl<'a> ::fastrs::View<'a> for DescriptorProtoView<'a> {
     const KNOWN_TAGS: &'static [u32] = &[
         0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x32, 0x3a, 0x42, 0x4a, 0x52, 0x58,
     ];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -1984,7 +1990,12 @@ pub mod descriptor_proto {
     impl<'a> ::fastrs::View<'a> for ExtensionRangeView<'a> {
         type Message = ExtensionRange;
         const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x1a];
-        const CHECKS_REQUIRED: bool = true;
+        fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            if let ::core::option::Option::Some(v) = &self.options {
+                ::fastrs::View::check_required(v)?;
+            }
+            ::core::result::Result::Ok(())
+        }
         fn merge_chunk(
             &mut self,
             r: &mut ::fastrs::Reader<'a>,
@@ -2583,7 +2594,9 @@ pub struct ExtensionRangeOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for ExtensionRangeOptionsView<'a> {
     type Message = ExtensionRangeOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x12, 0x18, 0x192, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -3745,7 +3758,12 @@ impl<'a> ::fastrs::View<'a> for FieldDescriptorProtoView<'a> {
     const KNOWN_TAGS: &'static [u32] = &[
         0x0a, 0x12, 0x18, 0x20, 0x28, 0x32, 0x3a, 0x42, 0x48, 0x52, 0x88,
     ];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if let ::core::option::Option::Some(v) = &self.options {
+            ::fastrs::View::check_required(v)?;
+        }
+        ::core::result::Result::Ok(())
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -4177,7 +4195,12 @@ pub struct OneofDescriptorProtoView<'a> {
 impl<'a> ::fastrs::View<'a> for OneofDescriptorProtoView<'a> {
     type Message = OneofDescriptorProto;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if let ::core::option::Option::Some(v) = &self.options {
+            ::fastrs::View::check_required(v)?;
+        }
+        ::core::result::Result::Ok(())
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -4598,7 +4621,9 @@ pub struct EnumDescriptorProtoView<'a> {
 impl<'a> ::fastrs::View<'a> for EnumDescriptorProtoView<'a> {
     type Message = EnumDescriptorProto;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x2a, 0x30];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -5132,7 +5157,12 @@ pub struct EnumValueDescriptorProtoView<'a> {
 impl<'a> ::fastrs::View<'a> for EnumValueDescriptorProtoView<'a> {
     type Message = EnumValueDescriptorProto;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10, 0x1a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if let ::core::option::Option::Some(v) = &self.options {
+            ::fastrs::View::check_required(v)?;
+        }
+        ::core::result::Result::Ok(())
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -5412,7 +5442,9 @@ pub struct ServiceDescriptorProtoView<'a> {
 impl<'a> ::fastrs::View<'a> for ServiceDescriptorProtoView<'a> {
     type Message = ServiceDescriptorProto;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -5817,7 +5849,12 @@ pub struct MethodDescriptorProtoView<'a> {
 impl<'a> ::fastrs::View<'a> for MethodDescriptorProtoView<'a> {
     type Message = MethodDescriptorProto;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x12, 0x1a, 0x22, 0x28, 0x30];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        if let ::core::option::Option::Some(v) = &self.options {
+            ::fastrs::View::check_required(v)?;
+        }
+        ::core::result::Result::Ok(())
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -7043,7 +7080,9 @@ impl<'a> ::fastrs::View<'a> for FileOptionsView<'a> {
         0x0a, 0x42, 0x48, 0x50, 0x5a, 0x80, 0x88, 0x90, 0xa0, 0xb8, 0xd8, 0xf8, 0x122,
         0x12a, 0x13a, 0x142, 0x14a, 0x162, 0x16a, 0x192, 0x1f3a,
     ];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -7769,7 +7808,9 @@ pub struct MessageOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for MessageOptionsView<'a> {
     type Message = MessageOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x08, 0x10, 0x18, 0x38, 0x58, 0x62, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -8686,7 +8727,9 @@ impl<'a> ::fastrs::View<'a> for FieldOptionsView<'a> {
         0x08, 0x10, 0x18, 0x28, 0x30, 0x50, 0x78, 0x80, 0x88, 0x98, 0x9a, 0xa2, 0xaa,
         0xb2, 0x1f3a,
     ];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -9886,7 +9929,9 @@ pub struct OneofOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for OneofOptionsView<'a> {
     type Message = OneofOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -10292,7 +10337,9 @@ pub struct EnumOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for EnumOptionsView<'a> {
     type Message = EnumOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x10, 0x18, 0x30, 0x3a, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -10699,7 +10746,9 @@ pub struct EnumValueOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for EnumValueOptionsView<'a> {
     type Message = EnumValueOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x08, 0x12, 0x18, 0x22, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -11012,7 +11061,9 @@ pub struct ServiceOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for ServiceOptionsView<'a> {
     type Message = ServiceOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x108, 0x112, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -11363,7 +11414,9 @@ pub struct MethodOptionsView<'a> {
 impl<'a> ::fastrs::View<'a> for MethodOptionsView<'a> {
     type Message = MethodOptions;
     const KNOWN_TAGS: &'static [u32] = &[0x108, 0x110, 0x11a, 0x1f3a];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -11869,7 +11922,9 @@ pub struct UninterpretedOptionView<'a> {
 impl<'a> ::fastrs::View<'a> for UninterpretedOptionView<'a> {
     type Message = UninterpretedOption;
     const KNOWN_TAGS: &'static [u32] = &[0x12, 0x1a, 0x20, 0x28, 0x31, 0x3a, 0x42];
-    const CHECKS_REQUIRED: bool = true;
+    fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        ::fastrs::Message::check_required(&::fastrs::View::to_message(self))
+    }
     fn merge_chunk(
         &mut self,
         r: &mut ::fastrs::Reader<'a>,
@@ -12148,7 +12203,25 @@ pub mod uninterpreted_option {
     impl<'a> ::fastrs::View<'a> for NamePartView<'a> {
         type Message = NamePart;
         const KNOWN_TAGS: &'static [u32] = &[0x0a, 0x10];
-        const CHECKS_REQUIRED: bool = true;
+        fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            if self.name_part.is_none() {
+                return ::core::result::Result::Err(
+                    ::fastrs::DecodeError::missing_required(
+                        "google.protobuf.UninterpretedOption.NamePart.name_part",
+                        1u32,
+                    ),
+                );
+            }
+            if self.is_extension.is_none() {
+                return ::core::result::Result::Err(
+                    ::fastrs::DecodeError::missing_required(
+                        "google.protobuf.UninterpretedOption.NamePart.is_extension",
+                        2u32,
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
         fn merge_chunk(
             &mut self,
             r: &mut ::fastrs::Reader<'a>,

@@ -59,10 +59,6 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     #[doc(hidden)]
     const KNOWN_TAGS: &'static [u32];
 
-    /// True if the message or one it holds has `required` fields.
-    #[doc(hidden)]
-    const CHECKS_REQUIRED: bool = false;
-
     /// Merges the fields of `r` (one occurrence of the message) into the
     /// view, allowing `depth` more levels of nesting.
     ///
@@ -74,6 +70,16 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     /// The encoded occurrences the view was read from.
     #[doc(hidden)]
     fn source(&self) -> &Source<'a>;
+
+    /// Checks that every `required` field is set, here and in the messages
+    /// the view holds, as [`Message::check_required`] does (decoding checks
+    /// it already).
+    ///
+    /// # Errors
+    /// The first missing field, named by the error.
+    fn check_required(&self) -> Result<(), DecodeError> {
+        Ok(())
+    }
 
     /// Reads a view of `buf`, which must outlive it.
     ///
@@ -100,10 +106,7 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
         let mut r = Reader::new(buf);
         view.merge_chunk(&mut r, options.recursion_limit)
             .map_err(|e| e.within(name, r.field()))?;
-        if Self::CHECKS_REQUIRED {
-            // Rare in schemas read through views: the owned message checks.
-            view.to_message().check_required()?;
-        }
+        view.check_required()?;
         Ok(view)
     }
 
