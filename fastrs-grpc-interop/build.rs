@@ -1,5 +1,6 @@
 //! Generates gRPC's interop schemas (`proto/grpc/testing/`) twice: with
-//! fastrs (messages and tonic services, for the binaries) and with
+//! fastrs (messages and tonic services, for the binaries; `bytes` fields as
+//! `bytes::Bytes`, sliced from the received frames) and with
 //! tonic-prost-build (the other side in the interop tests).
 
 use std::path::PathBuf;
@@ -16,6 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .grpc()
         .file_descriptors()
         .views()
+        .bytes(["."])?
         .out_dir(out.join("fastrs"))
         .compile(&PROTOS, &["proto"])?;
 

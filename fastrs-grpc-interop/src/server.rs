@@ -90,7 +90,7 @@ pub fn payload(size: i32) -> Result<Payload, Status> {
     let size = usize::try_from(size).map_err(|_| Status::invalid_argument("negative payload size"))?;
     Ok(Payload {
         r#type: PayloadType::Compressable.into(),
-        body: vec![0; size],
+        body: std::iter::repeat_n(0, size).collect(), // a `Vec` or `Bytes`, by the schema's generator
         ..Default::default()
     })
 }

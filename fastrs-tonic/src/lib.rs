@@ -190,20 +190,13 @@ impl<D: Message> Decoder for FastrsDecoder<D> {
     type Error = Status;
 
     fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<D>, Status> {
-        let len = src.remaining();
-        let mut message = D::default();
-        let result = if src.chunk().len() >= len {
-            message.fast_read_with(&src.chunk()[..len], &self.options)
-        } else {
-            // A frame split across buffers: one copy into one piece.
-            let whole = src.copy_to_bytes(len);
-            message.fast_read_with(&whole, &self.options)
-        };
-        if src.remaining() == len {
-            src.advance(len);
-        }
-        match result {
-            Ok(()) => Ok(Some(message)),
+        // The frame as `Bytes`: split off tonic's buffer, not copied, when it
+        // is in one piece (a copy only when it is not), so that `bytes`
+        // fields generated as `bytes::Bytes` are slices of it. Dropped with
+        // the message, after which tonic reuses the buffer.
+        let frame = src.copy_to_bytes(src.remaining());
+        match D::decode_shared_with(&frame, &self.options) {
+            Ok(message) => Ok(Some(message)),
             Err(e) => Err(Status::internal(format!("failed to decode {}: {e}", D::FULL_NAME))),
         }
     }
