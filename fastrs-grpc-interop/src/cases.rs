@@ -28,6 +28,8 @@ pub async fn run(name: &str, channel: Channel) -> Outcome {
     match name {
         "empty_unary" => empty_unary(&mut client).await,
         "large_unary" => large_unary(&mut client).await,
+        "client_compressed_unary" => client_compressed_unary(channel).await,
+        "server_compressed_unary" => server_compressed_unary(channel).await,
         "client_streaming" => client_streaming(&mut client).await,
         "server_streaming" => server_streaming(&mut client).await,
         "ping_pong" => ping_pong(&mut client).await,
@@ -103,6 +105,64 @@ async fn large_unary(client: &mut Client) -> Outcome {
     check(len == 314_159, || format!("payload of {len} bytes, expected 314159"))
 }
 
+/// `large_request` with `expect_compressed` or `response_compressed` set.
+fn compression_request(expect: Option<bool>, respond: Option<bool>) -> Result<pb::SimpleRequest, String> {
+    let flag = |value| pb::BoolValue {
+        value,
+        ..Default::default()
+    };
+    Ok(pb::SimpleRequest {
+        expect_compressed: expect.map(flag),
+        response_compressed: respond.map(flag),
+        ..large_request()?
+    })
+}
+
+fn check_large(r: &pb::SimpleResponse) -> Outcome {
+    let len = body_len(r.payload.as_ref());
+    check(len == 314_159, || format!("payload of {len} bytes, expected 314159"))
+}
+
+/// The probe (an uncompressed request that says it is compressed) must be
+/// refused; then a compressed and an uncompressed request are answered.
+async fn client_compressed_unary(channel: Channel) -> Outcome {
+    use tonic::codec::CompressionEncoding::Gzip;
+    let mut plain = TestServiceClient::new(channel.clone());
+    let probe = plain.unary_call(compression_request(Some(true), None)?).await;
+    expect_code(probe.map(|_| ()), Code::InvalidArgument)?;
+    let mut gzip = TestServiceClient::new(channel).send_compressed(Gzip);
+    let r = gzip
+        .unary_call(compression_request(Some(true), None)?)
+        .await
+        .map_err(failed)?;
+    check_large(r.get_ref())?;
+    let r = plain
+        .unary_call(compression_request(Some(false), None)?)
+        .await
+        .map_err(failed)?;
+    check_large(r.get_ref())
+}
+
+/// The response's message is compressed exactly when the request asks: the
+/// flag is read from the wire ([`super::frames`]), under tonic.
+async fn server_compressed_unary(channel: Channel) -> Outcome {
+    use super::frames::{CompressedFlags, FlaggedChannel};
+    use tonic::codec::CompressionEncoding::Gzip;
+    let mut client = TestServiceClient::new(FlaggedChannel(channel)).accept_compressed(Gzip);
+    for compressed in [true, false] {
+        let r = client
+            .unary_call(compression_request(None, Some(compressed))?)
+            .await
+            .map_err(failed)?;
+        let flags = r.extensions().get::<CompressedFlags>().map(CompressedFlags::get);
+        check(flags.as_deref() == Some(&[compressed][..]), || {
+            format!("response_compressed {compressed}: message flags {flags:?}")
+        })?;
+        check_large(r.get_ref())?;
+    }
+    Ok(())
+}
+
 async fn client_streaming(client: &mut Client) -> Outcome {
     let sizes = [27_182, 8, 1_828, 45_904];
     let requests: Vec<pb::StreamingInputCallRequest> = sizes
@@ -162,16 +222,25 @@ fn duplex_request(size: i32, payload_size: i32) -> Result<pb::StreamingOutputCal
 }
 
 async fn ping_pong(client: &mut Client) -> Outcome {
+    let exchanges = [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)];
     let (tx, rx) = tokio::sync::mpsc::channel(1);
+    // The first request goes in before the call is awaited: awaiting
+    // `full_duplex_call` waits for the response headers, and a server may
+    // hold them until it has a request to answer (grpcio does).
+    tx.send(duplex_request(exchanges[0].0, exchanges[0].1)?)
+        .await
+        .map_err(|_| "request stream closed")?;
     let mut responses = client
         .full_duplex_call(tokio_stream::wrappers::ReceiverStream::new(rx))
         .await
         .map_err(failed)?
         .into_inner();
-    for (size, payload_size) in [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)] {
-        tx.send(duplex_request(size, payload_size)?)
-            .await
-            .map_err(|_| "request stream closed")?;
+    for (i, (size, payload_size)) in exchanges.into_iter().enumerate() {
+        if i > 0 {
+            tx.send(duplex_request(size, payload_size)?)
+                .await
+                .map_err(|_| "request stream closed")?;
+        }
         let r = responses.next().await.ok_or("stream ended early")?.map_err(failed)?;
         let len = body_len(r.payload.as_ref());
         check(len == size as usize, || {

@@ -3,6 +3,7 @@
 //! runs and the [`cases`] that `interop-client` runs against any server.
 
 pub mod cases;
+pub mod frames;
 pub mod raw;
 pub mod server;
 
@@ -52,9 +53,11 @@ pub fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 }
 
 /// The interop cases, by the names the test description gives them.
-pub const CASES: [&str; 14] = [
+pub const CASES: [&str; 16] = [
     "empty_unary",
     "large_unary",
+    "client_compressed_unary",
+    "server_compressed_unary",
     "client_streaming",
     "server_streaming",
     "ping_pong",

@@ -42,8 +42,8 @@ pub async fn serve(listener: tokio::net::TcpListener) -> Result<(), tonic::trans
         .await
 }
 
-/// The service, wrapped to echo the `custom_metadata` headers, ready for
-/// a tonic server.
+/// The service, wrapped to echo the `custom_metadata` headers and to record
+/// which request messages were compressed, ready for a tonic server.
 pub fn service_with_echo() -> impl tower_service::Service<
     http::Request<Body>,
     Response = http::Response<Body>,
@@ -93,6 +93,15 @@ pub fn payload(size: i32) -> Result<Payload, Status> {
         body: std::iter::repeat_n(0, size).collect(), // a `Vec` or `Bytes`, by the schema's generator
         ..Default::default()
     })
+}
+
+/// True if the (first) message of `request` came compressed, as the
+/// service's wrapper recorded it.
+fn request_compressed<T>(request: &Request<T>) -> bool {
+    request
+        .extensions()
+        .get::<super::frames::CompressedFlags>()
+        .is_some_and(|flags| flags.get().first() == Some(&true))
 }
 
 /// The status a request asks to be answered with, if any.
@@ -168,14 +177,25 @@ impl TestService for Interop {
     }
 
     async fn unary_call(&self, request: Request<pb::SimpleRequest>) -> Result<Response<pb::SimpleResponse>, Status> {
+        let compressed = request_compressed(&request);
         let request = request.into_inner();
         if let Some(status) = requested_status(request.response_status.as_ref()) {
             return Err(status);
         }
-        Ok(Response::new(pb::SimpleResponse {
+        let expected = request.expect_compressed.as_ref().is_some_and(|b| b.value);
+        if expected && !compressed {
+            return Err(Status::invalid_argument("expected a compressed request"));
+        }
+        let mut response = Response::new(pb::SimpleResponse {
             payload: Some(payload(request.response_size)?),
             ..Default::default()
-        }))
+        });
+        // The server compresses what it may (the client accepts gzip);
+        // a unary response is compressed only when the request asks.
+        if !request.response_compressed.as_ref().is_some_and(|b| b.value) {
+            response.disable_compression();
+        }
+        Ok(response)
     }
 
     async fn cacheable_unary_call(
@@ -239,9 +259,11 @@ impl TestService for Interop {
     }
 }
 
-/// Wraps the service so that calls echo the `custom_metadata` headers: the
-/// initial one into the response headers, the binary one into the trailers
-/// (tonic's handlers cannot set trailers of a successful call).
+/// Wraps the service so that calls echo the `custom_metadata` headers (the
+/// initial one into the response headers, the binary one into the trailers:
+/// tonic's handlers cannot set trailers of a successful call), and so that
+/// handlers see which request messages were compressed
+/// ([`super::frames::CompressedFlags`]: tonic hides the flag).
 #[derive(Debug, Clone)]
 struct EchoMetadata<S>(S);
 
@@ -265,7 +287,7 @@ where
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         let initial = request.headers().get(ECHO_INITIAL).cloned();
         let trailing = request.headers().get(ECHO_TRAILING).cloned();
-        let response = self.0.call(request);
+        let response = self.0.call(super::frames::flag_request(request));
         Box::pin(async move {
             let mut response = response.await?;
             if let Some(value) = initial {

@@ -28,6 +28,11 @@ mod cases;
 #[path = "../src/server.rs"]
 mod server;
 
+// The message-flag reader is independent of the messages.
+mod frames {
+    pub(crate) use fastrs_grpc_interop::frames::*;
+}
+
 /// The tonic-prost side.
 mod prost_side {
     pub(crate) use super::{cases, server};
@@ -219,11 +224,18 @@ fn large_messages_gzip_and_concurrent_calls() {
             ..big(1)
         };
         roomy.unary_call(upload).await.expect("15 MiB request");
-        // gzip both ways.
+        // gzip both ways (a unary response is compressed when asked).
         let mut zipped = TestServiceClient::new(channel.clone())
             .send_compressed(Gzip)
             .accept_compressed(Gzip);
-        let r = zipped.unary_call(big(314_159)).await.expect("gzip").into_inner();
+        let request = SimpleRequest {
+            response_compressed: Some(fastrs_grpc_interop::pb::BoolValue {
+                value: true,
+                ..Default::default()
+            }),
+            ..big(314_159)
+        };
+        let r = zipped.unary_call(request).await.expect("gzip").into_inner();
         assert_eq!(r.payload.map(|p| p.body.len()), Some(314_159));
         // 64 calls at once on one connection.
         let calls = (0..64).map(|i| {
