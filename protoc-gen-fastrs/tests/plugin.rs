@@ -157,21 +157,94 @@ fn buf_gen_options() -> String {
     opts.join(",")
 }
 
+/// The schemas of `examples/buf/proto`, relative to it.
+const BUF_EXAMPLE_FILES: [&str; 3] = [
+    "acme/common/v1/money.proto",
+    "acme/shop/v1/order.proto",
+    "acme/stock/v1/item.proto",
+];
+
+/// Builds and runs the buf example's program (`examples/buf/src/main.rs`)
+/// in `dir`, over the code a generator wrote into `dir/src/gen`.
+fn run_buf_example(dir: &Path) {
+    for name in [
+        "mod.rs",
+        "acme/common/v1/money.rs",
+        "acme/shop/v1/order.rs",
+        "acme/stock/v1/item.rs",
+    ] {
+        assert!(dir.join("src/gen").join(name).exists(), "{name} written");
+    }
+    std::fs::copy(root().join("examples/buf/src/main.rs"), dir.join("src/main.rs")).unwrap();
+    let run = cargo(dir, "buf-example", "", &["run", "--quiet", "--offline"]);
+    assert!(
+        run.status.success(),
+        "the buf example failed to build or run:\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(String::from_utf8_lossy(&run.stdout).starts_with("order 7 for Ada"));
+}
+
+/// The example's options through `protoc` (as `buf` passes them), for
+/// machines without npm: the output compiles and runs.
 #[test]
-fn the_documented_buf_gen_yaml_generates_one_file_per_proto_that_compiles() {
+fn the_buf_example_options_generate_code_that_compiles_through_protoc() {
+    let dir = scratch("buf-through-protoc");
+    let gen = dir.join("src/gen");
+    std::fs::create_dir_all(&gen).unwrap();
     let opts = buf_gen_options();
     assert!(opts.contains("paths=source_relative"), "{opts}");
-    generate_build_and_run(
-        &scratch("source-relative"),
-        &format!("{opts},descriptors=true"),
-        &[
-            "test/types.rs",
-            "test/other.rs",
-            "test/rootless.rs",
-            "demo/shop.rs",
-            "mod.rs",
-        ],
+    let include = root().join("examples/buf/proto");
+    let out = Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg(format!(
+            "--plugin=protoc-gen-fastrs={}",
+            env!("CARGO_BIN_EXE_protoc-gen-fastrs")
+        ))
+        .arg(format!("--fastrs_out={}", gen.display()))
+        .arg(format!("--fastrs_opt={opts}"))
+        .arg(format!("-I{}", include.display()))
+        .args(BUF_EXAMPLE_FILES)
+        .current_dir(&include)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "protoc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    run_buf_example(&dir);
+}
+
+/// `buf generate`, with the real buf (npm's `@bufbuild/buf`, pinned in
+/// `tests/npm`), on the example as documented: its module holds three
+/// packages in three directories, one of them in edition 2023, and the
+/// output compiles and runs.
+#[test]
+fn buf_generate_runs_the_documented_example() {
+    let Some(npm) = fastrs_test_tools::npm_packages("buf generate", "tools", &root().join("tests/npm")) else {
+        return;
+    };
+    let dir = scratch("buf-generate");
+    let plugin_dir = Path::new(env!("CARGO_BIN_EXE_protoc-gen-fastrs")).parent().unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(plugin_dir.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+    )
+    .unwrap();
+    let out = Command::new(npm.join("node_modules/.bin/buf"))
+        .args(["generate", "--output"])
+        .arg(&dir)
+        .env("PATH", path)
+        .env("BUF_CACHE_DIR", fastrs_test_tools::target_dir().join("npm/buf-cache"))
+        .current_dir(root().join("examples/buf"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "buf generate failed or warned: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    run_buf_example(&dir);
 }
 
 #[test]
