@@ -16,6 +16,7 @@ demo:
 # semantics, the example. Then formatting, lints and the API docs.
 test:
 	$(CARGO) test --workspace
+	$(CARGO) test -q -p fastrs --lib   # alone: the runtime without the features other crates turn on
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) run -q -p fastrs-example-grpc
 	$(CARGO) build -p fastrs-no-std

@@ -70,11 +70,16 @@ fn main() {
 /// `descriptor` feature, then `extra` manifest lines) and runs `cargo args`
 /// there, sharing one target directory across the end-to-end crates.
 fn cargo(dir: &Path, name: &str, extra: &str, args: &[&str]) -> std::process::Output {
+    cargo_with_features(dir, name, &["descriptor"], extra, args)
+}
+
+/// As [`cargo`], with fastrs's `features` (none: the README's dependency line).
+fn cargo_with_features(dir: &Path, name: &str, features: &[&str], extra: &str, args: &[&str]) -> std::process::Output {
     let runtime = root().join("runtime").display().to_string();
     std::fs::write(
         dir.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {runtime:?}, features = [\"descriptor\"] }}\n\n{extra}\n[workspace]\n"
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nfastrs = {{ path = {runtime:?}, features = {features:?} }}\n\n{extra}\n[workspace]\n"
         ),
     )
     .unwrap();
@@ -245,6 +250,112 @@ fn buf_generate_runs_the_documented_example() {
         String::from_utf8_lossy(&out.stderr)
     );
     run_buf_example(&dir);
+}
+
+/// A program over `fastrs.options` (custom options on every kind of
+/// element): it uses the messages, and with the `descriptor` feature also
+/// reads the options back from the embedded descriptors.
+const OPTIONS_MAIN: &str = r#"
+#[allow(dead_code)]
+mod protos {
+    include!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/gen/mod.rs"));
+}
+use fastrs::Message;
+use protos::fastrs::options::{Annotated, Mood};
+
+fn main() {
+    let m = Annotated { s: "x".into(), ..Default::default() };
+    assert_eq!(Annotated::decode(&m.encode_to_vec()).unwrap(), m);
+    assert_eq!(Mood::default(), Mood::Unspecified);
+    #[cfg(feature = "descriptor")]
+    {
+        use fastrs::descriptor::FileDescriptorSet;
+        let set = FileDescriptorSet::decode(protos::fastrs::options::FILE_DESCRIPTOR_SET).unwrap();
+        let field = &set.message("fastrs.options.Annotated").unwrap().field[0];
+        let note = protos::fastrs::options::NOTE.get(field.options.as_ref().unwrap()).unwrap();
+        assert_eq!(note.as_deref(), Some("field"));
+        assert_eq!(protos::fastrs::options::IMPORTED_DESCRIPTOR_SETS.len(), 1);
+    }
+    #[cfg(not(feature = "descriptor"))]
+    {
+        // The options messages are opaque: extensions still read and write.
+        let mut options = fastrs::descriptor::FieldOptions::default();
+        protos::fastrs::options::NOTE.set(&mut options, &"x".to_string());
+        let back = fastrs::descriptor::FieldOptions::decode(&options.encode_to_vec()).unwrap();
+        assert_eq!(protos::fastrs::options::NOTE.get(&back).unwrap().as_deref(), Some("x"));
+        assert!(protos::fastrs::options::IMPORTED_DESCRIPTOR_SETS.is_empty());
+    }
+    println!("options ok");
+}
+"#;
+
+/// A schema that declares custom options compiles with the README's
+/// dependency line (fastrs without features), where the options messages
+/// it extends are opaque; with the `descriptor` feature its constants read
+/// the options from the embedded descriptors.
+#[test]
+fn custom_options_compile_without_the_descriptor_feature() {
+    for (features, name) in [(&[][..], "options-plain"), (&["descriptor"][..], "options-descriptor")] {
+        let dir = scratch(name);
+        let gen = dir.join("src/gen");
+        std::fs::create_dir_all(&gen).unwrap();
+        let out = protoc(&gen, "include_file=mod.rs,descriptors=true", &["test/options.proto"]);
+        assert!(
+            out.status.success(),
+            "protoc failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::write(dir.join("src/main.rs"), OPTIONS_MAIN).unwrap();
+        let cfg = if features.is_empty() {
+            ""
+        } else {
+            "[features]\ndefault = [\"descriptor\"]\ndescriptor = []\n"
+        };
+        let run = cargo_with_features(&dir, name, features, cfg, &["run", "--quiet", "--offline"]);
+        assert!(
+            run.status.success(),
+            "{name}: failed to build or run:\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&run.stdout).trim(), "options ok", "{name}");
+    }
+}
+
+/// A field of a descriptor type needs the feature: the build fails with
+/// one error that names the field and the line to add, first.
+#[test]
+fn a_descriptor_typed_field_asks_for_the_descriptor_feature() {
+    let dir = scratch("descriptor-field");
+    let proto = dir.join("proto");
+    std::fs::create_dir_all(&proto).unwrap();
+    std::fs::write(
+        proto.join("registry.proto"),
+        "syntax = \"proto3\";\npackage registry;\nimport \"google/protobuf/descriptor.proto\";\n\
+         message Entry {\n  google.protobuf.FileDescriptorSet schema = 1;\n}\n",
+    )
+    .unwrap();
+    let gen = dir.join("src/gen");
+    std::fs::create_dir_all(&gen).unwrap();
+    let files = protoc_gen_fastrs::Builder::new()
+        .include_file("mod.rs")
+        .generate(&[proto.join("registry.proto")], &[&proto])
+        .unwrap();
+    for file in files {
+        std::fs::write(gen.join(&file.name), file.content).unwrap();
+    }
+    std::fs::write(
+        dir.join("src/main.rs"),
+        "#[allow(dead_code)]\nmod protos { include!(\"gen/mod.rs\"); }\nfn main() {}\n",
+    )
+    .unwrap();
+    let build = cargo_with_features(&dir, "descriptor-field", &[], "", &["build", "--quiet", "--offline"]);
+    assert!(!build.status.success());
+    let stderr = String::from_utf8_lossy(&build.stderr);
+    let first = stderr.lines().find(|l| l.starts_with("error")).unwrap_or_default();
+    assert!(
+        first.contains("field `registry.Entry.schema`") && first.contains("features = [\"descriptor\"]"),
+        "{stderr}"
+    );
 }
 
 #[test]

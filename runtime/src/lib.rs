@@ -38,6 +38,9 @@ mod compact;
 mod described;
 #[cfg(feature = "descriptor")]
 pub mod descriptor;
+#[cfg(not(feature = "descriptor"))]
+#[path = "descriptor/opaque.rs"]
+pub mod descriptor;
 mod encoding;
 mod enumeration;
 mod error;
@@ -135,6 +138,8 @@ pub mod __private {
     /// The version of this interface that generated code was made for.
     pub const GENERATED_CODE_V2: () = ();
 
+    pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as requires_descriptor};
+
     /// The JSON half of the interface.
     #[cfg(feature = "json")]
     pub mod json {
@@ -143,6 +148,51 @@ pub mod __private {
             JsonCodec, JsonFields, JsonKey, List, ListSeed, MapOf, MapSeed, Read, Single, SingleSeed,
         };
     }
+}
+
+// What generated code that names `fastrs::descriptor` expands to, with and
+// without the `descriptor` feature.
+
+/// Nothing: the `descriptor` feature is on.
+#[cfg(feature = "descriptor")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __requires_descriptor {
+    ($what:literal) => {};
+}
+
+/// One clear error where generated code cannot do without
+/// `fastrs::descriptor` (a field of a descriptor type), before the errors
+/// of the paths that name it.
+#[cfg(not(feature = "descriptor"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __requires_descriptor {
+    ($what:literal) => {
+        ::core::compile_error!(::core::concat!(
+            $what,
+            " has a type of google/protobuf/descriptor.proto: turn on fastrs's `descriptor` feature, \
+             fastrs = { version = \"0.1\", features = [\"descriptor\"] }"
+        ));
+    };
+}
+
+/// A package's `IMPORTED_DESCRIPTOR_SETS`: the sets of its imports, then
+/// those of `fastrs::descriptor` when the feature is on.
+#[cfg(feature = "descriptor")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __descriptor_sets {
+    ([$($set:expr),* $(,)?] [$($descriptor:expr),* $(,)?]) => { &[$($set,)* $($descriptor),*] };
+}
+
+/// A package's `IMPORTED_DESCRIPTOR_SETS` without the `descriptor`
+/// feature: the sets of its other imports.
+#[cfg(not(feature = "descriptor"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __descriptor_sets {
+    ([$($set:expr),* $(,)?] [$($descriptor:expr),* $(,)?]) => { &[$($set),*] };
 }
 
 /// Includes the code `protoc_gen_fastrs::Builder` generated for a protobuf

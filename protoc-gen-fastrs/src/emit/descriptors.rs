@@ -19,15 +19,40 @@ pub fn set_const(package: &Package) -> TokenStream {
         files.join(", ")
     );
     let bytes = byte_string(set);
-    let imports = package.descriptor_imports.iter().map(|p| p.relative_to(&package.scope));
+    let (runtime, imports): (Vec<_>, Vec<_>) = package
+        .descriptor_imports
+        .iter()
+        .partition(|p| p.needs_descriptor_feature());
+    let imports = imports.iter().map(|p| p.relative_to(&package.scope));
+    // `fastrs::descriptor`'s own sets exist with its feature only.
+    let sets = if runtime.is_empty() {
+        quote!(&[#(#imports),*])
+    } else {
+        let runtime = runtime.iter().map(|p| p.relative_to(&package.scope));
+        quote!(::fastrs::__private::descriptor_sets!([#(#imports),*] [#(#runtime),*]))
+    };
     quote! {
         #[doc = #doc]
         pub const FILE_DESCRIPTOR_SET: &[u8] = #bytes;
 
         /// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
         /// directly or not (those generated with descriptors).
-        pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[#(#imports),*];
+        pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = #sets;
     }
+}
+
+/// One clear compile error where the package cannot do without fastrs's
+/// `descriptor` feature: fields of descriptor types (see the runtime's
+/// `requires_descriptor!`).
+pub fn feature_check(package: &Package) -> TokenStream {
+    let Some(first) = package.descriptor_fields.first() else {
+        return TokenStream::new();
+    };
+    let what = match package.descriptor_fields.len() {
+        1 => format!("field `{first}`"),
+        n => format!("field `{first}` (and {} more)", n - 1),
+    };
+    quote!(::fastrs::__private::requires_descriptor!(#what);)
 }
 
 /// `impl fastrs::Described`, if the message's package embeds its descriptors.

@@ -49,13 +49,18 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
     let services = grpc::services(package, &package.services[part.services.clone()]);
     // The package's first file (its only one by default) holds what
     // belongs to the whole package.
-    let (register, descriptor_set) = if register {
-        (json::register(package), descriptors::set_const(package))
+    let (register, descriptor_set, feature_check) = if register {
+        (
+            json::register(package),
+            descriptors::set_const(package),
+            descriptors::feature_check(package),
+        )
     } else {
-        (TokenStream::new(), TokenStream::new())
+        (TokenStream::new(), TokenStream::new(), TokenStream::new())
     };
     quote! {
         const _: () = ::fastrs::__private::GENERATED_CODE_V2;
+        #feature_check
         #uses
         #(#messages)*
         #(#enums)*

@@ -93,6 +93,7 @@ pub fn lower(
                     descriptor_set: None,
                     descriptor_imports: Vec::new(),
                     services: Vec::new(),
+                    descriptor_fields: Vec::new(),
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -105,6 +106,7 @@ pub fn lower(
             extensions: run(package.extensions.len(), extensions.len()),
             services: run(package.services.len(), services.len()),
         });
+        collect_descriptor_fields(&messages, &mut package.descriptor_fields);
         package.messages.extend(messages);
         package.enums.extend(enums);
         package.extensions.extend(extensions);
@@ -259,6 +261,20 @@ fn runtime_descriptor_set(file: &str, package: &str, options: &Options) -> Optio
     let path = format!("{module}::FILE_DESCRIPTOR_SET");
     let tokens: proc_macro2::TokenStream = path.parse().expect("a valid path");
     Some(TypePath::Absolute(crate::options::RustPath::from_parts(&path, tokens)))
+}
+
+/// Adds the full names of the fields of `messages` (nested ones included)
+/// whose types are `fastrs::descriptor`'s to `out`.
+fn collect_descriptor_fields(messages: &[Message], out: &mut Vec<String>) {
+    for m in messages {
+        let fields = m.fields.iter().chain(m.oneofs.iter().flat_map(|o| &o.members));
+        out.extend(
+            fields
+                .filter(|f| f.needs_descriptor_feature())
+                .map(|f| f.full_name.clone()),
+        );
+        collect_descriptor_fields(&m.messages, out);
+    }
 }
 
 /// Gives each generated message the tags of the `string` extensions declared

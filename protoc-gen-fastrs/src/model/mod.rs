@@ -46,6 +46,10 @@ pub struct Package {
     pub descriptor_imports: Vec<TypePath>,
     /// With `grpc=tonic`: the package's services.
     pub services: Vec<Service>,
+    /// Full names of the package's fields whose types are
+    /// `fastrs::descriptor`'s: the package needs fastrs's `descriptor`
+    /// feature.
+    pub descriptor_fields: Vec<String>,
 }
 
 /// A `service`, for generated gRPC code.
@@ -350,6 +354,16 @@ pub enum Recycling {
 }
 
 impl Kind {
+    /// True for a message or enum of `fastrs::descriptor` (see
+    /// [`TypePath::needs_descriptor_feature`]).
+    #[must_use]
+    pub fn needs_descriptor_feature(&self) -> bool {
+        match self {
+            Kind::Enum { path, .. } | Kind::Message { path, .. } => path.needs_descriptor_feature(),
+            _ => false,
+        }
+    }
+
     /// What `clear()` keeps of values of this type.
     #[must_use]
     pub fn recycling(&self) -> Recycling {
@@ -438,6 +452,18 @@ impl Variant {
 }
 
 impl Field {
+    /// True if the field's type, or its map's key or value type, is one of
+    /// `fastrs::descriptor`'s.
+    #[must_use]
+    pub fn needs_descriptor_feature(&self) -> bool {
+        match &self.shape {
+            Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
+                kind.needs_descriptor_feature()
+            }
+            Shape::Map { key, value, .. } => key.needs_descriptor_feature() || value.needs_descriptor_feature(),
+        }
+    }
+
     /// `[deprecated = true]`.
     #[must_use]
     pub fn deprecated(&self) -> bool {

@@ -180,6 +180,13 @@ pub enum TypePath {
 }
 
 impl TypePath {
+    /// True for the runtime's `fastrs::descriptor` types (descriptor.proto,
+    /// plugin.proto), which exist only with fastrs's `descriptor` feature.
+    #[must_use]
+    pub fn needs_descriptor_feature(&self) -> bool {
+        matches!(self, TypePath::Absolute(path) if path.as_str().starts_with("::fastrs::descriptor"))
+    }
+
     /// The path to this type as written in module `from`.
     #[must_use]
     pub fn relative_to(&self, from: &[String]) -> TokenStream {
