@@ -213,7 +213,10 @@ impl Builder {
     }
 
     /// Parses `protos` (searching imports in `includes`), generates, and writes one
-    /// file per package. Files whose contents did not change are left untouched.
+    /// file per package. What `protos` import is generated too (as
+    /// prost-build does), except the types the runtime ships (well-known and
+    /// descriptor types) and those under an [`Builder::extern_path`]. Files
+    /// whose contents did not change are left untouched.
     ///
     /// # Errors
     /// Unreadable or invalid schemas (with file and line), generation errors
@@ -264,7 +267,8 @@ impl Builder {
         includes: &[impl AsRef<Path>],
     ) -> Result<Vec<GeneratedFile>, Error> {
         let parsed = self.parse(protos, includes)?;
-        crate::generate(&parsed.set.file, &parsed.inputs, &self.options)
+        let files = crate::model::externs::with_imports(&parsed.set.file, &parsed.inputs, &self.options);
+        crate::generate(&parsed.set.file, &files, &self.options)
     }
 
     /// Parses only: the descriptors the generator would see.

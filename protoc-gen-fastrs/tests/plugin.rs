@@ -358,6 +358,42 @@ fn a_descriptor_typed_field_asks_for_the_descriptor_feature() {
     );
 }
 
+/// protoc generates only the files it is given: a service whose messages
+/// live in an imported package it was not given fails with one error that
+/// names the missing file and the ways out; given both, or told the import
+/// is generated elsewhere, it succeeds. (The `Builder` generates imports;
+/// `examples/grpc` names only the service's file.)
+#[test]
+fn the_plugin_names_an_import_it_was_not_asked_to_generate() {
+    let dir = scratch("missing-import");
+    let out = protoc(&dir, "grpc=tonic", &["demo/orders.proto"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("demo/shop.proto").count(), 1, "{stderr}");
+    for hint in [
+        "acme.orders.v1.",
+        "acme.shop.v1.",
+        "strategy: all",
+        "extern_path",
+        "imports=elsewhere",
+    ] {
+        assert!(stderr.contains(hint), "{hint}: {stderr}");
+    }
+    let both = protoc(&dir, "grpc=tonic", &["demo/orders.proto", "demo/shop.proto"]);
+    assert!(both.status.success(), "{}", String::from_utf8_lossy(&both.stderr));
+    let elsewhere = protoc(&dir, "grpc=tonic,imports=elsewhere", &["demo/orders.proto"]);
+    assert!(
+        elsewhere.status.success(),
+        "{}",
+        String::from_utf8_lossy(&elsewhere.stderr)
+    );
+    let code = std::fs::read_to_string(dir.join("acme.orders.v1.rs")).unwrap();
+    assert!(
+        code.contains("super::super::shop::v1::Order"),
+        "relative paths to the other run's module"
+    );
+}
+
 #[test]
 fn bad_options_are_reported_through_protoc() {
     let dir = scratch("bad-option");

@@ -7,15 +7,18 @@ use tokio_stream::StreamExt as _;
 use tonic::transport::server::TcpIncoming;
 use tonic::{Request, Response, Status};
 
-/// The shop's messages and the `Orders` client and server.
+/// `acme.orders.v1` (the `Orders` client and server) and the shop's
+/// messages it imports (`acme.shop.v1`), in modules named after their
+/// packages.
 #[allow(dead_code)] // accessors of fields this example does not read
-mod shop {
-    fastrs::include_proto!("acme.shop.v1");
+mod protos {
+    include!(concat!(env!("OUT_DIR"), "/protos.rs"));
 }
 
-use shop::orders_client::OrdersClient;
-use shop::orders_server::{self, OrdersServer};
-use shop::{order, Customer, Order, Placed};
+use protos::acme::orders::v1::orders_client::OrdersClient;
+use protos::acme::orders::v1::orders_server::{self, OrdersServer};
+use protos::acme::orders::v1::{Customer, Placed};
+use protos::acme::shop::v1::{order, Order};
 
 /// The service: orders in memory.
 #[derive(Default)]

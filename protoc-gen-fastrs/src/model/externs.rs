@@ -1,8 +1,10 @@
 //! Where types generated elsewhere live: the `extern_path` option, and the
 //! well-known types, which the runtime ships.
 
+use fastrs::descriptor::FileDescriptorProto;
+
 use super::names::{self, TypePath};
-use crate::options::RustPath;
+use crate::options::{Options, RustPath};
 
 /// A protobuf prefix and the Rust path its types live under.
 pub type ExternPath = (String, RustPath);
@@ -67,6 +69,46 @@ pub fn with_well_known(externs: &[ExternPath], generating_well_known: bool) -> V
     all
 }
 
+/// The files to generate for `inputs` (names in `files`, which holds them
+/// and everything they import): the inputs, then each imported file in
+/// `files`' order, except those whose types are all generated elsewhere
+/// (the runtime's well-known and descriptor types, or an `extern_path`).
+#[must_use]
+pub fn with_imports(files: &[FileDescriptorProto], inputs: &[String], options: &Options) -> Vec<String> {
+    let generating_well_known = files
+        .iter()
+        .any(|f| f.package() == "google.protobuf" && inputs.iter().any(|i| i == f.name()));
+    let externs = with_well_known(&options.extern_paths, generating_well_known);
+    let mapped = |file: &FileDescriptorProto| {
+        let package = if file.package().is_empty() {
+            String::new()
+        } else {
+            format!(".{}", file.package())
+        };
+        let types: Vec<&str> = file
+            .message_type
+            .iter()
+            .map(|m| m.name())
+            .chain(file.enum_type.iter().map(|e| e.name()))
+            .collect();
+        if types.is_empty() {
+            extern_path(&package, &externs).is_some()
+        } else {
+            types
+                .iter()
+                .all(|name| extern_path(&format!("{package}.{name}"), &externs).is_some())
+        }
+    };
+    let mut out = inputs.to_vec();
+    out.extend(
+        files
+            .iter()
+            .filter(|f| !inputs.iter().any(|i| i == f.name()) && !mapped(f))
+            .map(|f| f.name().to_string()),
+    );
+    out
+}
+
 /// The Rust path of type `full` (`.acme.Outer.Inner`) under the longest
 /// matching extern prefix, if any: nested messages become modules. A prefix
 /// may name a package (`.acme` → `::x`: `::x::outer::Inner`) or a type
@@ -103,6 +145,43 @@ pub fn extern_path(full: &str, externs: &[ExternPath]) -> Option<TypePath> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fastrs::descriptor::{DescriptorProto, FieldDescriptorProto};
+
+    fn file(name: &str, package: &str, messages: &[&str]) -> FileDescriptorProto {
+        FileDescriptorProto {
+            name: Some(name.into()),
+            package: Some(package.into()),
+            message_type: messages
+                .iter()
+                .map(|m| DescriptorProto {
+                    name: Some((*m).into()),
+                    ..Default::default()
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn imports_are_generated_unless_their_types_live_elsewhere() {
+        let mut annotations = file("google/api/annotations.proto", "google.api", &[]);
+        annotations.extension.push(FieldDescriptorProto::default());
+        let files = [
+            file("google/protobuf/timestamp.proto", "google.protobuf", &["Timestamp"]),
+            file("google/protobuf/descriptor.proto", "google.protobuf", &["FieldOptions"]),
+            annotations,
+            file("acme/common.proto", "acme.common", &["Money"]),
+            file("acme/money.proto", "acme.money", &["Cents"]),
+            file("acme/svc.proto", "acme.svc", &["Request"]),
+        ];
+        let mut options = Options::default();
+        options.add_extern_path(".acme.money", "::money").unwrap();
+        let inputs = ["acme/svc.proto".to_string()];
+        assert_eq!(
+            with_imports(&files, &inputs, &options),
+            ["acme/svc.proto", "google/api/annotations.proto", "acme/common.proto"]
+        );
+    }
 
     fn path(text: &str) -> TypePath {
         TypePath::Absolute(RustPath::module(text).unwrap())

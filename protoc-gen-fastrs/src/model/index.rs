@@ -26,11 +26,15 @@ pub struct Index<'a> {
     /// The type names in each generated module (messages, enums and the
     /// oneof enums of the module's message): names a view must not take.
     module_names: HashMap<Vec<String>, HashSet<String>>,
+    /// Each file's package.
+    packages: HashMap<&'a str, &'a str>,
 }
 
 pub struct TypeInfo<'a> {
     pub path: TypePath,
     pub def: Def<'a>,
+    /// The file that declares it.
+    pub file: &'a str,
 }
 
 pub enum Def<'a> {
@@ -46,7 +50,7 @@ impl<'a> Index<'a> {
         files: &'a [FileDescriptorProto],
         options: &Options,
         generated: &HashSet<&str>,
-        features: &HashMap<String, FileFeatures>,
+        features: &'a HashMap<String, FileFeatures>,
     ) -> Self {
         let externs = externs::with_well_known(&options.extern_paths, generated.contains("google.protobuf"));
         let mut builder = Builder {
@@ -64,6 +68,7 @@ impl<'a> Index<'a> {
             let closedness = Closedness {
                 syntax: file.syntax(),
                 features: features.get(file.name()),
+                file: file.name(),
             };
             for (i, m) in file.message_type.iter().enumerate() {
                 builder.add_message(m, &prefix, &modules, &closedness, vec![loc::FILE_MESSAGE, i as i32]);
@@ -75,10 +80,18 @@ impl<'a> Index<'a> {
                     &modules,
                     e.name(),
                     Def::Enum(e, closed),
+                    closedness.file,
                 );
             }
         }
-        builder.finish()
+        let mut index = builder.finish();
+        index.packages = files.iter().map(|f| (f.name(), f.package())).collect();
+        index
+    }
+
+    /// The package of file `name` (empty if unknown or none).
+    pub fn package_of(&self, name: &str) -> &'a str {
+        self.packages.get(name).copied().unwrap_or_default()
     }
 
     /// The message named `full` (with leading dot), if it is one.
@@ -145,7 +158,7 @@ impl<'a> Builder<'a> {
         m: &'a DescriptorProto,
         prefix: &str,
         modules: &[String],
-        closedness: &Closedness<'_>,
+        closedness: &Closedness<'a>,
         path: Vec<i32>,
     ) {
         let full = format!("{prefix}.{}", m.name());
@@ -156,7 +169,13 @@ impl<'a> Builder<'a> {
         }
         for (i, e) in m.enum_type.iter().enumerate() {
             let closed = closedness.closed(&[&path[..], &[loc::MESSAGE_ENUM, i as i32]].concat());
-            self.add_type(format!("{full}.{}", e.name()), &inner, e.name(), Def::Enum(e, closed));
+            self.add_type(
+                format!("{full}.{}", e.name()),
+                &inner,
+                e.name(),
+                Def::Enum(e, closed),
+                closedness.file,
+            );
         }
         let required = m.field.iter().enumerate().any(|(j, f)| {
             f.label() == Label::Required
@@ -168,15 +187,15 @@ impl<'a> Builder<'a> {
         if required {
             self.with_required.insert(full.clone());
         }
-        self.add_type(full, modules, m.name(), Def::Message(m));
+        self.add_type(full, modules, m.name(), Def::Message(m), closedness.file);
     }
 
-    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>) {
+    fn add_type(&mut self, full: String, modules: &[String], name: &str, def: Def<'a>, file: &'a str) {
         let path = externs::extern_path(&full, &self.externs).unwrap_or_else(|| TypePath::Local {
             modules: modules.to_vec(),
             name: names::camel(name),
         });
-        self.types.insert(full, TypeInfo { path, def });
+        self.types.insert(full, TypeInfo { path, def, file });
     }
 
     fn finish(self) -> Index<'a> {
@@ -189,6 +208,7 @@ impl<'a> Builder<'a> {
             checks_required,
             inline_component,
             module_names,
+            packages: HashMap::new(),
         }
     }
 }
@@ -337,6 +357,8 @@ impl<'n> Graph<'n> {
 struct Closedness<'f> {
     syntax: &'f str,
     features: Option<&'f FileFeatures>,
+    /// The file's name.
+    file: &'f str,
 }
 
 impl Closedness<'_> {
@@ -402,7 +424,8 @@ mod tests {
             ..Default::default()
         };
         let files = [file];
-        let index = Index::build(&files, &Options::default(), &HashSet::new(), &HashMap::new());
+        let features = HashMap::new();
+        let index = Index::build(&files, &Options::default(), &HashSet::new(), &features);
         assert!(index.contains(".g.B", ".g.A") && index.contains(".g.A", ".g.C"));
         assert!(index.contains(".g.E", ".g.E"), "a message contains itself");
         assert!(!index.contains(".g.A", ".g.D") && !index.contains(".g.D", ".g.A"));

@@ -2,7 +2,7 @@
 //! presence, packing, map entries, oneof membership, boxing of recursive fields,
 //! names, tags and doc comments.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::descriptor::{DescriptorProto, EnumDescriptorProto, FieldDescriptorProto, FileDescriptorProto};
@@ -11,7 +11,7 @@ use heck::ToShoutySnakeCase;
 use super::defaults;
 use super::docs::Comments;
 use super::features::FileFeatures;
-use super::index::{Def, Index};
+use super::index::{Def, Index, TypeInfo};
 use super::locations::{self, child};
 use super::names::{self, TypePath};
 use super::wire::{self, Tag};
@@ -43,14 +43,20 @@ pub fn lower(
         .collect();
     let index = Index::build(files, options, &generated_packages, &features);
     let modes = Modes::new(files, to_generate, options);
-    let mut errors = Vec::new();
+    let mut problems = Problems {
+        errors: Vec::new(),
+        missing: BTreeMap::new(),
+        generated: to_generate.iter().map(String::as_str).collect(),
+    };
     let mut packages: Vec<Package> = Vec::new();
     for name in to_generate {
         let Some(file) = files.iter().find(|f| f.name() == name) else {
-            errors.push(format!("{name}: file to generate is missing from the descriptors"));
+            problems
+                .errors
+                .push(format!("{name}: file to generate is missing from the descriptors"));
             continue;
         };
-        let mut ctx = FileCtx::new(file, &index, &mut errors);
+        let mut ctx = FileCtx::new(file, &index, &mut problems);
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
         ctx.descriptors = options.descriptors;
@@ -113,6 +119,23 @@ pub fn lower(
         package.services.extend(services);
     }
     link_checked_extensions(&mut packages);
+    let mut errors = problems.errors;
+    if !options.imports_elsewhere {
+        errors.extend(problems.missing.iter().map(|(file, missing)| {
+            let Missing {
+                referrer,
+                element,
+                type_name,
+                package,
+            } = missing;
+            format!(
+                "{referrer}: {element} refers to {type_name} from {file}, which this run does not generate. \
+                 Generate that file in the same run (name it to protoc too; with `buf generate`, set \
+                 `strategy: all`), map its package with extern_path=.{package}=::crate::path, or pass \
+                 imports=elsewhere if another run generates it into the same module tree"
+            )
+        }));
+    }
     if options.descriptors {
         for package in &mut packages {
             package.descriptor_set = Some(embedded_descriptors(files, &package.files));
@@ -314,12 +337,33 @@ fn link_checked_extensions(packages: &mut [Package]) {
     }
 }
 
+/// What lowering found wrong, across files.
+struct Problems<'a> {
+    errors: Vec<String>,
+    /// Files this run does not generate whose generated types are referred
+    /// to, by name, with the first reference.
+    missing: BTreeMap<String, Missing>,
+    /// The files this run generates.
+    generated: HashSet<&'a str>,
+}
+
+/// The first reference to a type of a file the run does not generate.
+struct Missing {
+    /// The file of the element that refers to it.
+    referrer: String,
+    /// The element (`pkg.Msg.field`, `pkg.Service.Method`).
+    element: String,
+    /// The type's full name and package.
+    type_name: String,
+    package: String,
+}
+
 /// Lowering state for one file.
 struct FileCtx<'a, 'e> {
     file: &'a FileDescriptorProto,
     index: &'a Index<'a>,
     comments: Comments,
-    errors: &'e mut Vec<String>,
+    problems: &'e mut Problems<'a>,
     /// The Rust type of maps.
     maps: Maps,
     /// Generate JSON code, and how it is gated.
@@ -339,13 +383,13 @@ struct FileCtx<'a, 'e> {
 }
 
 impl<'a, 'e> FileCtx<'a, 'e> {
-    fn new(file: &'a FileDescriptorProto, index: &'a Index<'a>, errors: &'e mut Vec<String>) -> Self {
+    fn new(file: &'a FileDescriptorProto, index: &'a Index<'a>, problems: &'e mut Problems<'a>) -> Self {
         let comments = Comments::of(file);
         FileCtx {
             file,
             index,
             comments,
-            errors,
+            problems,
             maps: Maps::Hash,
             json: None,
             descriptors: false,
@@ -366,7 +410,33 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     }
 
     fn error(&mut self, element: &str, what: impl std::fmt::Display) {
-        self.errors.push(format!("{}: {element}: {what}", self.file.name()));
+        self.problems
+            .errors
+            .push(format!("{}: {element}: {what}", self.file.name()));
+    }
+
+    /// The message or enum `type_name` (`.pkg.Name`) that `element` refers
+    /// to (as its `what`). A type generated into the module tree must come
+    /// from a file this run generates; one that is not is recorded.
+    fn type_info(&mut self, type_name: &str, element: &str, what: &str) -> Option<&'a TypeInfo<'a>> {
+        let Some(info) = self.index.types.get(type_name) else {
+            self.error(element, format!("unknown {what} `{type_name}`"));
+            return None;
+        };
+        if matches!(info.path, TypePath::Local { .. }) && !self.problems.generated.contains(info.file) {
+            let referrer = self.file.name().to_string();
+            let package = self.index.package_of(info.file).to_string();
+            self.problems
+                .missing
+                .entry(info.file.to_string())
+                .or_insert_with(|| Missing {
+                    referrer,
+                    element: element.to_string(),
+                    type_name: type_name.trim_start_matches('.').to_string(),
+                    package,
+                });
+        }
+        Some(info)
     }
 
     fn message(&mut self, desc: &DescriptorProto, parent: &str, scope: &[String], loc: Vec<i32>) -> Message {
@@ -637,10 +707,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 shared: !message.is_empty() && self.shares_bytes(element),
             }),
             Type::Enum | Type::Message => {
-                let Some(info) = self.index.types.get(f.type_name()) else {
-                    self.error(element, format!("unknown type `{}`", f.type_name()));
-                    return None;
-                };
+                let info = self.type_info(f.type_name(), element, "type")?;
                 let path = info.path.clone();
                 Some(match info.def {
                     Def::Enum(e, closed) => Kind::Enum {
@@ -652,10 +719,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 })
             }
             Type::Group => {
-                let Some(info) = self.index.types.get(f.type_name()) else {
-                    self.error(element, format!("unknown type `{}`", f.type_name()));
-                    return None;
-                };
+                let info = self.type_info(f.type_name(), element, "type")?;
                 let number = u32::try_from(f.number()).unwrap_or_default();
                 Some(self.message_kind(f, info.path.clone(), message, Some(number), inline))
             }
@@ -723,8 +787,10 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             } else {
                 format!("{parent}.{}", f.name())
             };
-            let Some(extendee) = self.index.types.get(f.extendee()).map(|t| t.path.clone()) else {
-                self.error(&element, format!("unknown extendee `{}`", f.extendee()));
+            let Some(extendee) = self
+                .type_info(f.extendee(), &element, "extendee")
+                .map(|t| t.path.clone())
+            else {
                 continue;
             };
             let Some(kind) = self.kind(f, "", &element, &[loc, &[i as i32]].concat(), false) else {
@@ -758,14 +824,12 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             let loc = child(&[], locations::FILE_SERVICE, i);
             let mut methods = Vec::new();
             for (j, m) in s.method.iter().enumerate() {
-                let element = format!("{}.{}", s.name(), m.name());
-                let mut path_of = |type_name: &str| {
-                    let path = self.index.types.get(type_name).map(|t| t.path.clone());
-                    if path.is_none() {
-                        self.error(&element, format!("unknown message type `{type_name}`"));
-                    }
-                    path
+                let element = match self.file.package() {
+                    "" => format!("{}.{}", s.name(), m.name()),
+                    package => format!("{package}.{}.{}", s.name(), m.name()),
                 };
+                let mut path_of =
+                    |type_name: &str| Some(self.type_info(type_name, &element, "message type")?.path.clone());
                 let (Some(input), Some(output)) = (path_of(m.input_type()), path_of(m.output_type())) else {
                     continue;
                 };
