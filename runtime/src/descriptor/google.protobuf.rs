@@ -7284,7 +7284,7 @@ pub struct MessageOptions {
     /// maps field.
     ///
     /// For maps fields:
-    /// map<KeyType, ValueType> map_field = 1;
+    /// map\<KeyType, ValueType> map_field = 1;
     /// The parsed descriptor looks like:
     /// message MapFieldEntry {
     /// option map_entry = true;
@@ -7763,7 +7763,7 @@ pub struct MessageOptionsView<'a> {
     /// maps field.
     ///
     /// For maps fields:
-    /// map<KeyType, ValueType> map_field = 1;
+    /// map\<KeyType, ValueType> map_field = 1;
     /// The parsed descriptor looks like:
     /// message MapFieldEntry {
     /// option map_entry = true;
@@ -7869,7 +7869,7 @@ pub struct FieldOptions {
     /// The ctype option instructs the C++ code generator to use a different
     /// representation of the field than it normally would.  See the specific
     /// options below.  This option is only implemented to support use of
-    /// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
+    /// \[ctype=CORD\] and \[ctype=STRING\] (the default) on non-repeated fields of
     /// type "bytes" in the open source release.
     /// TODO: make ctype actually deprecated.
     pub ctype: ::core::option::Option<field_options::CType>,
@@ -8636,7 +8636,7 @@ pub struct FieldOptionsView<'a> {
     /// The ctype option instructs the C++ code generator to use a different
     /// representation of the field than it normally would.  See the specific
     /// options below.  This option is only implemented to support use of
-    /// [ctype=CORD] and [ctype=STRING] (the default) on non-repeated fields of
+    /// \[ctype=CORD\] and \[ctype=STRING\] (the default) on non-repeated fields of
     /// type "bytes" in the open source release.
     /// TODO: make ctype actually deprecated.
     pub ctype: ::core::option::Option<field_options::CType>,
@@ -9502,7 +9502,7 @@ pub mod field_options {
         /// Default mode.
         #[default]
         String = 0,
-        /// The option [ctype=CORD] may be applied to a non-repeated field of type
+        /// The option \[ctype=CORD\] may be applied to a non-repeated field of type
         /// "bytes". It indicates that in C++, the data should be stored in a Cord
         /// instead of a string.  For very large strings, this may reduce memory
         /// fragmentation. It may also allow better performance when parsing from a
@@ -11983,7 +11983,7 @@ pub mod uninterpreted_option {
     /// The name of the uninterpreted option.  Each string represents a segment in
     /// a dot-separated name.  is_extension is true iff a segment represents an
     /// extension (denoted with parentheses in options specs in .proto files).
-    /// E.g.,{ ["foo", false], ["bar.baz", true], ["moo", false] } represents
+    /// E.g.,{ \["foo", false\], \["bar.baz", true\], \["moo", false\] } represents
     /// "foo.(bar.baz).moo".
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct NamePart {
@@ -14209,11 +14209,11 @@ pub struct SourceCodeInfo {
     /// a       bc     de  f  ghi
     /// We have the following locations:
     /// span   path               represents
-    /// [a,i)  [ 4, 0, 2, 0 ]     The whole field definition.
-    /// [a,b)  [ 4, 0, 2, 0, 4 ]  The label (optional).
-    /// [c,d)  [ 4, 0, 2, 0, 5 ]  The type (string).
-    /// [e,f)  [ 4, 0, 2, 0, 1 ]  The name (foo).
-    /// [g,h)  [ 4, 0, 2, 0, 3 ]  The number (1).
+    /// \[a,i)  \[ 4, 0, 2, 0 \]     The whole field definition.
+    /// \[a,b)  \[ 4, 0, 2, 0, 4 \]  The label (optional).
+    /// \[c,d)  \[ 4, 0, 2, 0, 5 \]  The type (string).
+    /// \[e,f)  \[ 4, 0, 2, 0, 1 \]  The name (foo).
+    /// \[g,h)  \[ 4, 0, 2, 0, 3 \]  The number (1).
     ///
     /// Notes:
     /// - A location may refer to a repeated field itself (i.e. not to any
@@ -14393,11 +14393,11 @@ pub struct SourceCodeInfoView<'a> {
     /// a       bc     de  f  ghi
     /// We have the following locations:
     /// span   path               represents
-    /// [a,i)  [ 4, 0, 2, 0 ]     The whole field definition.
-    /// [a,b)  [ 4, 0, 2, 0, 4 ]  The label (optional).
-    /// [c,d)  [ 4, 0, 2, 0, 5 ]  The type (string).
-    /// [e,f)  [ 4, 0, 2, 0, 1 ]  The name (foo).
-    /// [g,h)  [ 4, 0, 2, 0, 3 ]  The number (1).
+    /// \[a,i)  \[ 4, 0, 2, 0 \]     The whole field definition.
+    /// \[a,b)  \[ 4, 0, 2, 0, 4 \]  The label (optional).
+    /// \[c,d)  \[ 4, 0, 2, 0, 5 \]  The type (string).
+    /// \[e,f)  \[ 4, 0, 2, 0, 1 \]  The name (foo).
+    /// \[g,h)  \[ 4, 0, 2, 0, 3 \]  The number (1).
     ///
     /// Notes:
     /// - A location may refer to a repeated field itself (i.e. not to any
@@ -14464,7 +14464,7 @@ pub mod source_code_info {
         /// Each element is a field number or an index.  They form a path from
         /// the root FileDescriptorProto to the place where the definition appears.
         /// For example, this path:
-        /// [ 4, 3, 2, 7, 1 ]
+        /// \[ 4, 3, 2, 7, 1 \]
         /// refers to:
         /// file.message_type(3)  // 4, 3
         /// .field(7)         // 2, 7
@@ -14478,14 +14478,14 @@ pub mod source_code_info {
         ///
         /// Thus, the above path gives the location of a field name.  If we removed
         /// the last element:
-        /// [ 4, 3, 2, 7 ]
+        /// \[ 4, 3, 2, 7 \]
         /// this path refers to the whole field declaration (from the beginning
         /// of the label to the terminating semicolon).
         ///
         /// For options, the path refers to the interpreted option in the descriptor.
         /// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
         /// number 10101, the path is:
-        /// [ 4, 3, 7, 10101 ]
+        /// \[ 4, 3, 7, 10101 \]
         /// refers to:
         /// file.message_type(3)     // 4, 3
         /// .options()           // 7
@@ -14494,9 +14494,9 @@ pub mod source_code_info {
         /// Sub-locations corresponding to the interpreted option's corresponding
         /// `UninterpretedOption` are also appended to the interpreted option, which
         /// deviates from the actual FileDescriptorProto path. E.g.:
-        /// [ 4, 3, 7, 10101, 2 ]
+        /// \[ 4, 3, 7, 10101, 2 \]
         /// refers to the option name `(my_opt)`, and:
-        /// [ 4, 3, 7, 10101, 7 ]
+        /// \[ 4, 3, 7, 10101, 7 \]
         /// refers to the "foo" string value of the option.
         pub path: ::fastrs::alloc::vec::Vec<i32>,
         /// Always has exactly three or four elements: start line, start column,
@@ -14884,7 +14884,7 @@ pub mod source_code_info {
         /// Each element is a field number or an index.  They form a path from
         /// the root FileDescriptorProto to the place where the definition appears.
         /// For example, this path:
-        /// [ 4, 3, 2, 7, 1 ]
+        /// \[ 4, 3, 2, 7, 1 \]
         /// refers to:
         /// file.message_type(3)  // 4, 3
         /// .field(7)         // 2, 7
@@ -14898,14 +14898,14 @@ pub mod source_code_info {
         ///
         /// Thus, the above path gives the location of a field name.  If we removed
         /// the last element:
-        /// [ 4, 3, 2, 7 ]
+        /// \[ 4, 3, 2, 7 \]
         /// this path refers to the whole field declaration (from the beginning
         /// of the label to the terminating semicolon).
         ///
         /// For options, the path refers to the interpreted option in the descriptor.
         /// E.g., for a custom option `(my_opt) = "foo"` on a message using extension
         /// number 10101, the path is:
-        /// [ 4, 3, 7, 10101 ]
+        /// \[ 4, 3, 7, 10101 \]
         /// refers to:
         /// file.message_type(3)     // 4, 3
         /// .options()           // 7
@@ -14914,9 +14914,9 @@ pub mod source_code_info {
         /// Sub-locations corresponding to the interpreted option's corresponding
         /// `UninterpretedOption` are also appended to the interpreted option, which
         /// deviates from the actual FileDescriptorProto path. E.g.:
-        /// [ 4, 3, 7, 10101, 2 ]
+        /// \[ 4, 3, 7, 10101, 2 \]
         /// refers to the option name `(my_opt)`, and:
-        /// [ 4, 3, 7, 10101, 7 ]
+        /// \[ 4, 3, 7, 10101, 7 \]
         /// refers to the "foo" string value of the option.
         pub path: ::fastrs::view::Repeated<'a, ::fastrs::__private::Int32>,
         /// Always has exactly three or four elements: start line, start column,

@@ -7,8 +7,6 @@
 //! extension API: `NOTE.get(&field_options)`. Behind the `descriptor`
 //! feature.
 #![allow(missing_docs, clippy::all)]
-// protobuf's comments use `[x]` and bare URLs that are not rustdoc links.
-#![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
 include!("google.protobuf.rs");
 

@@ -26,7 +26,7 @@ use ::fastrs::__private::Codec as _;
 /// representation of the `Any` is the same as that of the message, with an
 /// additional `@type` field which contains the type URL.
 /// - For types with special-cased JSON encodings (typically called 'well-known'
-/// types, listed in https://protobuf.dev/programming-guides/json/#any), the
+/// types, listed in <https://protobuf.dev/programming-guides/json/#any>), the
 /// JSON format representation has a key `@type` which contains the type URL
 /// and a key `value` which contains the JSON-serialized value.
 ///
@@ -223,7 +223,7 @@ impl<'a> ::fastrs::View<'a> for AnyView<'a> {
 /// from API Services, which represent a concrete implementation of an interface
 /// as opposed to simply a description of methods and bindings. They are also
 /// sometimes simply referred to as "APIs" in other contexts, such as the name of
-/// this message itself. See https://cloud.google.com/apis/design/glossary for
+/// this message itself. See <https://cloud.google.com/apis/design/glossary> for
 /// detailed terminology.
 ///
 /// New usages of this message as an alternative to ServiceDescriptorProto are
@@ -262,7 +262,7 @@ pub struct Api {
     /// Source context for the protocol buffer service represented by this
     /// message.
     pub source_context: ::core::option::Option<SourceContext>,
-    /// Included interfaces. See [Mixin][].
+    /// Included interfaces. See \[Mixin\]\[\].
     pub mixins: ::fastrs::alloc::vec::Vec<Mixin>,
     /// The source syntax of the service.
     pub syntax: ::fastrs::EnumValue<Syntax>,
@@ -673,7 +673,7 @@ pub struct ApiView<'a> {
     /// Source context for the protocol buffer service represented by this
     /// message.
     pub source_context: ::core::option::Option<SourceContextView<'a>>,
-    /// Included interfaces. See [Mixin][].
+    /// Included interfaces. See \[Mixin\]\[\].
     pub mixins: ::fastrs::view::Repeated<'a, ::fastrs::view::MsgView<MixinView<'a>>>,
     /// The source syntax of the service.
     pub syntax: ::fastrs::EnumValue<Syntax>,
@@ -1256,7 +1256,7 @@ impl<'a> ::fastrs::View<'a> for MethodView<'a> {
 ///
 /// - If an http annotation is inherited, the path pattern will be
 /// modified as follows. Any version prefix will be replaced by the
-/// version of the including interface plus the [root][] path if
+/// version of the including interface plus the \[root\]\[\] path if
 /// specified.
 ///
 /// Example of a simple mixin:
@@ -1552,10 +1552,10 @@ impl<'a> ::fastrs::View<'a> for MixinView<'a> {
 /// duration.seconds = end.seconds - start.seconds;
 /// duration.nanos = end.nanos - start.nanos;
 ///
-/// if (duration.seconds < 0 && duration.nanos > 0) {
+/// if (duration.seconds \< 0 && duration.nanos > 0) {
 /// duration.seconds += 1;
 /// duration.nanos -= 1000000000;
-/// } else if (duration.seconds > 0 && duration.nanos < 0) {
+/// } else if (duration.seconds > 0 && duration.nanos \< 0) {
 /// duration.seconds -= 1;
 /// duration.nanos += 1000000000;
 /// }
@@ -1569,7 +1569,7 @@ impl<'a> ::fastrs::View<'a> for MixinView<'a> {
 /// end.seconds = start.seconds + duration.seconds;
 /// end.nanos = start.nanos + duration.nanos;
 ///
-/// if (end.nanos < 0) {
+/// if (end.nanos \< 0) {
 /// end.seconds -= 1;
 /// end.nanos += 1000000000;
 /// } else if (end.nanos >= 1000000000) {
@@ -1938,7 +1938,7 @@ impl<'a> ::fastrs::View<'a> for EmptyView<'a> {
 /// d: 1
 /// x: 2
 /// }
-/// c: [1]
+/// c: \[1\]
 /// }
 ///
 /// And an update message:
@@ -1947,12 +1947,12 @@ impl<'a> ::fastrs::View<'a> for EmptyView<'a> {
 /// b {
 /// d: 10
 /// }
-/// c: [2]
+/// c: \[2\]
 /// }
 ///
 /// then if the field mask is:
 ///
-/// paths: ["f.b", "f.c"]
+/// paths: \["f.b", "f.c"\]
 ///
 /// then the result will be:
 ///
@@ -1961,7 +1961,7 @@ impl<'a> ::fastrs::View<'a> for EmptyView<'a> {
 /// d: 10
 /// x: 2
 /// }
-/// c: [1, 2]
+/// c: \[1, 2\]
 /// }
 ///
 /// An implementation may provide options to override this default behavior for
@@ -1975,11 +1975,11 @@ impl<'a> ::fastrs::View<'a> for EmptyView<'a> {
 /// the underlying field mask library behavior differs from your intended
 /// service semantics.
 ///
-/// Update methods implementing https://google.aip.dev/134
+/// Update methods implementing <https://google.aip.dev/134>
 /// - MUST support the special value * meaning "full replace"
 /// - MUST treat an omitted field mask as "replace fields which are present".
 ///
-/// Other methods implementing https://google.aip.dev/157
+/// Other methods implementing <https://google.aip.dev/157>
 /// - SHOULD support the special value "*" to mean "get all".
 /// - MUST treat an omitted field mask to mean "get all", unless otherwise
 /// documented.
@@ -2908,7 +2908,7 @@ impl<'a> ::fastrs::View<'a> for ListValueView<'a> {
 ///
 /// FILETIME ft;
 /// GetSystemTimeAsFileTime(&ft);
-/// UINT64 ticks = (((UINT64)ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
+/// UINT64 ticks = (((UINT64)ft.dwHighDateTime) \<\< 32) | ft.dwLowDateTime;
 ///
 /// // A Windows tick is 100 nanoseconds. Windows epoch 1601-01-01T00:00:00Z
 /// // is 11644473600 seconds before Unix epoch 1970-01-01T00:00:00Z.
@@ -2940,7 +2940,7 @@ impl<'a> ::fastrs::View<'a> for ListValueView<'a> {
 ///
 /// In JSON format, the Timestamp type is encoded as a string in the
 /// [RFC 3339](https://www.ietf.org/rfc/rfc3339.txt) format. That is, the
-/// format is "{year}-{month}-{day}T{hour}:{min}:{sec}[.{frac_sec}]Z"
+/// format is "{year}-{month}-{day}T{hour}:{min}:{sec}\[.{frac_sec}\]Z"
 /// where {year} is always expressed using four digits while {month}, {day},
 /// {hour}, {min}, and {sec} are zero-padded to two digits each. The fractional
 /// seconds, which can go up to 9 digits (i.e. up to 1 nanosecond resolution),
@@ -2959,8 +2959,8 @@ impl<'a> ::fastrs::View<'a> for ListValueView<'a> {
 /// to this format using
 /// [`strftime`](https://docs.python.org/2/library/time.html#time.strftime) with
 /// the time format spec '%Y-%m-%dT%H:%M:%S.%fZ'. Likewise, in Java, one can use
-/// the Joda Time's [`ISODateTimeFormat.dateTime()`](
-/// http://joda-time.sourceforge.net/apidocs/org/joda/time/format/ISODateTimeFormat.html#dateTime()
+/// the Joda Time's \[`ISODateTimeFormat.dateTime()`\](
+/// <http://joda-time.sourceforge.net/apidocs/org/joda/time/format/ISODateTimeFormat.html#dateTime()>
 /// ) to obtain a formatter capable of generating timestamps in this format.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Timestamp {

@@ -5,8 +5,6 @@
 //!
 //! Generated code refers to these types here instead of regenerating them.
 #![allow(missing_docs, clippy::all)]
-// protobuf's comments use `[x]` and bare URLs that are not rustdoc links.
-#![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
 include!("google.protobuf.rs");
 

@@ -463,14 +463,14 @@ pub struct ClientHeader {
     /// This contains only the metadata from the application.
     pub metadata: ::core::option::Option<Metadata>,
     /// The name of the RPC method, which looks something like:
-    /// /<service>/<method>
+    /// /\<service>/\<method>
     /// Note the leading "/" character.
     pub method_name: ::fastrs::alloc::string::String,
     /// A single process may be used to run multiple virtual
     /// servers with different identities.
     /// The authority is the name of such a server identity.
     /// It is typically a portion of the URI in the form of
-    /// <host> or <host>:<port> .
+    /// \<host> or \<host>:\<port> .
     pub authority: ::fastrs::alloc::string::String,
     /// the RPC timeout
     pub timeout: ::core::option::Option<::fastrs::well_known::Duration>,

@@ -269,7 +269,7 @@ impl ::fastrs::Message for Subchannel {
     }
 }
 /// These come from the specified states in this document:
-/// https://github.com/grpc/grpc/blob/master/doc/connectivity-semantics-and-api.md
+/// <https://github.com/grpc/grpc/blob/master/doc/connectivity-semantics-and-api.md>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChannelConnectivityState {
     pub state: ::fastrs::EnumValue<channel_connectivity_state::State>,
@@ -2673,7 +2673,7 @@ pub mod security {
         #[derive(Clone, PartialEq, Debug)]
         pub enum CipherSuite {
             /// The cipher suite name in the RFC 4346 format:
-            /// https://tools.ietf.org/html/rfc4346#appendix-C
+            /// <https://tools.ietf.org/html/rfc4346#appendix-C>
             StandardName(::fastrs::alloc::string::String),
             /// Some other way to describe the cipher suite if
             /// the RFC 4346 name is not available.

@@ -1107,9 +1107,9 @@ pub struct LoadReportResponse {
     /// Reports server-wide statistics for load balancing.
     /// This should be reported with every response.
     pub load_balancing_feedback: ::core::option::Option<LoadBalancingFeedback>,
-    /// A load report for each <tag, user_id> tuple. This could be considered to be
-    /// a multimap indexed by <tag, user_id>. It is not strictly necessary to
-    /// aggregate all entries into one entry per <tag, user_id> tuple, although it
+    /// A load report for each \<tag, user_id> tuple. This could be considered to be
+    /// a multimap indexed by \<tag, user_id>. It is not strictly necessary to
+    /// aggregate all entries into one entry per \<tag, user_id> tuple, although it
     /// is preferred to do so.
     pub load: ::fastrs::alloc::vec::Vec<Load>,
     /// Fields this schema does not know, kept and written back on encode.
@@ -1360,7 +1360,7 @@ pub mod initial_load_report_response {
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancingFeedback {
-    /// Reports the current utilization of the server (typical range [0.0 - 1.0]).
+    /// Reports the current utilization of the server (typical range \[0.0 - 1.0\]).
     pub server_utilization: f32,
     /// The total rate of calls handled by this server (including errors).
     pub calls_per_second: f32,

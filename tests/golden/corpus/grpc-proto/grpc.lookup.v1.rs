@@ -733,7 +733,7 @@ pub mod grpc_key_builder {
 ///
 /// Path and host patterns use the matching syntax from gRPC transcoding to
 /// extract named key/value pairs from the path and host components of the URL:
-/// https://github.com/googleapis/googleapis/blob/master/google/api/http.proto
+/// <https://github.com/googleapis/googleapis/blob/master/google/api/http.proto>
 ///
 /// It is invalid to specify the same key name in multiple places in a pattern.
 ///
@@ -754,9 +754,9 @@ pub struct HttpKeyBuilder {
     /// label in the pattern as follows:
     /// - "*": Matches any single label.
     /// - "**": Matches zero or more labels (first or last part of host only).
-    /// - "{<name>=...}": One or more label capture, where "..." can be any
+    /// - "{\<name>=...}": One or more label capture, where "..." can be any
     /// template that does not include a capture.
-    /// - "{<name>}": A single label capture. Identical to {<name>=*}.
+    /// - "{\<name>}": A single label capture. Identical to {\<name>=*}.
     ///
     /// Examples:
     /// - "example.com": Only applies to the exact host example.com.
@@ -773,9 +773,9 @@ pub struct HttpKeyBuilder {
     /// the segment in the pattern as follows:
     /// - "*": Matches any single segment.
     /// - "**": Matches zero or more segments (first or last part of path only).
-    /// - "{<name>=...}": One or more segment capture, where "..." can be any
+    /// - "{\<name>=...}": One or more segment capture, where "..." can be any
     /// template that does not include a capture.
-    /// - "{<name>}": A single segment capture. Identical to {<name>=*}.
+    /// - "{\<name>}": A single segment capture. Identical to {\<name>=*}.
     /// A custom method may also be specified by appending ":" and the custom
     /// method name or "*" to indicate any custom method (including no custom
     /// method).  For example, "/*/projects/{project_id}/**:*" extracts
@@ -788,7 +788,7 @@ pub struct HttpKeyBuilder {
     /// - "/v1/users/{user_id}/messages/{message_id}": extracts two key values.
     pub path_patterns: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// List of query parameter names to try to match.
-    /// For example: ["parent", "name", "resource.name"]
+    /// For example: \["parent", "name", "resource.name"\]
     /// We extract all the specified query_parameters (case-sensitively).  If any
     /// are marked as "required_match" and are not present, this keybuilder fails
     /// to match.  If a given parameter appears multiple times (?foo=a&foo=b) we

@@ -255,7 +255,7 @@ pub mod server_reflection_request {
         FileByFilename(::fastrs::alloc::string::String),
         /// Find the proto file that declares the given fully-qualified symbol name.
         /// This field should be a fully-qualified symbol name
-        /// (e.g. <package>.<service>[.<method>] or <package>.<type>).
+        /// (e.g. \<package>.\<service>\[.\<method>\] or \<package>.\<type>).
         FileContainingSymbol(::fastrs::alloc::string::String),
         /// Find the proto file which defines an extension extending the given
         /// message type with the given field number.
@@ -267,7 +267,7 @@ pub mod server_reflection_request {
         /// that this method will provide all extensions. Returns
         /// StatusCode::UNIMPLEMENTED if it's not implemented.
         /// This field should be a fully-qualified type name. The format is
-        /// <package>.<type>
+        /// \<package>.\<type>
         AllExtensionNumbersOfType(::fastrs::alloc::string::String),
         /// List the full names of registered services. The content will not be
         /// checked.
@@ -278,7 +278,7 @@ pub mod server_reflection_request {
 /// file_containing_extension.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExtensionRequest {
-    /// Fully-qualified type name. The format should be <package>.<type>
+    /// Fully-qualified type name. The format should be \<package>.\<type>
     pub containing_type: ::fastrs::alloc::string::String,
     pub extension_number: i32,
     /// Fields this schema does not know, kept and written back on encode.
@@ -677,7 +677,7 @@ impl ::fastrs::Message for FileDescriptorResponse {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExtensionNumberResponse {
     /// Full name of the base type, including the package name. The format
-    /// is <package>.<type>
+    /// is \<package>.\<type>
     pub base_type_name: ::fastrs::alloc::string::String,
     pub extension_number: ::fastrs::alloc::vec::Vec<i32>,
     /// Fields this schema does not know, kept and written back on encode.
@@ -830,7 +830,7 @@ impl ::fastrs::Message for ListServiceResponse {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServiceResponse {
     /// Full name of a registered service, including its package name. The format
-    /// is <package>.<service>
+    /// is \<package>.\<service>
     pub name: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,

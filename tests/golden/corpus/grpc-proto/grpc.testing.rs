@@ -475,7 +475,7 @@ pub struct ClientConfig {
     /// For synchronous client, use a separate thread for each outstanding RPC.
     pub outstanding_rpcs_per_channel: i32,
     /// Number of independent client channels to create.
-    /// i-th channel will connect to server_target[i % server_targets.size()]
+    /// i-th channel will connect to server_target\[i % server_targets.size()\]
     pub client_channels: i32,
     /// Only for async client. Number of threads to use to start/manage RPCs.
     pub async_client_threads: i32,
@@ -2579,7 +2579,7 @@ impl ::fastrs::Message for Empty {
     }
 }
 /// TODO(dgq): Go back to using well-known types once
-/// https://github.com/grpc/grpc/issues/6980 has been fixed.
+/// <https://github.com/grpc/grpc/issues/6980> has been fixed.
 /// import "google/protobuf/wrappers.proto";
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BoolValue {
@@ -5171,7 +5171,7 @@ impl ::fastrs::Message for MemorySize {
     }
 }
 /// Metrics data the server will update and send to the client. It mirrors orca load report
-/// https://github.com/cncf/xds/blob/eded343319d09f30032952beda9840bbd3dcf7ac/xds/data/orca/v3/orca_load_report.proto#L15,
+/// <https://github.com/cncf/xds/blob/eded343319d09f30032952beda9840bbd3dcf7ac/xds/data/orca/v3/orca_load_report.proto#L15>,
 /// but avoids orca dependency. Used by both per-query and out-of-band reporting tests.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TestOrcaReport {
@@ -6123,7 +6123,7 @@ impl ::fastrs::Message for ServerStats {
 /// Histogram params based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HistogramParams {
-    /// first bucket is [0, 1 + resolution)
+    /// first bucket is \[0, 1 + resolution)
     pub resolution: f64,
     /// use enough buckets to allow this value
     pub max_possible: f64,

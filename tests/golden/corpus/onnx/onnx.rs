@@ -1086,7 +1086,7 @@ impl NodeProto {
     }
 }
 /// IntIntListEntryProto follows the pattern for cross-proto-version maps.
-/// See https://developers.google.com/protocol-buffers/docs/proto3#maps
+/// See <https://developers.google.com/protocol-buffers/docs/proto3#maps>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct IntIntListEntryProto {
     pub key: ::core::option::Option<i64>,
@@ -1485,7 +1485,7 @@ impl ShardingSpecProto {
 pub struct ShardedDimProto {
     /// This field MUST be present for this version of the IR.
     /// The axis this sharding corresponds to. Must be in the range of
-    /// [-r, r - 1], where r is the rank of the tensor. Negative axis values means
+    /// \[-r, r - 1\], where r is the rank of the tensor. Negative axis values means
     /// counting from the back.
     pub axis: ::core::option::Option<i64>,
     /// Describes how the tensor on the provided axis is sharded.
@@ -2562,7 +2562,7 @@ impl DeviceConfigurationProto {
     }
 }
 /// StringStringEntryProto follows the pattern for cross-proto-version maps.
-/// See https://developers.google.com/protocol-buffers/docs/proto3#maps
+/// See <https://developers.google.com/protocol-buffers/docs/proto3#maps>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StringStringEntryProto {
     pub key: ::core::option::Option<::fastrs::LaxString>,
@@ -2666,7 +2666,7 @@ impl StringStringEntryProto {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TensorAnnotation {
     pub tensor_name: ::core::option::Option<::fastrs::LaxString>,
-    /// <key, value> pairs to annotate tensor specified by <tensor_name> above.
+    /// \<key, value> pairs to annotate tensor specified by \<tensor_name> above.
     /// The keys used in the mapping below must be pre-defined in ONNX spec.
     /// For example, for 8-bit linear quantization case, 'SCALE_TENSOR', 'ZERO_POINT_TENSOR' will be pre-defined as
     /// quantization parameter keys.
@@ -3097,8 +3097,8 @@ pub struct TensorProto {
     /// Complex64 tensors are encoded as a single array of floats,
     /// with the real components appearing in odd numbered positions,
     /// and the corresponding imaginary component appearing in the
-    /// subsequent even numbered position. (e.g., [1.0 + 2.0i, 3.0 + 4.0i]
-    /// is encoded as [1.0, 2.0 ,3.0 ,4.0]
+    /// subsequent even numbered position. (e.g., \[1.0 + 2.0i, 3.0 + 4.0i\]
+    /// is encoded as \[1.0, 2.0 ,3.0 ,4.0\]
     /// When this field is present, the data_type field MUST be FLOAT or COMPLEX64.
     pub float_data: ::fastrs::alloc::vec::Vec<f32>,
     /// For int32, uint8, int8, uint16, int16, uint4, int4, uint2, int2, bool, (b)float16, float8, and float4:
@@ -3141,7 +3141,7 @@ pub struct TensorProto {
     /// Complex128 elements must be written as two consecutive DOUBLE values, real component first.
     /// Boolean type MUST be written one byte per tensor element (00000001 for true, 00000000 for false).
     /// uint4 and int4 values must be packed to 4bitx2, the first element is stored in the 4 LSB and the second element is stored in the 4 MSB.
-    /// uint2 and int2 values must be packed to 2bitx4, with elements packed from LSB to MSB in a single byte as: x0 | (x1 << 2) | (x2 << 4) | (x3 << 6)
+    /// uint2 and int2 values must be packed to 2bitx4, with elements packed from LSB to MSB in a single byte as: x0 | (x1 \<\< 2) | (x2 \<\< 4) | (x3 \<\< 6)
     /// where x0, x1, x2, x3 are consecutive elements.
     ///
     /// Note: the advantage of specific field rather than the raw_data field is
@@ -3153,8 +3153,8 @@ pub struct TensorProto {
     /// Complex128 tensors are encoded as a single array of doubles,
     /// with the real components appearing in odd numbered positions,
     /// and the corresponding imaginary component appearing in the
-    /// subsequent even numbered position. (e.g., [1.0 + 2.0i, 3.0 + 4.0i]
-    /// is encoded as [1.0, 2.0 ,3.0 ,4.0]
+    /// subsequent even numbered position. (e.g., \[1.0 + 2.0i, 3.0 + 4.0i\]
+    /// is encoded as \[1.0, 2.0 ,3.0 ,4.0\]
     /// When this field is present, the data_type field MUST be DOUBLE or COMPLEX128
     pub double_data: ::fastrs::alloc::vec::Vec<f64>,
     /// For uint64 and uint32 values
@@ -3761,8 +3761,8 @@ pub mod tensor_proto {
         /// This format has 1 sign bit, 8 exponent bits, and 7 mantissa bits.
         Bfloat16 = 16,
         /// Non-IEEE floating-point format based on papers
-        /// FP8 Formats for Deep Learning, https://arxiv.org/abs/2209.05433,
-        /// 8-bit Numerical Formats For Deep Neural Networks, https://arxiv.org/pdf/2206.02915.pdf.
+        /// FP8 Formats for Deep Learning, <https://arxiv.org/abs/2209.05433>,
+        /// 8-bit Numerical Formats For Deep Neural Networks, <https://arxiv.org/pdf/2206.02915.pdf>.
         /// Operators supported FP8 are Cast, CastLike, QuantizeLinear, DequantizeLinear.
         /// The computation usually happens inside a block quantize / dequantize
         /// fused by the runtime.
@@ -3775,16 +3775,16 @@ pub mod tensor_proto {
         Float8e5m2fnuz = 20,
         /// 4-bit integer data types
         Uint4 = 21,
-        /// Signed integer in range [-8, 7], using two's-complement representation
+        /// Signed integer in range \[-8, 7\], using two's-complement representation
         Int4 = 22,
         /// 4-bit floating point data types
         Float4e2m1 = 23,
         /// E8M0 type used as the scale for microscaling (MX) formats:
-        /// https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf
+        /// <https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf>
         Float8e8m0 = 24,
         /// 2-bit integer data type
         Uint2 = 25,
-        /// Signed integer in range [-2, 1], using two's complement representation
+        /// Signed integer in range \[-2, 1\], using two's complement representation
         Int2 = 26,
     }
     #[allow(deprecated)]
@@ -3930,23 +3930,23 @@ pub mod tensor_proto {
 /// A serialized sparse-tensor value
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SparseTensorProto {
-    /// The sequence of non-default values are encoded as a tensor of shape [NNZ].
+    /// The sequence of non-default values are encoded as a tensor of shape \[NNZ\].
     /// The default-value is zero for numeric tensors, and empty-string for string tensors.
     /// values must have a non-empty name present which serves as a name for SparseTensorProto
     /// when used in sparse_initializer list.
     pub values: ::core::option::Option<TensorProto>,
     /// The indices of the non-default values, which may be stored in one of two formats.
-    /// (a) Indices can be a tensor of shape [NNZ, rank] with the [i,j]-th value
+    /// (a) Indices can be a tensor of shape \[NNZ, rank\] with the \[i,j\]-th value
     /// corresponding to the j-th index of the i-th value (in the values tensor).
-    /// (b) Indices can be a tensor of shape [NNZ], in which case the i-th value
+    /// (b) Indices can be a tensor of shape \[NNZ\], in which case the i-th value
     /// must be the linearized-index of the i-th value (in the values tensor).
     /// The linearized-index can be converted into an index tuple (k_1,...,k_rank)
     /// using the shape provided below.
     /// The indices must appear in ascending order without duplication.
     /// In the first format, the ordering is lexicographic-ordering:
-    /// e.g., index-value [1,4] must appear before [2,1]
+    /// e.g., index-value \[1,4\] must appear before \[2,1\]
     pub indices: ::core::option::Option<TensorProto>,
-    /// The shape of the underlying dense-tensor: [dim_1, dim_2, ... dim_rank]
+    /// The shape of the underlying dense-tensor: \[dim_1, dim_2, ... dim_rank\]
     pub dims: ::fastrs::alloc::vec::Vec<i64>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
@@ -4136,7 +4136,7 @@ pub mod tensor_shape_proto {
         /// Standard denotation can optionally be used to denote tensor
         /// dimensions with standard semantic descriptions to ensure
         /// that operations are applied to the correct axis of a tensor.
-        /// Refer to https://github.com/onnx/onnx/blob/main/docs/DimensionDenotation.md#denotation-definition
+        /// Refer to <https://github.com/onnx/onnx/blob/main/docs/DimensionDenotation.md#denotation-definition>
         /// for pre-defined dimension denotations.
         pub denotation: ::core::option::Option<::fastrs::LaxString>,
         /// Fields this schema does not know, kept and written back on encode.
@@ -4304,7 +4304,7 @@ pub struct TypeProto {
     pub value: ::core::option::Option<type_proto::Value>,
     /// An optional denotation can be used to denote the whole
     /// type with a standard semantic description as to what is
-    /// stored inside. Refer to https://github.com/onnx/onnx/blob/main/docs/TypeDenotation.md#type-denotation-definition
+    /// stored inside. Refer to <https://github.com/onnx/onnx/blob/main/docs/TypeDenotation.md#type-denotation-definition>
     /// for pre-defined type denotations.
     pub denotation: ::core::option::Option<::fastrs::LaxString>,
     /// Fields this schema does not know, kept and written back on encode.
@@ -4788,12 +4788,12 @@ pub mod type_proto {
             &mut self.unknown_fields
         }
     }
-    /// map<K,V>
+    /// map\<K,V>
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Map {
         /// This field MUST have a valid TensorProto.DataType value
         /// This field MUST be present for this version of the IR.
-        /// This field MUST refer to an integral type ([U]INT{8|16|32|64}) or STRING
+        /// This field MUST refer to an integral type (\[U\]INT{8|16|32|64}) or STRING
         pub key_type: ::core::option::Option<i32>,
         /// This field MUST be present for this version of the IR.
         pub value_type: ::core::option::Option<
@@ -5863,7 +5863,7 @@ pub struct OperatorSetProto {
     /// The version of the set of operators. This is a simple int value
     /// that is monotonically increasing as new versions of the operator set
     /// are published. All operators in this set MUST have since_version
-    /// <= opset_version.
+    /// \<= opset_version.
     pub opset_version: ::core::option::Option<i64>,
     /// A human-readable documentation for this set of operators. Markdown is allowed.
     pub doc_string: ::core::option::Option<::fastrs::LaxString>,
@@ -6145,13 +6145,13 @@ impl OperatorSetProto {
 /// type (i.e. int32). In some cases, the tensors in a sequence can have different
 /// shapes.  Whether the tensors can have different shapes or not depends on the
 /// type/shape associated with the corresponding "ValueInfo". For example,
-/// "Sequence<Tensor<float, [M,N]>" means that all tensors have same shape. However,
-/// "Sequence<Tensor<float, [omitted,omitted]>" means they can have different
+/// "Sequence\<Tensor\<float, \[M,N\]>" means that all tensors have same shape. However,
+/// "Sequence\<Tensor\<float, \[omitted,omitted\]>" means they can have different
 /// shapes (all of rank 2), where "omitted" means the corresponding dimension has
-/// no symbolic/constant value. Finally, "Sequence<Tensor<float, omitted>>" means
+/// no symbolic/constant value. Finally, "Sequence\<Tensor\<float, omitted>>" means
 /// that the different tensors can have different ranks, when the "shape" itself
 /// is omitted from the tensor-type. For a more complete description, refer to
-/// https://github.com/onnx/onnx/blob/main/docs/IR.md#static-tensor-shapes.
+/// <https://github.com/onnx/onnx/blob/main/docs/IR.md#static-tensor-shapes>.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SequenceProto {
     pub name: ::core::option::Option<::fastrs::LaxString>,

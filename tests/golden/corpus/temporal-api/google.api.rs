@@ -4,7 +4,7 @@
 const _: () = ::fastrs::__private::GENERATED_CODE_V2;
 use ::fastrs::__private::Codec as _;
 /// Defines the HTTP configuration for an API service. It contains a list of
-/// [HttpRule][google.api.HttpRule], each specifying the mapping of an RPC method
+/// \[HttpRule\]\[google.api.HttpRule\], each specifying the mapping of an RPC method
 /// to one or more HTTP REST API methods.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Http {
@@ -266,26 +266,26 @@ impl ::fastrs::Message for Http {
 /// 1. Leaf request fields (recursive expansion nested messages in the request
 /// message) are classified into three categories:
 /// - Fields referred by the path template. They are passed via the URL path.
-/// - Fields referred by the [HttpRule.body][google.api.HttpRule.body]. They
+/// - Fields referred by the \[HttpRule.body\]\[google.api.HttpRule.body\]. They
 /// are passed via the HTTP
 /// request body.
 /// - All other fields are passed via the URL query parameters, and the
 /// parameter name is the field path in the request message. A repeated
 /// field can be represented as multiple query parameters under the same
 /// name.
-/// 2. If [HttpRule.body][google.api.HttpRule.body] is "*", there is no URL
+/// 2. If \[HttpRule.body\]\[google.api.HttpRule.body\] is "*", there is no URL
 /// query parameter, all fields
 /// are passed via URL path and HTTP request body.
-/// 3. If [HttpRule.body][google.api.HttpRule.body] is omitted, there is no HTTP
+/// 3. If \[HttpRule.body\]\[google.api.HttpRule.body\] is omitted, there is no HTTP
 /// request body, all
 /// fields are passed via URL path and URL query parameters.
 ///
 /// ### Path template syntax
 ///
-/// Template = "/" Segments [ Verb ] ;
+/// Template = "/" Segments \[ Verb \] ;
 /// Segments = Segment { "/" Segment } ;
 /// Segment  = "*" | "**" | LITERAL | Variable ;
-/// Variable = "{" FieldPath [ "=" Segments ] "}" ;
+/// Variable = "{" FieldPath \[ "=" Segments \] "}" ;
 /// FieldPath = IDENT { "." IDENT } ;
 /// Verb     = ":" LITERAL ;
 ///
@@ -373,7 +373,7 @@ impl ::fastrs::Message for Http {
 pub struct HttpRule {
     /// Selects a method to which this rule applies.
     ///
-    /// Refer to [selector][google.api.DocumentationRule.selector] for syntax
+    /// Refer to \[selector\]\[google.api.DocumentationRule.selector\] for syntax
     /// details.
     pub selector: ::fastrs::alloc::string::String,
     /// Determines the URL pattern is matched by this rules. This pattern can be

@@ -26,7 +26,7 @@ pub struct ScheduleActivityTaskCommandAttributes {
     /// always non retryable, as all a retry would achieve is to put it back into the same queue.
     /// Defaults to `schedule_to_close_timeout` or workflow execution timeout if that is not
     /// specified. More info:
-    /// https://docs.temporal.io/docs/content/what-is-a-schedule-to-start-timeout/
+    /// <https://docs.temporal.io/docs/content/what-is-a-schedule-to-start-timeout/>
     ///
     /// (-- api-linter: core::0140::prepositions=disabled
     /// aip.dev/not-precedent: "to" is used to indicate interval. --)

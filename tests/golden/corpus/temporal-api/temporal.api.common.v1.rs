@@ -3019,7 +3019,7 @@ pub struct Priority {
     /// 2. It can be attached to the workflow/activity in this field.
     /// 3. The default weight of 1.0 will be used.
     ///
-    /// Weight values are clamped to the range [0.001, 1000].
+    /// Weight values are clamped to the range \[0.001, 1000\].
     pub fairness_weight: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,

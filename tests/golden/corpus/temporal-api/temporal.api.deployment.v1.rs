@@ -693,8 +693,8 @@ pub struct WorkerDeploymentVersionInfo {
     /// aip.dev/not-precedent: 'Since' captures the field semantics despite being a preposition. --)
     /// Unset if not ramping. Updated when the version first starts ramping, not on each ramp change.
     pub ramping_since_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
-    /// Range: [0, 100]. Must be zero if the version is not ramping (i.e. `ramping_since_time` is nil).
-    /// Can be in the range [0, 100] if the version is ramping.
+    /// Range: \[0, 100\]. Must be zero if the version is not ramping (i.e. `ramping_since_time` is nil).
+    /// Can be in the range \[0, 100\] if the version is ramping.
     pub ramp_percentage: f32,
     /// All the Task Queues that have ever polled from this Deployment version.
     /// Deprecated. Use `version_task_queues` in DescribeWorkerDeploymentVersionResponse instead.
@@ -2185,7 +2185,7 @@ pub struct RoutingConfig {
     #[deprecated]
     pub ramping_version: ::fastrs::alloc::string::String,
     /// Percentage of tasks that are routed to the Ramping Version instead of the Current Version.
-    /// Valid range: [0, 100]. A 100% value means the Ramping Version is receiving full traffic but
+    /// Valid range: \[0, 100\]. A 100% value means the Ramping Version is receiving full traffic but
     /// not yet "promoted" to be the Current Version, likely due to pending validations.
     /// A 0% value means the Ramping Version is receiving no traffic.
     pub ramping_version_percentage: f32,

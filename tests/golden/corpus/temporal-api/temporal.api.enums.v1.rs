@@ -1220,7 +1220,7 @@ pub enum WorkerVersioningMode {
     /// Workers with this mode are represented by the special string `__unversioned__` in the APIs.
     Unversioned = 1,
     /// Workers with this mode are part of a Worker Deployment Version which is identified as
-    /// "<deployment_name>.<build_id>". Such workers are called "versioned" as opposed to
+    /// "\<deployment_name>.\<build_id>". Such workers are called "versioned" as opposed to
     /// "unversioned".
     /// Each Deployment Version is distinguished from other Versions for task routing and users can
     /// configure Temporal Server to send tasks to a particular Version (see
@@ -3921,7 +3921,7 @@ pub enum WorkflowIdReusePolicy {
     /// Allow starting a workflow execution using the same workflow id.
     AllowDuplicate = 1,
     /// Allow starting a workflow execution using the same workflow id, only when the last
-    /// execution's final state is one of [terminated, cancelled, timed out, failed].
+    /// execution's final state is one of \[terminated, cancelled, timed out, failed\].
     AllowDuplicateFailedOnly = 2,
     /// Do not permit re-use of the workflow id for this workflow. Future start workflow requests
     /// could potentially change the policy, allowing re-use of the workflow id.

@@ -975,7 +975,7 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusHandlerFailureInfo {
     /// The Nexus error type as defined in the spec:
-    /// https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors.
+    /// <https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors>.
     pub r#type: ::fastrs::alloc::string::String,
     /// Retry behavior, defaults to the retry behavior of the error type as defined in the spec.
     pub retry_behavior: ::fastrs::EnumValue<

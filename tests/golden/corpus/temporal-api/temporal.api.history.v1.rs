@@ -76,7 +76,7 @@ pub struct WorkflowExecutionStartedEventAttributes {
     pub workflow_id: ::fastrs::alloc::string::String,
     /// If this workflow intends to use anything other than the current overall default version for
     /// the queue, then we include it here.
-    /// Deprecated. [cleanup-experimental-wv]
+    /// Deprecated. \[cleanup-experimental-wv\]
     #[deprecated]
     pub source_version_stamp: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -115,7 +115,7 @@ pub struct WorkflowExecutionStartedEventAttributes {
         super::super::common::v1::WorkflowExecution,
     >,
     /// When present, this execution is assigned to the build ID of its parent or previous execution.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub inherited_build_id: ::fastrs::alloc::string::String,
     /// Versioning override applied to this workflow when it was started.
@@ -955,7 +955,7 @@ pub struct DeclinedTargetVersionUpgrade {
         super::super::deployment::v1::WorkerDeploymentVersion,
     >,
     /// Revision number of the task queue routing config at the time the target
-    /// was declined. If an incoming target's revision is <= this value, it is
+    /// was declined. If an incoming target's revision is \<= this value, it is
     /// not newer and is not used for deciding whether or not to suppress the
     /// upgrade signal.
     pub revision_number: i64,
@@ -1848,14 +1848,14 @@ pub struct WorkflowTaskStartedEventAttributes {
     /// just the event id of this event, so we don't include it explicitly here.
     pub history_size_bytes: i64,
     /// Version info of the worker to whom this task was dispatched.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
     >,
     /// Used by server internally to properly reapply build ID redirects to an execution
     /// when rebuilding it from events.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub build_id_redirect_counter: i64,
     /// The reason(s) that suggest_continue_as_new is true, if it is.
@@ -2494,14 +2494,14 @@ pub struct WorkflowTaskFailedEventAttributes {
     /// Version of the event where the history branch was forked. Used by multi-cluster replication
     /// during resets to identify the correct history branch.
     pub fork_event_version: i64,
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     /// If a worker explicitly failed this task, its binary id
     #[deprecated]
     pub binary_checksum: ::fastrs::alloc::string::String,
     /// Version info of the worker who processed this workflow task. If present, the `build_id` field
     /// within is also used as `binary_checksum`, which may be omitted in that case (it may also be
     /// populated to preserve compatibility).
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -2754,7 +2754,7 @@ pub struct ActivityTaskScheduledEventAttributes {
     pub retry_policy: ::core::option::Option<super::super::common::v1::RetryPolicy>,
     /// If this is set, the activity would be assigned to the Build ID of the workflow. Otherwise,
     /// Assignment rules of the activity's Task Queue will be used to determine the Build ID.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub use_workflow_build_id: bool,
     /// Priority metadata. If this message is not present, or any fields are not
@@ -3036,14 +3036,14 @@ pub struct ActivityTaskStartedEventAttributes {
     /// been retried.
     pub last_failure: ::core::option::Option<super::super::failure::v1::Failure>,
     /// Version info of the worker to whom this task was dispatched.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
     >,
     /// Used by server internally to properly reapply build ID redirects to an execution
     /// when rebuilding it from events.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub build_id_redirect_counter: i64,
     /// Fields this schema does not know, kept and written back on encode.
@@ -3212,7 +3212,7 @@ pub struct ActivityTaskCompletedEventAttributes {
     /// id of the worker that completed this task
     pub identity: ::fastrs::alloc::string::String,
     /// Version info of the worker who processed this workflow task.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -3356,7 +3356,7 @@ pub struct ActivityTaskFailedEventAttributes {
     pub identity: ::fastrs::alloc::string::String,
     pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
     /// Version info of the worker who processed this workflow task.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -3730,7 +3730,7 @@ pub struct ActivityTaskCanceledEventAttributes {
     /// id of the worker who canceled this activity
     pub identity: ::fastrs::alloc::string::String,
     /// Version info of the worker who processed this workflow task.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub worker_version: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,

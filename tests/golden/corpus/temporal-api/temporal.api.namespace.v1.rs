@@ -1055,8 +1055,8 @@ pub struct UpdateNamespaceInfo {
     >,
     /// New namespace state, server will reject if transition is not allowed.
     /// Allowed transitions are:
-    /// Registered -> [ Deleted | Deprecated | Handover ]
-    /// Handover -> [ Registered ]
+    /// Registered -> \[ Deleted | Deprecated | Handover \]
+    /// Handover -> \[ Registered \]
     /// Default is NAMESPACE_STATE_UNSPECIFIED which is do not change state.
     pub state: ::fastrs::EnumValue<super::super::enums::v1::NamespaceState>,
     /// Fields this schema does not know, kept and written back on encode.

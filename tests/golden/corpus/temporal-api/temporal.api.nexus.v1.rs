@@ -4,7 +4,7 @@
 const _: () = ::fastrs::__private::GENERATED_CODE_V2;
 use ::fastrs::__private::Codec as _;
 /// A general purpose failure message.
-/// See: https://github.com/nexus-rpc/api/blob/main/SPEC.md#failure
+/// See: <https://github.com/nexus-rpc/api/blob/main/SPEC.md#failure>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Failure {
     pub message: ::fastrs::alloc::string::String,
@@ -159,7 +159,7 @@ impl ::fastrs::__private::chain::Chain for Failure {
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandlerError {
-    /// See https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors.
+    /// See <https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors>.
     pub error_type: ::fastrs::alloc::string::String,
     pub failure: ::core::option::Option<Failure>,
     /// Retry behavior, defaults to the retry behavior of the error type as defined in the spec.
@@ -265,7 +265,7 @@ impl ::fastrs::Message for HandlerError {
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UnsuccessfulOperationError {
-    /// See https://github.com/nexus-rpc/api/blob/main/SPEC.md#operationinfo.
+    /// See <https://github.com/nexus-rpc/api/blob/main/SPEC.md#operationinfo>.
     pub operation_state: ::fastrs::alloc::string::String,
     pub failure: ::core::option::Option<Failure>,
     /// Fields this schema does not know, kept and written back on encode.
@@ -345,7 +345,7 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Link {
-    /// See https://github.com/nexus-rpc/api/blob/main/SPEC.md#links.
+    /// See <https://github.com/nexus-rpc/api/blob/main/SPEC.md#links>.
     pub url: ::fastrs::alloc::string::String,
     pub r#type: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.

@@ -3,7 +3,7 @@
 
 const _: () = ::fastrs::__private::GENERATED_CODE_V2;
 use ::fastrs::__private::Codec as _;
-/// See https://docs.temporal.io/docs/concepts/queries/
+/// See <https://docs.temporal.io/docs/concepts/queries/>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowQuery {
     /// The workflow-author-defined identifier of the query. Typically a function name.

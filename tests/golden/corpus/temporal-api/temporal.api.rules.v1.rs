@@ -353,7 +353,7 @@ pub mod workflow_rule_spec {
         /// - ActivityStatus: The status of the activity. Can be one of "Scheduled", "Started", "Paused".
         /// - TaskQueue: The name of the task queue the workflow specified that the activity should run on.
         /// Activity predicate support the following operators:
-        /// * =, !=, >, >=, <, <=
+        /// * =, !=, >, >=, \<, \<=
         /// * AND, OR, ()
         /// * BETWEEN ... AND
         /// STARTS_WITH

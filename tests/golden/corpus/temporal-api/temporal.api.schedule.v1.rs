@@ -201,7 +201,7 @@ impl ::fastrs::Message for CalendarSpec {
     }
 }
 /// Range represents a set of integer values, used to match fields of a calendar
-/// time in StructuredCalendarSpec. If end < start, then end is interpreted as
+/// time in StructuredCalendarSpec. If end \< start, then end is interpreted as
 /// equal to start. This means you can use a Range with start set to a value, and
 /// end and step unset (defaulting to 0) to represent a single value.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -620,15 +620,15 @@ pub struct ScheduleSpec {
     /// defaults to 0.
     /// Shorthands @yearly, @monthly, @weekly, @daily, and @hourly are also
     /// accepted instead of the 5-7 time fields.
-    /// Optionally, the string can be preceded by CRON_TZ=<timezone name> or
-    /// TZ=<timezone name>, which will get copied to timezone_name. (There must
+    /// Optionally, the string can be preceded by CRON_TZ=\<timezone name> or
+    /// TZ=\<timezone name>, which will get copied to timezone_name. (There must
     /// not also be a timezone_name present.)
     /// Optionally "#" followed by a comment can appear at the end of the string.
     /// Note that the special case that some cron implementations have for
     /// treating day_of_month and day_of_week as "or" instead of "and" when both
     /// are set is not implemented.
-    /// @every <interval>[/<phase>] is accepted and gets compiled into an
-    /// IntervalSpec instead. <interval> and <phase> should be a decimal integer
+    /// @every \<interval>\[/\<phase>\] is accepted and gets compiled into an
+    /// IntervalSpec instead. \<interval> and \<phase> should be a decimal integer
     /// with a unit suffix s, m, h, or d.
     pub cron_string: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     pub exclude_structured_calendar: ::fastrs::alloc::vec::Vec<StructuredCalendarSpec>,
@@ -638,7 +638,7 @@ pub struct ScheduleSpec {
     /// at all possible, to avoid various surprising properties of time zones.
     ///
     /// Time zones may be provided by name, corresponding to names in the IANA
-    /// time zone database (see https://www.iana.org/time-zones). The definition
+    /// time zone database (see <https://www.iana.org/time-zones>). The definition
     /// will be loaded by the Temporal server from the environment it runs in.
     ///
     /// If your application requires more control over the time zone definition

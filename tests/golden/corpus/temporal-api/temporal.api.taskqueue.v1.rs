@@ -3,7 +3,7 @@
 
 const _: () = ::fastrs::__private::GENERATED_CODE_V2;
 use ::fastrs::__private::Codec as _;
-/// See https://docs.temporal.io/docs/concepts/task-queues/
+/// See <https://docs.temporal.io/docs/concepts/task-queues/>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueue {
     pub name: ::fastrs::alloc::string::String,
@@ -186,7 +186,7 @@ pub struct TaskQueueVersioningInfo {
     #[deprecated]
     pub ramping_version: ::fastrs::alloc::string::String,
     /// Percentage of tasks that are routed to the Ramping Version instead of the Current Version.
-    /// Valid range: [0, 100]. A 100% value means the Ramping Version is receiving full traffic but
+    /// Valid range: \[0, 100\]. A 100% value means the Ramping Version is receiving full traffic but
     /// not yet "promoted" to be the Current Version, likely due to pending validations.
     /// A 0% value means the Ramping Version is receiving no traffic.
     pub ramping_version_percentage: f32,
@@ -1581,7 +1581,7 @@ impl ::fastrs::Message for BuildIdReachability {
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RampByPercentage {
-    /// Acceptable range is [0,100).
+    /// Acceptable range is \[0,100).
     pub ramp_percentage: f32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,

@@ -283,10 +283,10 @@ pub struct WorkerHostInfo {
     /// Worker process identifier. This id only needs to be unique
     /// within one host (so using e.g. a unix pid would be appropriate).
     pub process_id: ::fastrs::alloc::string::String,
-    /// System used CPU as a float in the range [0.0, 1.0] where 1.0 is defined as all
+    /// System used CPU as a float in the range \[0.0, 1.0\] where 1.0 is defined as all
     /// cores on the host pegged.
     pub current_host_cpu_usage: f32,
-    /// System used memory as a float in the range [0.0, 1.0] where 1.0 is defined as
+    /// System used memory as a float in the range \[0.0, 1.0\] where 1.0 is defined as
     /// all available memory on the host is used.
     pub current_host_mem_usage: f32,
     /// Worker grouping identifier. A key to group workers that share the same client+namespace+process.

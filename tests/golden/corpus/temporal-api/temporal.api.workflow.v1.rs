@@ -27,7 +27,7 @@ pub struct WorkflowExecutionInfo {
     pub state_transition_count: i64,
     pub history_size_bytes: i64,
     /// If set, the most recent worker version stamp that appeared in a workflow task completion
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub most_recent_worker_version_stamp: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -61,12 +61,12 @@ pub struct WorkflowExecutionInfo {
     /// again, the assigned build ID may change according to the latest versioning rules.
     /// Assigned build ID can also change in the middle of a execution if Compatible Redirect Rules are applied to
     /// this execution.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub assigned_build_id: ::fastrs::alloc::string::String,
     /// Build ID inherited from a previous/parent execution. If present, assigned_build_id will be set to this, instead
     /// of using the assignment rules.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub inherited_build_id: ::fastrs::alloc::string::String,
     /// The first run ID in the execution chain.
@@ -1418,12 +1418,12 @@ pub struct PendingActivityInfo {
     /// Absence of `assigned_build_id` generally means this task is on an "unversioned" task queue.
     /// In rare cases, it can also mean that the task queue is versioned but we failed to write activity's
     /// independently-assigned build ID to the database. This case heals automatically once the task is dispatched.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     pub assigned_build_id: ::core::option::Option<
         pending_activity_info::AssignedBuildId,
     >,
     /// Deprecated. The version stamp of the worker to whom this activity was most recently dispatched
-    /// This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[deprecated]
     pub last_worker_version_stamp: ::core::option::Option<
         super::super::common::v1::WorkerVersionStamp,
@@ -2003,7 +2003,7 @@ pub mod pending_activity_info {
     /// Absence of `assigned_build_id` generally means this task is on an "unversioned" task queue.
     /// In rare cases, it can also mean that the task queue is versioned but we failed to write activity's
     /// independently-assigned build ID to the database. This case heals automatically once the task is dispatched.
-    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. [cleanup-experimental-wv]
+    /// Deprecated. This field should be cleaned up when versioning-2 API is removed. \[cleanup-experimental-wv\]
     #[derive(Clone, PartialEq, Debug)]
     pub enum AssignedBuildId {
         /// Deprecated. When present, it means this activity is assigned to the build ID of its workflow.
@@ -2903,7 +2903,7 @@ pub struct NewWorkflowExecutionInfo {
     >,
     /// The retry policy for the workflow. Will never exceed `workflow_execution_timeout`.
     pub retry_policy: ::core::option::Option<super::super::common::v1::RetryPolicy>,
-    /// See https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/
+    /// See <https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/>
     pub cron_schedule: ::fastrs::alloc::string::String,
     pub memo: ::core::option::Option<super::super::common::v1::Memo>,
     pub search_attributes: ::core::option::Option<
@@ -4417,7 +4417,7 @@ pub struct VersioningOverride {
     pub r#override: ::core::option::Option<versioning_override::Override>,
     /// Required if behavior is `PINNED`. Must be absent if behavior is not `PINNED`.
     /// Identifies the worker deployment version to pin the workflow to, in the format
-    /// "<deployment_name>.<build_id>".
+    /// "\<deployment_name>.\<build_id>".
     /// Deprecated. Use `override.pinned.version`.
     #[deprecated]
     pub pinned_version: ::fastrs::alloc::string::String,

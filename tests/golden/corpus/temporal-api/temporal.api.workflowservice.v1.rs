@@ -1322,7 +1322,7 @@ pub struct StartWorkflowExecutionRequest {
     >,
     /// The retry policy for the workflow. Will never exceed `workflow_execution_timeout`.
     pub retry_policy: ::core::option::Option<super::super::common::v1::RetryPolicy>,
-    /// See https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/
+    /// See <https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/>
     pub cron_schedule: ::fastrs::alloc::string::String,
     pub memo: ::core::option::Option<super::super::common::v1::Memo>,
     pub search_attributes: ::core::option::Option<
@@ -7540,7 +7540,7 @@ pub struct SignalWithStartWorkflowExecutionRequest {
     pub control: ::fastrs::alloc::string::String,
     /// Retry policy for the workflow
     pub retry_policy: ::core::option::Option<super::super::common::v1::RetryPolicy>,
-    /// See https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/
+    /// See <https://docs.temporal.io/docs/content/what-is-a-temporal-cron-job/>
     pub cron_schedule: ::fastrs::alloc::string::String,
     pub memo: ::core::option::Option<super::super::common::v1::Memo>,
     pub search_attributes: ::core::option::Option<
@@ -12311,7 +12311,7 @@ impl ::fastrs::Message for GetClusterInfoRequest {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetClusterInfoResponse {
     /// Key is client name i.e "temporal-go", "temporal-java", or "temporal-cli".
-    /// Value is ranges of supported versions of this client i.e ">1.1.1 <=1.4.0 || ^5.0.0".
+    /// Value is ranges of supported versions of this client i.e ">1.1.1 \<=1.4.0 || ^5.0.0".
     pub supported_clients: ::std::collections::HashMap<
         ::fastrs::alloc::string::String,
         ::fastrs::alloc::string::String,
@@ -12682,7 +12682,7 @@ pub mod get_system_info_response {
         pub encoded_failure_attributes: bool,
         /// True if server supports dispatching Workflow and Activity tasks based on a worker's build_id
         /// (see:
-        /// https://github.com/temporalio/proposals/blob/a123af3b559f43db16ea6dd31870bfb754c4dc5e/versioning/worker-versions.md)
+        /// <https://github.com/temporalio/proposals/blob/a123af3b559f43db16ea6dd31870bfb754c4dc5e/versioning/worker-versions.md>)
         pub build_id_based_versioning: bool,
         /// True if server supports upserting workflow memo
         pub upsert_memo: bool,
@@ -14588,7 +14588,7 @@ impl ::fastrs::Message for ListSchedulesResponse {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CountSchedulesRequest {
     pub namespace: ::fastrs::alloc::string::String,
-    /// Visibility query, see https://docs.temporal.io/list-filter for the syntax.
+    /// Visibility query, see <https://docs.temporal.io/list-filter> for the syntax.
     pub query: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
@@ -14843,7 +14843,7 @@ pub mod count_schedules_response {
         }
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateWorkerBuildIdCompatibilityRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -15362,7 +15362,7 @@ pub mod update_worker_build_id_compatibility_request {
         }
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateWorkerBuildIdCompatibilityResponse {
     /// Fields this schema does not know, kept and written back on encode.
@@ -15409,7 +15409,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerBuildIdCompatibilityRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -15507,7 +15507,7 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerBuildIdCompatibilityResponse {
     /// Major version sets, in order from oldest to newest. The last element of the list will always
@@ -15586,7 +15586,7 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
 /// aip.dev/not-precedent: UpdateNamespace RPC doesn't follow Google API format. --)
 /// (-- api-linter: core::0134::request-resource-required=disabled
 /// aip.dev/not-precedent: GetWorkerBuildIdCompatibilityRequest RPC doesn't follow Google API format. --)
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateWorkerVersioningRulesRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -16663,7 +16663,7 @@ pub mod update_worker_versioning_rules_request {
         }
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateWorkerVersioningRulesResponse {
     pub assignment_rules: ::fastrs::alloc::vec::Vec<
@@ -16775,7 +16775,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerVersioningRulesRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -16855,7 +16855,7 @@ impl ::fastrs::Message for GetWorkerVersioningRulesRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerVersioningRulesResponse {
     pub assignment_rules: ::fastrs::alloc::vec::Vec<
@@ -16967,7 +16967,7 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 /// Deprecated. Use `DescribeTaskQueue`.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerTaskReachabilityRequest {
@@ -17097,7 +17097,7 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release]
+/// \[cleanup-wv-pre-release\]
 /// Deprecated. Use `DescribeTaskQueue`.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetWorkerTaskReachabilityResponse {
@@ -17343,9 +17343,9 @@ pub struct UpdateWorkflowExecutionResponse {
     pub outcome: ::core::option::Option<super::super::update::v1::Outcome>,
     /// The most advanced lifecycle stage that the Update is known to have
     /// reached, where lifecycle stages are ordered
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED <
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED <
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED <
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED \<
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED \<
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED \<
     /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED.
     /// UNSPECIFIED will be returned if and only if the server's maximum wait
     /// time was reached before the Update reached the stage specified in the
@@ -19079,9 +19079,9 @@ pub struct PollWorkflowExecutionUpdateResponse {
     pub outcome: ::core::option::Option<super::super::update::v1::Outcome>,
     /// The most advanced lifecycle stage that the Update is known to have
     /// reached, where lifecycle stages are ordered
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED <
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED <
-    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED <
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_UNSPECIFIED \<
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ADMITTED \<
+    /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_ACCEPTED \<
     /// UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED.
     /// UNSPECIFIED will be returned if and only if the server's maximum wait
     /// time was reached before the Update reached the stage specified in the
@@ -19978,13 +19978,13 @@ pub struct ExecuteMultiOperationRequest {
     /// Preconditions:
     /// - The list of operations must not be empty.
     /// - The workflow ids must match across operations.
-    /// - The only valid list of operations at this time is [StartWorkflow, UpdateWorkflow], in this order.
+    /// - The only valid list of operations at this time is \[StartWorkflow, UpdateWorkflow\], in this order.
     ///
     /// Note that additional operation-specific restrictions have to be considered.
     pub operations: ::fastrs::alloc::vec::Vec<
         execute_multi_operation_request::Operation,
     >,
-    /// Resource ID for routing. Should match operations[0].start_workflow.workflow_id
+    /// Resource ID for routing. Should match operations\[0\].start_workflow.workflow_id
     pub resource_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
@@ -20233,7 +20233,7 @@ pub mod execute_multi_operation_request {
         }
     }
 }
-/// IMPORTANT: For [StartWorkflow, UpdateWorkflow] combination ("Update-with-Start") when both
+/// IMPORTANT: For \[StartWorkflow, UpdateWorkflow\] combination ("Update-with-Start") when both
 /// 1. the workflow update for the requested update ID has already completed, and
 /// 2. the workflow for the requested workflow ID has already been closed,
 /// then you'll receive
@@ -22951,7 +22951,7 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DescribeDeploymentRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -23037,7 +23037,7 @@ impl ::fastrs::Message for DescribeDeploymentRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DescribeDeploymentResponse {
     pub deployment_info: ::core::option::Option<
@@ -23667,7 +23667,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListDeploymentsRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -23778,7 +23778,7 @@ impl ::fastrs::Message for ListDeploymentsRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListDeploymentsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
@@ -23863,7 +23863,7 @@ impl ::fastrs::Message for ListDeploymentsResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SetCurrentDeploymentRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -23993,7 +23993,7 @@ impl ::fastrs::Message for SetCurrentDeploymentRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SetCurrentDeploymentResponse {
     pub current_deployment_info: ::core::option::Option<
@@ -24409,7 +24409,7 @@ pub struct SetWorkerDeploymentRampingVersionRequest {
     /// Deprecated. Use `build_id`.
     #[deprecated]
     pub version: ::fastrs::alloc::string::String,
-    /// Ramp percentage to set. Valid range: [0,100].
+    /// Ramp percentage to set. Valid range: \[0,100\].
     pub percentage: f32,
     /// Optional. This can be the value of conflict_token from a Describe, or another Worker
     /// Deployment API. Passing a non-nil conflict token will cause this request to fail if the
@@ -26803,7 +26803,7 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerResponse {
     }
 }
 /// Returns the Current Deployment of a deployment series.
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetCurrentDeploymentRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -26883,7 +26883,7 @@ impl ::fastrs::Message for GetCurrentDeploymentRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetCurrentDeploymentResponse {
     pub current_deployment_info: ::core::option::Option<
@@ -26956,7 +26956,7 @@ impl ::fastrs::Message for GetCurrentDeploymentResponse {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetDeploymentReachabilityRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -27042,7 +27042,7 @@ impl ::fastrs::Message for GetDeploymentReachabilityRequest {
         ::fastrs::__private::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// [cleanup-wv-pre-release] Pre-release deployment APIs, clean up later
+/// \[cleanup-wv-pre-release\] Pre-release deployment APIs, clean up later
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetDeploymentReachabilityResponse {
     pub deployment_info: ::core::option::Option<
@@ -31190,7 +31190,7 @@ pub struct ListActivityExecutionsRequest {
     pub page_size: i32,
     /// Token returned in ListActivityExecutionsResponse.
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
-    /// Visibility query, see https://docs.temporal.io/list-filter for the syntax.
+    /// Visibility query, see <https://docs.temporal.io/list-filter> for the syntax.
     pub query: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
@@ -32546,7 +32546,7 @@ pub struct ListNexusOperationExecutionsRequest {
     pub page_size: i32,
     /// Token returned in ListNexusOperationExecutionsResponse.
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
-    /// Visibility query, see https://docs.temporal.io/list-filter for the syntax.
+    /// Visibility query, see <https://docs.temporal.io/list-filter> for the syntax.
     /// Search attributes that are avaialble for Nexus operations include:
     /// - OperationId
     /// - RunId
@@ -32754,7 +32754,7 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CountActivityExecutionsRequest {
     pub namespace: ::fastrs::alloc::string::String,
-    /// Visibility query, see https://docs.temporal.io/list-filter for the syntax.
+    /// Visibility query, see <https://docs.temporal.io/list-filter> for the syntax.
     pub query: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
@@ -33018,7 +33018,7 @@ pub mod count_activity_executions_response {
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CountNexusOperationExecutionsRequest {
     pub namespace: ::fastrs::alloc::string::String,
-    /// Visibility query, see https://docs.temporal.io/list-filter for the syntax.
+    /// Visibility query, see <https://docs.temporal.io/list-filter> for the syntax.
     /// See also ListNexusOperationExecutionsRequest for search attributes available for Nexus operations.
     pub query: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
