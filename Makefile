@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test conformance lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
+.PHONY: all demo test conformance package lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -50,6 +50,12 @@ conformance:
 		if [ $$status -ne 0 ]; then cat $$out/*_tests.txt 2>/dev/null | head -50; \
 			echo "full log: $$out/log.txt"; exit $$status; fi; \
 	done
+
+# The three published crates, packaged together and each verified by a
+# build from its package (as `cargo publish` would), then their sizes.
+package:
+	$(CARGO) package -p fastrs -p protoc-gen-fastrs -p fastrs-tonic
+	@ls -l target/package/*.crate
 
 lint:
 	$(CARGO) fmt --all --check
