@@ -33,49 +33,43 @@ pub extern crate alloc;
 // Lets the generated well-known types name this crate `::fastrs` like user code does.
 extern crate self as fastrs;
 
-mod chain;
-mod compact;
-mod described;
+// The layers, from the bottom: wire, message, codec, field, view, outline;
+// then schema, json and text, and the generated types. Each uses only the
+// layers below it (ARCHITECTURE.md).
+pub mod codec;
 #[cfg(feature = "descriptor")]
 pub mod descriptor;
 #[cfg(not(feature = "descriptor"))]
 #[path = "descriptor/opaque.rs"]
 pub mod descriptor;
-mod encoding;
-mod enumeration;
-mod error;
-mod extension;
+mod field;
 #[cfg(feature = "json")]
 pub mod json;
-mod lax_string;
 mod message;
-mod options;
-mod reader;
-mod recycle;
-mod simd;
+mod outline;
+pub mod schema;
 #[cfg(feature = "text")]
 pub mod text;
-mod unknown;
-pub mod varint;
 pub mod view;
 #[cfg(feature = "std")]
 pub mod well_known;
 pub mod wire;
-mod writer;
 
-pub use described::Described;
-pub use enumeration::{Enum, EnumValue};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError};
-pub use extension::{Extension, RepeatedExtension};
-pub use lax_string::LaxString;
+pub use field::extension::{Extension, RepeatedExtension};
+pub use message::described::Described;
+pub use message::enumeration::{Enum, EnumValue};
+pub use message::lax_string::LaxString;
+pub use message::options::DecodeOptions;
+pub use message::recycle::Recycler;
 pub use message::Message;
-pub use options::DecodeOptions;
-pub use reader::Reader;
-pub use unknown::UnknownFields;
 #[cfg(feature = "bytes")]
 pub use view::OwnedView;
 pub use view::{HasView, View};
-pub use writer::Writer;
+pub use wire::error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use wire::reader::Reader;
+pub use wire::unknown::UnknownFields;
+pub use wire::varint;
+pub use wire::writer::Writer;
 
 /// Re-exported for generated code with `bytes` fields held as `bytes::Bytes`
 /// (the generator's `bytes` option), so it needs no dependency of its own.
@@ -90,65 +84,11 @@ pub use serde;
 /// The interface between generated code and the runtime: not for use by
 /// hand, and not covered by semver (serde's convention). Generated code
 /// names [`__private::GENERATED_CODE_V2`], so code from an incompatible
-/// generator fails to compile instead of misbehaving.
+/// generator fails to compile instead of misbehaving. The only hidden part
+/// of the crate.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::encoding::*;
-    pub use crate::recycle::{Recycler, Reusable};
-
-    /// Out-of-line field codecs, for code generated in size mode.
-    pub mod compact {
-        pub use crate::compact::*;
-    }
-
-    /// What generated views call.
-    pub mod view {
-        pub use crate::view::{check_str, compact, merge, merge_implicit, merge_member, Source};
-    }
-
-    /// Chains of messages of one type, sized and written in a loop.
-    pub mod chain {
-        pub use crate::chain::*;
-    }
-
-    /// Runs `write` on a writer over `len` zeroed bytes and returns them,
-    /// checking that it wrote all of them (for tests of codecs; writers are
-    /// otherwise only made by encoders).
-    ///
-    /// # Panics
-    /// If `write` writes more or fewer than `len` bytes.
-    ///
-    /// The writer's lifetime is `write`'s own, so it cannot be swapped with
-    /// the writer an encoder handed to a `write_backward`:
-    ///
-    /// ```compile_fail
-    /// fn rogue(w: &mut fastrs::Writer<'_>) {
-    ///     let _ = fastrs::__private::write_exactly(0, |inner| core::mem::swap(w, inner));
-    /// }
-    /// ```
-    #[must_use]
-    pub fn write_exactly(len: usize, write: impl FnOnce(&mut crate::Writer<'_>)) -> alloc::vec::Vec<u8> {
-        let mut buf = alloc::vec![0; len];
-        let mut w = crate::Writer::new(&mut buf);
-        write(&mut w);
-        assert_eq!(w.remaining(), 0, "fastrs: wrote fewer bytes than asked");
-        buf
-    }
-
-    /// The version of this interface that generated code was made for.
-    pub const GENERATED_CODE_V2: () = ();
-
-    pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as requires_descriptor};
-
-    /// The JSON half of the interface.
-    #[cfg(feature = "json")]
-    pub mod json {
-        pub use crate::json::{
-            deserialize_object, next_list, next_map, next_value, oneof_set_twice, read_object, write_extensions,
-            JsonCodec, JsonFields, JsonKey, List, ListSeed, MapOf, MapSeed, Read, Single, SingleSeed,
-        };
-    }
-}
+#[path = "private.rs"]
+pub mod __private;
 
 // What generated code that names `fastrs::descriptor` expands to, with and
 // without the `descriptor` feature.

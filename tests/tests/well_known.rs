@@ -31,7 +31,7 @@ fn runtime_well_known_types_are_current() {
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 1);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/well_known/google.protobuf.rs");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/generated/well_known.rs");
     if std::env::var_os("FASTRS_BLESS").is_some() {
         std::fs::write(&path, &files[0].content).unwrap();
         return;
@@ -58,9 +58,14 @@ fn runtime_descriptor_types_are_current() {
         .generate(&protos, &[&include])
         .unwrap();
     assert_eq!(files.len(), 2);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/descriptor");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/generated");
     for file in files {
-        let path = dir.join(&file.name);
+        let name = match file.name.as_str() {
+            "google.protobuf.rs" => "descriptor.rs",
+            "google.protobuf.compiler.rs" => "compiler.rs",
+            other => panic!("unexpected file {other}"),
+        };
+        let path = dir.join(name);
         if std::env::var_os("FASTRS_BLESS").is_some() {
             std::fs::write(&path, &file.content).unwrap();
             continue;

@@ -8,9 +8,9 @@ use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::descriptor::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
 use super::externs::{self, ExternPath};
-use super::features::FileFeatures;
 use super::locations as loc;
 use super::names::{self, TypePath};
+use super::syntax::FileFeatures;
 use crate::options::Options;
 
 /// Every message and enum of every file, by full name with leading dot.
@@ -65,9 +65,11 @@ impl<'a> Index<'a> {
                 format!(".{}", file.package())
             };
             let modules = names::package_modules(file.package());
+            let Some(file_features) = features.get(file.name()) else {
+                continue;
+            };
             let closedness = Closedness {
-                syntax: file.syntax(),
-                features: features.get(file.name()),
+                features: file_features,
                 file: file.name(),
             };
             for (i, m) in file.message_type.iter().enumerate() {
@@ -178,11 +180,8 @@ impl<'a> Builder<'a> {
             );
         }
         let required = m.field.iter().enumerate().any(|(j, f)| {
-            f.label() == Label::Required
-                || closedness.features.is_some_and(|ft| {
-                    ft.resolve(&[&path[..], &[loc::MESSAGE_FIELD, j as i32]].concat())
-                        .required
-                })
+            let field_path = [&path[..], &[loc::MESSAGE_FIELD, j as i32]].concat();
+            closedness.features.field(&field_path, f).required()
         });
         if required {
             self.with_required.insert(full.clone());
@@ -352,22 +351,17 @@ impl<'n> Graph<'n> {
     }
 }
 
-/// Decides whether an enum is closed: proto2 enums are, proto3 ones are not,
-/// editions enums follow their resolved `enum_type` feature.
+/// A file's features, and its name, while its types are indexed.
 struct Closedness<'f> {
-    syntax: &'f str,
-    features: Option<&'f FileFeatures>,
+    features: &'f FileFeatures,
     /// The file's name.
     file: &'f str,
 }
 
 impl Closedness<'_> {
+    /// Whether the enum at `path` is closed (its `enum_type` feature).
     fn closed(&self, path: &[i32]) -> bool {
-        match (self.syntax, self.features) {
-            ("editions", Some(f)) => f.resolve(path).closed_enum,
-            ("editions", None) | ("proto3", _) => false,
-            _ => true,
-        }
+        self.features.resolve(path).closed_enum()
     }
 }
 
@@ -424,7 +418,10 @@ mod tests {
             ..Default::default()
         };
         let files = [file];
-        let features = HashMap::new();
+        let features = files
+            .iter()
+            .map(|f| (f.name().to_string(), FileFeatures::of(f)))
+            .collect();
         let index = Index::build(&files, &Options::default(), &HashSet::new(), &features);
         assert!(index.contains(".g.B", ".g.A") && index.contains(".g.A", ".g.C"));
         assert!(index.contains(".g.E", ".g.E"), "a message contains itself");

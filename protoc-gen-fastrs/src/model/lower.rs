@@ -10,10 +10,10 @@ use heck::ToShoutySnakeCase;
 
 use super::defaults;
 use super::docs::Comments;
-use super::features::FileFeatures;
 use super::index::{Def, Index, TypeInfo};
 use super::locations::{self, child};
 use super::names::{self, TypePath};
+use super::syntax::FileFeatures;
 use super::wire::{self, Tag};
 use super::{
     Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Rpc, Scalar, Service, Shape, Slot,
@@ -33,7 +33,6 @@ pub fn lower(
 ) -> Result<Vec<Package>, Vec<String>> {
     let features: HashMap<String, FileFeatures> = files
         .iter()
-        .filter(|f| f.syntax() == "editions")
         .map(|f| (f.name().to_string(), FileFeatures::of(f)))
         .collect();
     let generated_packages: HashSet<&str> = files
@@ -56,14 +55,16 @@ pub fn lower(
                 .push(format!("{name}: file to generate is missing from the descriptors"));
             continue;
         };
-        let mut ctx = FileCtx::new(file, &index, &mut problems);
+        let Some(file_features) = features.get(file.name()) else {
+            continue;
+        };
+        let mut ctx = FileCtx::new(file, &index, file_features, &mut problems);
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
         ctx.descriptors = options.descriptors;
         ctx.views = options.views;
         ctx.shared_bytes = &options.shared_bytes;
         ctx.modes = Some(&modes);
-        ctx.features = features.get(file.name()).cloned();
         let scope = names::package_modules(file.package());
         ctx.package_depth = scope.len();
         let messages: Vec<Message> = file
@@ -378,12 +379,18 @@ struct FileCtx<'a, 'e> {
     modes: Option<&'a Modes<'a>>,
     /// Module segments of the file's package.
     package_depth: usize,
-    /// The file's editions features (editions files only).
-    features: Option<FileFeatures>,
+    /// The features of the file's elements: every protobuf rule that
+    /// differs between syntaxes and editions comes from them.
+    features: &'a FileFeatures,
 }
 
 impl<'a, 'e> FileCtx<'a, 'e> {
-    fn new(file: &'a FileDescriptorProto, index: &'a Index<'a>, problems: &'e mut Problems<'a>) -> Self {
+    fn new(
+        file: &'a FileDescriptorProto,
+        index: &'a Index<'a>,
+        features: &'a FileFeatures,
+        problems: &'e mut Problems<'a>,
+    ) -> Self {
         let comments = Comments::of(file);
         FileCtx {
             file,
@@ -397,12 +404,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             shared_bytes: &[],
             modes: None,
             package_depth: 0,
-            features: None,
+            features,
         }
-    }
-
-    fn is_proto3(&self) -> bool {
-        self.file.syntax() == "proto3"
     }
 
     fn doc(&self, path: &[i32]) -> Vec<String> {
@@ -553,11 +556,11 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             return None;
         };
         let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
-        let editions = self.features.as_ref().map(|features| features.resolve(loc));
+        let features = self.features.field(loc, f);
         let mut kind = self.kind(f, message, element, loc, f.label() != Label::Repeated)?;
-        if let (Some(ed), Kind::Message { group, .. }) = (editions, &mut kind) {
-            // Editions spell groups as DELIMITED message encoding.
-            if ed.delimited && !self.is_map(f) {
+        if let Kind::Message { group, .. } = &mut kind {
+            // A group is a DELIMITED message field (editions' spelling).
+            if features.delimited() && !self.is_map(f) {
                 *group = Some(number);
             }
         }
@@ -574,17 +577,14 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 )
             } else {
                 let packable = kind.is_packable();
-                let packed = packable && editions.map_or_else(|| self.is_packed(f), |ed| ed.packed);
+                let packed = packable && features.packed();
                 let alt_tag = packable.then(|| Tag::new(number, if packed { main_wire } else { wire::LEN }));
                 let tag = Tag::new(number, if packed { wire::LEN } else { main_wire });
                 (Shape::Repeated { kind, packed, alt_tag }, tag)
             }
         } else if in_oneof {
             (Shape::OneofMember(kind), Tag::new(number, main_wire))
-        } else if matches!(kind, Kind::Message { .. })
-            || f.proto3_optional()
-            || editions.map_or(!self.is_proto3(), |ed| !ed.implicit_presence)
-        {
+        } else if matches!(kind, Kind::Message { .. }) || !features.implicit_presence() {
             (Shape::Optional(kind), Tag::new(number, main_wire))
         } else {
             (Shape::Implicit(kind), Tag::new(number, main_wire))
@@ -611,16 +611,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 .json_name
                 .as_deref()
                 .map_or_else(|| names::json_name(f.name()), str::to_string),
-            required: f.label() == Label::Required || editions.is_some_and(|ed| ed.required),
+            required: features.required(),
             default,
         })
-    }
-
-    /// Repeated packable fields: packed unless `[packed = false]` in proto3; only
-    /// with `[packed = true]` in proto2.
-    fn is_packed(&self, f: &FieldDescriptorProto) -> bool {
-        let explicit = f.options.as_ref().and_then(|o| o.packed);
-        explicit.unwrap_or(self.is_proto3())
     }
 
     fn is_map(&self, f: &FieldDescriptorProto) -> bool {
@@ -666,11 +659,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
     /// editions' `VERIFY` check, proto2 does not (nor does any reference
     /// implementation).
     fn checks_utf8(&self, loc: &[i32]) -> bool {
-        match (self.file.syntax(), &self.features) {
-            ("proto3", _) => true,
-            ("editions", Some(features)) => features.resolve(loc).utf8_verify,
-            _ => false,
-        }
+        self.features.resolve(loc).checks_utf8()
     }
 
     /// The value type of field `f`, declared at element `loc`. `inline`: the

@@ -5,11 +5,11 @@
 mod defaults;
 mod docs;
 pub mod externs;
-pub mod features;
 mod index;
 pub mod locations;
 pub mod lower;
 pub mod names;
+pub mod syntax;
 pub mod wire;
 
 use fastrs::descriptor::{EnumOptions, EnumValueOptions, FieldOptions, MessageOptions};

@@ -8,7 +8,7 @@
 //! feature.
 #![allow(missing_docs, clippy::all)]
 
-include!("google.protobuf.rs");
+include!("../generated/descriptor.rs");
 
 impl FileDescriptorSet {
     /// The message named `full_name` (`acme.shop.v1.Order.Line`, no leading
@@ -42,5 +42,5 @@ fn find_nested<'m>(messages: &'m [DescriptorProto], path: &str) -> Option<&'m De
 
 /// `google.protobuf.compiler`: the protoc plugin protocol.
 pub mod compiler {
-    include!("google.protobuf.compiler.rs");
+    include!("../generated/compiler.rs");
 }

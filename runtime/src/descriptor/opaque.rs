@@ -12,11 +12,11 @@
 //! full ones: fields, views, JSON and embedded descriptors. Code written
 //! against these compiles against those.
 
-use crate::error::DecodeError;
 use crate::message::Message;
-use crate::reader::Reader;
-use crate::unknown::UnknownFields;
-use crate::writer::Writer;
+use crate::wire::error::DecodeError;
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
 
 /// Declares opaque messages named as in descriptor.proto.
 macro_rules! opaque_messages {

@@ -8,7 +8,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde::{Serialize, Serializer};
 
 use super::{base64, JsonMessage, JsonOptions, Read};
-use crate::encoding::{
+use crate::codec::{
     Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Group, Int32, Int64, LaxStr, Msg, OpenEnum,
     Sfixed32, Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
 };
@@ -737,7 +737,7 @@ impl JsonCodec for Bytes {
 }
 
 #[cfg(feature = "bytes")]
-impl JsonCodec for crate::encoding::SharedBytes {
+impl JsonCodec for crate::codec::SharedBytes {
     fn write_json<S: Serializer>(value: &bytes::Bytes, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(&base64::Standard(value))
     }

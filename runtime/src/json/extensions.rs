@@ -10,8 +10,10 @@ use std::vec::Vec;
 
 use serde::ser::SerializeMap;
 
-use super::{JsonCodec, JsonOptions, List, Read, Single};
-use crate::extension::{append, get_all_in, get_in};
+use super::codec::{JsonCodec, List, Single};
+use super::support::Read;
+use super::JsonOptions;
+use crate::field::extension::{append, get_all_in, get_in};
 use crate::{Extension, Message, RepeatedExtension, UnknownFields};
 
 /// A registered extension's conversions, given its field number and name.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::codec::{JsonCodec, ListSeed, MapSeed};
 use super::{registry, JsonMessage, JsonOptions, Read};
-use crate::encoding::{self, Msg};
+use crate::codec::{self, Msg};
 use crate::well_known::{
     value, Any, BoolValue, BytesValue, DoubleValue, Duration, FieldMask, FloatValue, Int32Value, Int64Value, ListValue,
     NullValue, StringValue, Struct, Timestamp, UInt32Value, UInt64Value, Value,
@@ -457,15 +457,15 @@ macro_rules! wrapper {
 }
 
 wrapper!(
-    DoubleValue => encoding::Double,
-    FloatValue => encoding::Float,
-    Int64Value => encoding::Int64,
-    UInt64Value => encoding::Uint64,
-    Int32Value => encoding::Int32,
-    UInt32Value => encoding::Uint32,
-    BoolValue => encoding::Bool,
-    StringValue => encoding::Str,
-    BytesValue => encoding::Bytes
+    DoubleValue => codec::Double,
+    FloatValue => codec::Float,
+    Int64Value => codec::Int64,
+    UInt64Value => codec::Uint64,
+    Int32Value => codec::Int32,
+    UInt32Value => codec::Uint32,
+    BoolValue => codec::Bool,
+    StringValue => codec::Str,
+    BytesValue => codec::Bytes
 );
 
 // ---- Struct, Value, ListValue ------------------------------------------------------------
@@ -497,7 +497,7 @@ impl<'de> Visitor<'de> for StructVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Read<Struct>, A::Error> {
         let mut out = Struct::default();
-        let seed = MapSeed::<encoding::Str, Msg<Value>, _>::new(&mut out.fields, self.0, "fields");
+        let seed = MapSeed::<codec::Str, Msg<Value>, _>::new(&mut out.fields, self.0, "fields");
         Visitor::visit_map(seed, map)?;
         Ok(Read::Value(out))
     }

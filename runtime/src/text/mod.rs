@@ -38,7 +38,6 @@
 mod lexer;
 mod parse;
 mod print;
-mod records;
 mod schema;
 
 use core::fmt;

@@ -10,7 +10,7 @@ use std::vec::Vec;
 use super::lexer::{unescape, Kind, Lexer, Token};
 use super::schema::{Field, MessageType, Pool, Type};
 use super::Error;
-use crate::varint;
+use crate::wire::varint;
 
 pub struct Parser<'t, 'p> {
     lex: Lexer<'t>,

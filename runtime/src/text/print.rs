@@ -10,9 +10,9 @@ use core::fmt::Write as _;
 use std::string::String;
 use std::vec::Vec;
 
-use super::records::{self, Record, Value};
 use super::schema::{Field, MessageType, Pool, Type};
-use crate::varint;
+use crate::wire::records::{self, Record, Value};
+use crate::wire::varint;
 
 /// Nesting beyond which message values print as strings: bytes inside an
 /// `Any` or an unknown field can nest without the limit decoding applied.

@@ -11,7 +11,8 @@ use std::collections::{HashMap, HashSet};
 use std::string::{String, ToString};
 use std::vec::Vec;
 
-use super::records::{self, Record, Value};
+use crate::schema::{Features, LegacyField};
+use crate::wire::records::{self, Record, Value};
 
 /// A field's type, as `FieldDescriptorProto.Type` numbers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,57 +271,19 @@ fn number(r: &Record<'_>) -> Result<u64, BadDescriptors> {
     }
 }
 
-/// The features the text format depends on, resolved down the scopes of a
-/// file (edition defaults, file, messages, element).
-#[derive(Clone, Copy, Debug)]
-struct Features {
-    closed_enum: bool,
-    utf8: bool,
-    delimited: bool,
-}
-
-impl Features {
-    fn of_syntax(syntax: &str) -> Features {
-        match syntax {
-            "proto3" => Features {
-                closed_enum: false,
-                utf8: true,
-                delimited: false,
-            },
-            "editions" => Features {
-                closed_enum: false,
-                utf8: true,
-                delimited: false,
-            },
-            _ => Features {
-                closed_enum: true,
-                utf8: false,
-                delimited: false,
-            },
+/// `features` (field `features_field` of the options message `options`)
+/// laid over `outer`.
+fn overlay(outer: Features, options: Option<&[u8]>, features_field: u32) -> Result<Features, BadDescriptors> {
+    let Some(options) = options else {
+        return Ok(outer);
+    };
+    let mut features = outer;
+    for r in records::scan(options).ok_or(BadDescriptors)? {
+        if r.number == features_field {
+            features = features.with(bytes(&r)?);
         }
     }
-
-    /// `self` with the `FeatureSet` in `options` (its field `features_field`)
-    /// laid over it.
-    fn overlay(mut self, options: Option<&[u8]>, features_field: u32) -> Result<Features, BadDescriptors> {
-        let Some(options) = options else {
-            return Ok(self);
-        };
-        for r in records::scan(options).ok_or(BadDescriptors)? {
-            if r.number != features_field {
-                continue;
-            }
-            for f in records::scan(bytes(&r)?).ok_or(BadDescriptors)? {
-                match (f.number, f.value) {
-                    (2, Value::Varint(v)) => self.closed_enum = v == 2,
-                    (4, Value::Varint(v)) => self.utf8 = v != 3,
-                    (5, Value::Varint(v)) => self.delimited = v == 2,
-                    _ => {}
-                }
-            }
-        }
-        Ok(self)
-    }
+    Ok(features)
 }
 
 /// Field numbers of `features` in each options message.
@@ -357,7 +320,7 @@ impl FileReader {
                 _ => {}
             }
         }
-        let features = Features::of_syntax(&syntax).overlay(options, FILE_FEATURES)?;
+        let features = overlay(Features::of_file(&syntax), options, FILE_FEATURES)?;
         let package = file.package.clone();
         for r in records.iter().filter(|r| r.number == 4) {
             file.declare(bytes(r)?, &package)?;
@@ -405,7 +368,7 @@ impl FileReader {
             }
         }
         let full_name = join(scope, &name);
-        let features = outer.overlay(options, MESSAGE_FEATURES)?;
+        let features = overlay(outer, options, MESSAGE_FEATURES)?;
         let mut message = MessageType {
             full_name: full_name.clone(),
             fields: Vec::new(),
@@ -471,9 +434,13 @@ impl FileReader {
                 _ => {}
             }
         }
-        let features = outer.overlay(options, FIELD_FEATURES)?;
-        field.utf8 = field.ty == Type::String && features.utf8;
-        field.delimited = field.ty == Type::Message && (group || features.delimited);
+        let legacy = LegacyField {
+            group,
+            ..LegacyField::default()
+        };
+        let features = overlay(outer, options, FIELD_FEATURES)?.with_field(legacy);
+        field.utf8 = field.ty == Type::String && features.checks_utf8();
+        field.delimited = field.ty == Type::Message && features.delimited();
         if extension {
             field.full_name = join(scope, &field.name);
         }
@@ -510,8 +477,8 @@ impl FileReader {
                 _ => {}
             }
         }
-        let features = outer.overlay(options, ENUM_FEATURES)?;
-        let closed = features.closed_enum;
+        let features = overlay(outer, options, ENUM_FEATURES)?;
+        let closed = features.closed_enum();
         self.enums.push((join(scope, &name), EnumType { values, closed }));
         Ok(())
     }

@@ -5,15 +5,15 @@
 use core::marker::PhantomData;
 
 use super::{read_str, Lazy, View};
-use crate::encoding::{
+use crate::codec::{
     Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Int32, Int64, LaxStr, OpenEnum, Scalar, Sfixed32,
     Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
 };
-use crate::enumeration::Enum;
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::enumeration::Enum;
 use crate::message::Message;
-use crate::reader::Reader;
 use crate::wire;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::reader::Reader;
 
 /// Reads values of one protobuf type into a view (for generated code and the
 /// view containers; not for use by hand).
@@ -243,7 +243,7 @@ macro_rules! bytes_view {
 
 bytes_view!(Bytes, LaxStr);
 #[cfg(feature = "bytes")]
-bytes_view!(crate::encoding::SharedBytes);
+bytes_view!(crate::codec::SharedBytes);
 
 /// A length-delimited message, read into a view held inline.
 #[derive(Debug)]

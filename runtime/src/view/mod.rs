@@ -30,14 +30,15 @@ mod codec;
 #[cfg(feature = "bytes")]
 mod owned;
 mod repeated;
+pub(crate) mod support;
 
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::message::options::DecodeOptions;
 use crate::message::Message;
-use crate::options::DecodeOptions;
-use crate::reader::Reader;
+use crate::wire::error::DecodeError;
+use crate::wire::reader::Reader;
 
 pub use codec::{GroupView, LazyGroup, LazyMsg, MsgView, ViewCodec};
 #[cfg(feature = "bytes")]
@@ -98,14 +99,10 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     /// As [`View::decode`], and the limits of `options`.
     fn decode_with(buf: &'a [u8], options: &DecodeOptions) -> Result<Self, DecodeError> {
         let name = <Self::Message as Message>::FULL_NAME;
-        if buf.len() > options.max_input_bytes {
-            let e = DecodeError::new(DecodeErrorKind::InputTooLarge, options.max_input_bytes);
-            return Err(e.within(name, 0));
-        }
         let mut view = Self::default();
-        let mut r = Reader::new(buf);
-        view.merge_chunk(&mut r, options.recursion_limit)
-            .map_err(|e| e.within(name, r.field()))?;
+        crate::message::decode::enter(buf.len(), Reader::new(buf), options, name, |r, depth| {
+            view.merge_chunk(r, depth)
+        })?;
         view.check_required()?;
         Ok(view)
     }
@@ -177,7 +174,7 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     fn unknown_fields(&self) -> UnknownIter<'_, 'a> {
         UnknownIter {
             chunks: self.source().chunks(),
-            r: Reader::new(&[]),
+            rest: &[],
             known: Self::KNOWN_TAGS,
         }
     }
@@ -258,7 +255,6 @@ pub struct Source<'a> {
 impl<'a> Source<'a> {
     /// Adds the occurrence `chunk` and returns it.
     #[inline]
-    #[doc(hidden)]
     pub fn add(&mut self, chunk: &'a [u8]) -> &'a [u8] {
         if self.first.is_empty() && self.more.is_none() {
             self.first = chunk;
@@ -353,7 +349,7 @@ pub type Chunks<'s, 'a> =
 /// The unknown fields of a view (see [`View::unknown_fields`]).
 pub struct UnknownIter<'s, 'a> {
     chunks: Chunks<'s, 'a>,
-    r: Reader<'a>,
+    rest: &'a [u8],
     known: &'static [u32],
 }
 
@@ -362,14 +358,13 @@ impl<'a> Iterator for UnknownIter<'_, 'a> {
 
     fn next(&mut self) -> Option<(u32, &'a [u8])> {
         loop {
-            while self.r.is_empty() {
-                self.r = Reader::new(self.chunks.next()?);
+            while self.rest.is_empty() {
+                self.rest = self.chunks.next()?;
             }
-            let tag = self.r.read_tag().ok()?;
-            let start = self.r.rest();
-            self.r.skip_value(tag, CHECKED).ok()?;
+            let (tag, value, after) = crate::wire::records::next_raw(self.rest)?;
+            self.rest = after;
             if self.known.binary_search(&tag).is_err() {
-                return Some((tag, &start[..start.len() - self.r.rest().len()]));
+                return Some((tag, value));
             }
         }
     }
@@ -382,111 +377,5 @@ impl<'a> Iterator for UnknownIter<'_, 'a> {
 #[inline(always)]
 pub(crate) fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
     let bytes = r.read_bytes()?;
-    crate::encoding::as_utf8(bytes, r.offset())
-}
-
-/// Reads a value of an explicit-presence field (or a oneof member) into
-/// `slot`: see [`ViewCodec::merge`].
-///
-/// # Errors
-/// Malformed input.
-#[inline(always)]
-#[doc(hidden)]
-pub fn merge<'a, C: ViewCodec<'a>>(
-    slot: &mut Option<C::Item>,
-    r: &mut Reader<'a>,
-    depth: u32,
-) -> Result<(), DecodeError> {
-    C::merge(slot, r, depth)
-}
-
-/// Reads a oneof member that is not a message: `member` makes the oneof's
-/// variant from the value (a closed enum's unnamed number leaves the oneof
-/// as it was).
-///
-/// # Errors
-/// Malformed input.
-#[inline(always)]
-#[doc(hidden)]
-pub fn merge_member<'a, C: ViewCodec<'a>, E>(
-    oneof: &mut Option<E>,
-    r: &mut Reader<'a>,
-    depth: u32,
-    member: impl FnOnce(C::Item) -> E,
-) -> Result<(), DecodeError> {
-    let mut v = None;
-    C::merge(&mut v, r, depth)?;
-    if let Some(v) = v {
-        *oneof = Some(member(v));
-    }
-    Ok(())
-}
-
-/// Reads a value of an implicit-presence field.
-///
-/// # Errors
-/// Malformed input.
-#[inline(always)]
-#[doc(hidden)]
-pub fn merge_implicit<'a, C: ViewCodec<'a>>(
-    value: &mut C::Item,
-    r: &mut Reader<'a>,
-    depth: u32,
-) -> Result<(), DecodeError> {
-    C::merge_implicit(value, r, depth)
-}
-
-/// The same calls out of line, for views of messages generated in size
-/// mode: one copy per value type in a crate instead of one per field,
-/// which is most of what a large schema's views cost to compile.
-#[doc(hidden)]
-pub mod compact {
-    use super::{DecodeError, Reader, ViewCodec};
-
-    /// [`super::merge`], out of line.
-    ///
-    /// # Errors
-    /// Malformed input.
-    #[inline(never)]
-    pub fn merge<'a, C: ViewCodec<'a>>(
-        slot: &mut Option<C::Item>,
-        r: &mut Reader<'a>,
-        depth: u32,
-    ) -> Result<(), DecodeError> {
-        C::merge(slot, r, depth)
-    }
-
-    /// [`super::merge_implicit`], out of line.
-    ///
-    /// # Errors
-    /// Malformed input.
-    #[inline(never)]
-    pub fn merge_implicit<'a, C: ViewCodec<'a>>(
-        value: &mut C::Item,
-        r: &mut Reader<'a>,
-        depth: u32,
-    ) -> Result<(), DecodeError> {
-        C::merge_implicit(value, r, depth)
-    }
-
-    /// [`super::merge`] for a oneof member, out of line (the variant made
-    /// by the caller).
-    ///
-    /// # Errors
-    /// Malformed input.
-    #[inline(never)]
-    pub fn merge_value<'a, C: ViewCodec<'a>>(r: &mut Reader<'a>, depth: u32) -> Result<Option<C::Item>, DecodeError> {
-        let mut v = None;
-        C::merge(&mut v, r, depth)?;
-        Ok(v)
-    }
-}
-
-/// Checks the UTF-8 of a `string` extension (kept as an unknown field).
-///
-/// # Errors
-/// As [`read_str`].
-#[doc(hidden)]
-pub fn check_str(r: &mut Reader<'_>) -> Result<(), DecodeError> {
-    read_str(r).map(drop)
+    crate::wire::utf8::as_utf8(bytes, r.offset())
 }

@@ -7,8 +7,8 @@ use core::mem::{ManuallyDrop, MaybeUninit};
 use bytes::Bytes;
 
 use super::{HasView, View};
-use crate::error::DecodeError;
-use crate::options::DecodeOptions;
+use crate::message::options::DecodeOptions;
+use crate::wire::error::DecodeError;
 
 /// A view of a `M` together with the [`Bytes`] it was read from: `Send`,
 /// `'static` and cheap to move, so it can cross `.await`s and threads, and

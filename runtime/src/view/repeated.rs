@@ -12,9 +12,9 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use super::{Rest, ViewCodec, CHECKED};
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::reader::Reader;
 use crate::wire;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::reader::Reader;
 
 /// The spans holding a field's records: each starts and ends with records
 /// of the field, within one occurrence of the message holding it. A span
@@ -125,7 +125,6 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
     /// # Errors
     /// Malformed input.
     #[inline]
-    #[doc(hidden)]
     pub fn push(
         &mut self,
         chunk: &'a [u8],
@@ -358,7 +357,6 @@ where
     /// # Errors
     /// Malformed input.
     #[inline]
-    #[doc(hidden)]
     pub fn push(
         &mut self,
         chunk: &'a [u8],

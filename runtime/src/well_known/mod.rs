@@ -6,7 +6,7 @@
 //! Generated code refers to these types here instead of regenerating them.
 #![allow(missing_docs, clippy::all)]
 
-include!("google.protobuf.rs");
+include!("../generated/well_known.rs");
 
 mod any;
 mod time;

@@ -255,7 +255,7 @@ impl ShortBlock {
     #[inline(always)]
     pub(crate) fn new(bytes: &[u8; SHORT_BLOCK], lane: impl Fn(u16) -> u16) -> Option<Self> {
         let (head, _) = bytes.split_first_chunk::<64>()?;
-        let continued = crate::simd::high_bits(head);
+        let continued = crate::wire::simd::high_bits(head);
         // Two continuation bytes in a row start a longer varint; no stop at
         // all leaves nothing to decode.
         if continued & continued << 1 != 0 {

@@ -79,7 +79,7 @@ fn size_levels<M: Chain>(top: &M) -> usize {
         .fold(last + below, |inner, own| own + key_len + nested_size(inner))
 }
 
-/// [`crate::encoding::len_delimited_size`] for the fold up a chain, where each
+/// [`crate::codec::len_delimited_size`] for the fold up a chain, where each
 /// message's size waits for the one below it: predicted branches on the
 /// length's size keep the length of its varint (a bit scan and arithmetic,
 /// about eight cycles) off that chain of waits, about a fifth of the
@@ -90,7 +90,7 @@ fn nested_size(len: usize) -> usize {
     len + match len {
         0..0x80 => 1,
         0x80..0x4000 => 2,
-        _ => crate::varint::len(len as u64),
+        _ => crate::wire::varint::len(len as u64),
     }
 }
 
@@ -146,7 +146,7 @@ fn write_levels<M: Chain>(top: &M, w: &mut Writer<'_>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::varint;
+    use crate::wire::varint;
     use alloc::boxed::Box;
     use alloc::vec;
     use alloc::vec::Vec;

@@ -8,18 +8,22 @@
 //! bytes are compiled once, in this crate; those of messages and enums once
 //! per type in the crate that uses it (`merge::<Msg<Order>>`), however many
 //! fields share them, and never inlined into a caller. The generated code
-//! per field is one call, as prost's is.
+//! per field is one call, as prost's is. Views of size-mode messages read
+//! their fields through the same kind of calls (`view_merge`).
 
 use alloc::vec::Vec;
 
-use crate::encoding::{self, Codec, Scalar};
-use crate::enumeration::Enum;
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::codec::{self, Codec, Scalar};
+use crate::field::packed;
+use crate::field::repeated::reserve_run;
+use crate::message::enumeration::Enum;
+use crate::message::options::DecodeOptions;
 pub use crate::message::Encode;
-use crate::message::Message;
-use crate::options::DecodeOptions;
-use crate::reader::Reader;
-use crate::writer::Writer;
+use crate::message::{decode, Message};
+use crate::view::ViewCodec;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::reader::Reader;
+use crate::wire::writer::Writer;
 
 /// The next tag, or `None` at the end of the message: the head of a
 /// size-mode decoder's loop, out of line.
@@ -41,6 +45,23 @@ pub fn next_tag(r: &mut Reader<'_>) -> Result<Option<u32>, DecodeError> {
 /// messages and enums are generic over the type and compiled once per type
 /// in the crate that uses them. The free functions below call them.
 pub trait Ops: Codec {
+    /// Writes one value and its key, as size mode does: a message through
+    /// one function for all message types ([`write_message`]), anything
+    /// else with its codec.
+    #[inline(always)]
+    fn write_value(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
+        Self::write_keyed(v, key, w);
+    }
+    /// Reads one value into `v`, as size mode does: a message through one
+    /// function for all message types ([`merge_nested`]), anything else
+    /// with its codec.
+    ///
+    /// # Errors
+    /// As [`merge`].
+    #[inline(always)]
+    fn merge_value(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        Self::merge(v, r, depth)
+    }
     /// See [`write`].
     fn write_ool(v: &Self::Value, key: &[u8], w: &mut Writer<'_>);
     /// See [`merge`].
@@ -89,11 +110,11 @@ macro_rules! ops_methods {
     ($(#[$attr:meta])*) => {
         $(#[$attr])*
         fn write_ool(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
-            Self::write_compact(v, key, w);
+            Self::write_value(v, key, w);
         }
         $(#[$attr])*
         fn merge_ool(v: &mut Self::Value, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
-            Self::merge_compact(v, r, depth)
+            Self::merge_value(v, r, depth)
         }
         $(#[$attr])*
         fn merge_optional_ool(v: &mut Option<Self::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
@@ -123,22 +144,22 @@ macro_rules! packed_ops_methods {
     ($(#[$attr:meta])*) => {
         $(#[$attr])*
         fn size_packed_ool(values: &[Self::Value], key_len: usize) -> usize {
-            encoding::size_packed::<Self>(values, key_len)
+            packed::size_packed::<Self>(values, key_len)
         }
         $(#[$attr])*
         fn write_packed_ool(values: &[Self::Value], tag: &[u8], w: &mut Writer<'_>) {
-            encoding::write_packed::<Self>(values, tag, w);
+            packed::write_packed::<Self>(values, tag, w);
         }
         $(#[$attr])*
         fn merge_packed_ool(r: &mut Reader<'_>, values: &mut Vec<Self::Value>) -> Result<(), DecodeError> {
-            encoding::merge_packed::<Self>(r, values)
+            packed::merge_packed::<Self>(r, values)
         }
     };
 }
 
 macro_rules! concrete_ops {
     ($($codec:ident)*) => {
-        $(impl Ops for encoding::$codec {
+        $(impl Ops for codec::$codec {
             ops_methods!();
         })*
     };
@@ -146,7 +167,7 @@ macro_rules! concrete_ops {
 
 macro_rules! concrete_packed_ops {
     ($($codec:ident)*) => {
-        $(impl PackedOps for encoding::$codec {
+        $(impl PackedOps for codec::$codec {
             packed_ops_methods!();
         })*
     };
@@ -155,7 +176,15 @@ macro_rules! concrete_packed_ops {
 concrete_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double Str LaxStr Bytes);
 concrete_packed_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double);
 
-impl<M: Message> Ops for encoding::Msg<M> {
+impl<M: Message> Ops for codec::Msg<M> {
+    #[inline]
+    fn write_value(v: &M, key: &[u8], w: &mut Writer<'_>) {
+        write_message(v, key, w);
+    }
+    #[inline]
+    fn merge_value(v: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        merge_nested(r, depth, M::FOOTPRINT, M::FULL_NAME, v)
+    }
     ops_methods!(#[inline(never)]);
 }
 
@@ -169,23 +198,23 @@ pub(crate) fn write_message(v: &dyn Encode, key: &[u8], w: &mut Writer<'_>) {
     w.put_key_varint(key, (end - w.remaining()) as u64);
 }
 
-impl<M: Message, const NUMBER: u32> Ops for encoding::Group<M, NUMBER> {
+impl<M: Message, const NUMBER: u32> Ops for codec::Group<M, NUMBER> {
     ops_methods!(#[inline(never)]);
 }
 
-impl<E: Enum> Ops for encoding::OpenEnum<E> {
+impl<E: Enum> Ops for codec::OpenEnum<E> {
     ops_methods!(#[inline(never)]);
 }
 
-impl<E: Enum> PackedOps for encoding::OpenEnum<E> {
+impl<E: Enum> PackedOps for codec::OpenEnum<E> {
     packed_ops_methods!(#[inline(never)]);
 }
 
-impl<E: Enum> Ops for encoding::ClosedEnum<E> {
+impl<E: Enum> Ops for codec::ClosedEnum<E> {
     ops_methods!(#[inline(never)]);
 }
 
-impl<E: Enum> PackedOps for encoding::ClosedEnum<E> {
+impl<E: Enum> PackedOps for codec::ClosedEnum<E> {
     packed_ops_methods!(#[inline(never)]);
 }
 
@@ -214,13 +243,13 @@ pub fn merge_optional<C: Ops>(v: &mut Option<C::Value>, r: &mut Reader<'_>, dept
     C::merge_optional_ool(v, r, depth)
 }
 
-fn merge_optional_impl<C: Codec>(v: &mut Option<C::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+fn merge_optional_impl<C: Ops>(v: &mut Option<C::Value>, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
     // Not `get_or_insert_with`: one more generic function per type.
     let v = match v {
         Some(v) => v,
         None => v.insert(C::Value::default()),
     };
-    C::merge_compact(v, r, depth)
+    C::merge_value(v, r, depth)
 }
 
 /// Reads one value into a fresh `Value` (a oneof member).
@@ -232,9 +261,9 @@ pub fn read<C: Ops>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeEr
     C::read_ool(r, depth)
 }
 
-fn read_impl<C: Codec>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeError> {
+fn read_impl<C: Ops>(r: &mut Reader<'_>, depth: u32) -> Result<C::Value, DecodeError> {
     let mut v = C::Value::default();
-    C::merge_compact(&mut v, r, depth)?;
+    C::merge_value(&mut v, r, depth)?;
     Ok(v)
 }
 
@@ -249,13 +278,8 @@ pub fn push<C: Ops>(values: &mut Vec<C::Value>, r: &mut Reader<'_>, depth: u32, 
     C::push_ool(values, r, depth, tag)
 }
 
-fn push_impl<C: Codec>(
-    values: &mut Vec<C::Value>,
-    r: &mut Reader<'_>,
-    depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    encoding::reserve_run(values, r, tag);
+fn push_impl<C: Ops>(values: &mut Vec<C::Value>, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+    reserve_run(values, r, tag);
     // The whole run of `tag` elements in one call.
     loop {
         values.push(read_impl::<C>(r, depth)?);
@@ -287,9 +311,9 @@ pub fn write_repeated<C: Ops>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_
     C::write_repeated_ool(values, tag, w);
 }
 
-fn write_repeated_impl<C: Codec>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
+fn write_repeated_impl<C: Ops>(values: &[C::Value], tag: &[u8], w: &mut Writer<'_>) {
     for v in values.iter().rev() {
-        C::write_compact(v, tag, w);
+        C::write_value(v, tag, w);
     }
 }
 
@@ -368,13 +392,8 @@ pub fn read_partial(
     buf: &[u8],
     options: &DecodeOptions,
 ) -> Result<(), DecodeError> {
-    if buf.len() > options.max_input_bytes {
-        let e = DecodeError::new(DecodeErrorKind::InputTooLarge, options.max_input_bytes);
-        return Err(e.within(name, 0));
-    }
-    let mut r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
-    m.merge_from_dyn(&mut r, options.recursion_limit)
-        .map_err(|e| e.within(name, r.field()))
+    let r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
+    decode::enter(buf.len(), r, options, name, |r, depth| m.merge_from_dyn(r, depth))
 }
 
 /// [`Message::encode_to_vec`] of `m`, a message of type `name`, for
@@ -390,4 +409,46 @@ pub fn encode_to_vec(m: &dyn Encode, name: &'static str) -> Vec<u8> {
         "fastrs: {name} did not write exactly its size() into the writer it was given"
     );
     out
+}
+
+// Views of size-mode messages: the same calls out of line, one copy per
+// value type in a crate instead of one per field, which is most of what a
+// large schema's views cost to compile.
+
+/// [`view::support::merge`](crate::view::support::merge), out of line.
+///
+/// # Errors
+/// Malformed input.
+#[inline(never)]
+pub fn view_merge<'a, C: ViewCodec<'a>>(
+    slot: &mut Option<C::Item>,
+    r: &mut Reader<'a>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    C::merge(slot, r, depth)
+}
+
+/// [`view::support::merge_implicit`](crate::view::support::merge_implicit), out of line.
+///
+/// # Errors
+/// Malformed input.
+#[inline(never)]
+pub fn view_merge_implicit<'a, C: ViewCodec<'a>>(
+    value: &mut C::Item,
+    r: &mut Reader<'a>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    C::merge_implicit(value, r, depth)
+}
+
+/// [`view::support::merge`](crate::view::support::merge) for a oneof member, out of line (the variant made
+/// by the caller).
+///
+/// # Errors
+/// Malformed input.
+#[inline(never)]
+pub fn view_merge_value<'a, C: ViewCodec<'a>>(r: &mut Reader<'a>, depth: u32) -> Result<Option<C::Item>, DecodeError> {
+    let mut v = None;
+    C::merge(&mut v, r, depth)?;
+    Ok(v)
 }

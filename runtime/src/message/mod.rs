@@ -1,12 +1,22 @@
-//! The [`Message`] trait every generated message implements.
+//! The [`Message`] trait every generated message implements, and what
+//! messages are made of above the wire: decode options and their one entry
+//! point, enums, strings that may not be UTF-8, embedded descriptors, and
+//! the buffers `clear` keeps for reuse.
+
+pub(crate) mod decode;
+pub(crate) mod described;
+pub(crate) mod enumeration;
+pub(crate) mod lax_string;
+pub(crate) mod options;
+pub(crate) mod recycle;
 
 use alloc::vec::Vec;
 
-use crate::error::{DecodeError, EncodeError};
-use crate::options::DecodeOptions;
-use crate::reader::Reader;
-use crate::unknown::UnknownFields;
-use crate::writer::Writer;
+use crate::message::options::DecodeOptions;
+use crate::wire::error::{DecodeError, EncodeError};
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
 
 /// A protobuf message: exact sizing, encoding into a caller's buffer, and
 /// merging decode.
@@ -119,13 +129,10 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// # Errors
     /// Malformed input, or input beyond the limits of `options`.
     fn fast_read_partial(&mut self, buf: &[u8], options: &DecodeOptions) -> Result<(), DecodeError> {
-        if buf.len() > options.max_input_bytes {
-            let e = DecodeError::new(crate::DecodeErrorKind::InputTooLarge, options.max_input_bytes);
-            return Err(e.within(Self::FULL_NAME, 0));
-        }
-        let mut r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
-        self.merge_from(&mut r, options.recursion_limit)
-            .map_err(|e| e.within(Self::FULL_NAME, r.field()))
+        let r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
+        decode::enter(buf.len(), r, options, Self::FULL_NAME, |r, depth| {
+            self.merge_from(r, depth)
+        })
     }
 
     /// Frees the memory a reused message keeps beyond its value: the buffers
@@ -169,14 +176,11 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// As [`Message::fast_read_with`].
     #[cfg(feature = "bytes")]
     fn decode_shared_with(buf: &bytes::Bytes, options: &DecodeOptions) -> Result<Self, DecodeError> {
-        if buf.len() > options.max_input_bytes {
-            let e = DecodeError::new(crate::DecodeErrorKind::InputTooLarge, options.max_input_bytes);
-            return Err(e.within(Self::FULL_NAME, 0));
-        }
         let mut m = Self::default();
-        let mut r = Reader::with_source(buf, options.allocation_budget(buf.len()));
-        m.merge_from(&mut r, options.recursion_limit)
-            .map_err(|e| e.within(Self::FULL_NAME, r.field()))?;
+        let r = Reader::with_source(buf, options.allocation_budget(buf.len()));
+        decode::enter(buf.len(), r, options, Self::FULL_NAME, |r, depth| {
+            m.merge_from(r, depth)
+        })?;
         m.check_required()?;
         Ok(m)
     }
@@ -255,7 +259,6 @@ fn append_sized<M: Message>(m: &M, out: &mut Vec<u8>, size: usize) {
 
 /// [`Message`]'s encoding callable through `dyn`, for the functions that are
 /// compiled once for all message types.
-#[doc(hidden)]
 pub trait Encode {
     /// [`Message::size`].
     fn size_dyn(&self) -> usize;

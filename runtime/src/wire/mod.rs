@@ -1,4 +1,17 @@
 //! Wire types and tags (<https://protobuf.dev/programming-guides/encoding/#structure>).
+//!
+//! Also the wire layer of the runtime, which depends on nothing above it:
+//! varints, SIMD kernels, UTF-8 checks, decode errors, the reader and the
+//! writer, the record scanner and unknown fields.
+
+pub(crate) mod error;
+pub(crate) mod reader;
+pub(crate) mod records;
+pub(crate) mod simd;
+pub(crate) mod unknown;
+pub(crate) mod utf8;
+pub mod varint;
+pub(crate) mod writer;
 
 /// `VARINT`: int32, int64, uint32, uint64, sint32, sint64, bool, enum.
 pub const VARINT: u8 = 0;

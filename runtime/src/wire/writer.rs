@@ -8,7 +8,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::{simd, varint};
+use super::{simd, varint};
 
 /// Backward writer over a buffer the encoder owns. Allocates nothing.
 ///
@@ -83,7 +83,6 @@ impl<'a> Writer<'a> {
     /// run in it too (a field of scalars cost a load and a store of the
     /// writer each).
     #[inline(always)]
-    #[doc(hidden)]
     pub fn in_registers<R>(&mut self, f: impl FnOnce(&mut Writer<'a>) -> R) -> R {
         let mut local = Writer {
             free: core::mem::take(&mut self.free),
@@ -167,8 +166,7 @@ impl<'a> Writer<'a> {
     /// Writes a varint below 2^14 (one or two bytes) without branching on its
     /// length: one two-byte store ending where the varint ends.
     #[inline(always)]
-    #[doc(hidden)]
-    pub fn put_varint_short(&mut self, v: u64) {
+    pub(crate) fn put_varint_short(&mut self, v: u64) {
         let (pair, n) = short_pair(v);
         match self.free.last_chunk_mut::<2>() {
             Some(room) => {
@@ -255,8 +253,7 @@ impl<'a> Writer<'a> {
     /// (Forced inline only when optimised: see `copy_short`.)
     #[cfg_attr(not(debug_assertions), inline(always))]
     #[cfg_attr(debug_assertions, inline)]
-    #[doc(hidden)]
-    pub fn put_key_varint(&mut self, key: &[u8], v: u64) {
+    pub(crate) fn put_key_varint(&mut self, key: &[u8], v: u64) {
         let done = if key.len() <= 3 && v < 0x80 {
             self.put_key_word(key, v, 1)
         } else if key.len() <= 2 && v < 0x4000 {
@@ -293,8 +290,7 @@ impl<'a> Writer<'a> {
 
     /// Writes `key` followed by `bytes` (a fixed-width value): one bounds check.
     #[inline(always)]
-    #[doc(hidden)]
-    pub fn put_key_slice(&mut self, key: &[u8], bytes: &[u8]) {
+    pub(crate) fn put_key_slice(&mut self, key: &[u8], bytes: &[u8]) {
         let (k, b) = self.claim(key.len() + bytes.len()).split_at_mut(key.len());
         fill(k, key);
         fill(b, bytes);
@@ -315,8 +311,7 @@ impl<'a> Writer<'a> {
     /// Writes the length prefix of a value whose bytes were written since the
     /// writer had `remaining_before` free bytes (see [`Writer::remaining`]).
     #[inline(always)]
-    #[doc(hidden)]
-    pub fn put_len_since(&mut self, remaining_before: usize) {
+    pub(crate) fn put_len_since(&mut self, remaining_before: usize) {
         let len = remaining_before - self.free.len();
         self.put_varint(len as u64);
     }

@@ -1,10 +1,12 @@
-//! A forgiving scan of encoded fields: what the printer and the descriptor
-//! reader walk. Malformed input ends the scan with `None` from [`scan`],
-//! never a panic, so callers can fall back (print the bytes as a string).
+//! The one scan of encoded fields, forgiving: what unknown fields, views'
+//! unknown fields, the text printer and the descriptor reader walk.
+//! Malformed input ends the scan with `None`, never a panic, so callers can
+//! fall back (print the bytes as a string).
 
-use std::vec::Vec;
+#[cfg(feature = "text")]
+use alloc::vec::Vec;
 
-use crate::varint;
+use crate::wire::varint;
 
 /// Deepest group nesting [`scan`] follows, as binary decoding.
 const MAX_GROUP_DEPTH: u32 = crate::wire::DEFAULT_RECURSION_LIMIT;
@@ -30,6 +32,7 @@ pub struct Record<'a> {
 
 /// Every field of `buf` in order, or `None` if `buf` is not a well-formed
 /// sequence of fields (including a field number of 0).
+#[cfg(feature = "text")]
 pub fn scan(buf: &[u8]) -> Option<Vec<Record<'_>>> {
     let mut out = Vec::new();
     let mut rest = buf;
@@ -43,6 +46,7 @@ pub fn scan(buf: &[u8]) -> Option<Vec<Record<'_>>> {
 }
 
 /// Calls `each` on every field of `buf`; `None` if `buf` is malformed.
+#[cfg(feature = "text")]
 pub fn for_each<'a>(buf: &'a [u8], mut each: impl FnMut(Record<'a>)) -> Option<()> {
     let mut rest = buf;
     while !rest.is_empty() {
@@ -51,6 +55,17 @@ pub fn for_each<'a>(buf: &'a [u8], mut each: impl FnMut(Record<'a>)) -> Option<(
         rest = after;
     }
     Some(())
+}
+
+/// The next field of `buf` as its tag, its value's bytes as encoded (a
+/// length-delimited value with its length, a group with its end tag), and
+/// the bytes after it; `None` at the end of `buf` or at malformed input.
+pub fn next_raw(buf: &[u8]) -> Option<(u32, &[u8], &[u8])> {
+    let (tag, value) = varint(buf)?;
+    let (record, rest) = next(buf, 0)?;
+    record?;
+    let tag = u32::try_from(tag).ok()?;
+    Some((tag, &value[..value.len() - rest.len()], rest))
 }
 
 /// The varint at the front of `buf` and the bytes after it.
@@ -122,7 +137,7 @@ fn group(buf: &[u8], number: u32, depth: u32) -> Option<(&[u8], &[u8])> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "text"))]
 mod tests {
     use super::*;
 

@@ -121,8 +121,7 @@ impl DecodeError {
     /// Records the innermost message and field, unless an inner level already did.
     #[cold]
     #[must_use]
-    #[doc(hidden)]
-    pub fn within(mut self, message: &'static str, field: u32) -> Self {
+    pub(crate) fn within(mut self, message: &'static str, field: u32) -> Self {
         if self.message.is_empty() {
             self.message = message;
             self.field = field;

@@ -5,13 +5,13 @@
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use crate::encoding::Codec;
-use crate::error::DecodeError;
+use crate::codec::Codec;
 use crate::message::Message;
-use crate::reader::Reader;
-use crate::unknown::UnknownFields;
+use crate::wire::error::DecodeError;
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
 use crate::wire::{self, DEFAULT_RECURSION_LIMIT};
-use crate::writer::Writer;
 
 /// A singular extension of message `M` with values of codec `C`, generated as a
 /// constant per `extend` field: `EXTENSION_INT32.get(&msg)`.

@@ -1,9 +1,9 @@
 //! The decode cursor.
 
-use crate::error::{DecodeError, DecodeErrorKind};
-use crate::unknown::UnknownFields;
-use crate::varint::{self, VarintError};
 use crate::wire;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::unknown::UnknownFields;
+use crate::wire::varint::{self, VarintError};
 
 /// The longest encoding of a tag: a varint of 32 bits.
 const MAX_TAG_LEN: usize = 5;
@@ -159,8 +159,7 @@ impl<'a> Reader<'a> {
     /// A reader over a whole input that may allocate `budget` bytes of message
     /// values and map entries.
     #[must_use]
-    #[doc(hidden)]
-    pub fn with_budget(buf: &'a [u8], budget: usize) -> Self {
+    pub(crate) fn with_budget(buf: &'a [u8], budget: usize) -> Self {
         Self {
             buf,
             end: buf.len(),
@@ -175,8 +174,7 @@ impl<'a> Reader<'a> {
     /// `bytes::Bytes` fields are sliced from `source`.
     #[cfg(feature = "bytes")]
     #[must_use]
-    #[doc(hidden)]
-    pub fn with_source(source: &'a bytes::Bytes, budget: usize) -> Self {
+    pub(crate) fn with_source(source: &'a bytes::Bytes, budget: usize) -> Self {
         Self {
             source: Some(source),
             ..Self::with_budget(source, budget)
@@ -190,8 +188,7 @@ impl<'a> Reader<'a> {
     /// As [`Reader::read_bytes`].
     #[cfg(feature = "bytes")]
     #[inline]
-    #[doc(hidden)]
-    pub fn read_shared(&mut self) -> Result<bytes::Bytes, DecodeError> {
+    pub(crate) fn read_shared(&mut self) -> Result<bytes::Bytes, DecodeError> {
         let value = self.read_bytes()?;
         Ok(match self.source {
             // `value` lies in `source`: every reader's bytes are a part of
@@ -207,8 +204,7 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// [`DecodeErrorKind::AllocationLimit`] once the budget is spent.
     #[inline]
-    #[doc(hidden)]
-    pub fn charge(&mut self, bytes: usize) -> Result<(), DecodeError> {
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<(), DecodeError> {
         match self.budget.checked_sub(bytes) {
             Some(left) => {
                 self.budget = left;
@@ -220,8 +216,7 @@ impl<'a> Reader<'a> {
 
     /// Takes back the budget a finished nested reader has left.
     #[inline]
-    #[doc(hidden)]
-    pub fn absorb(&mut self, inner: &Reader<'_>) {
+    pub(crate) fn absorb(&mut self, inner: &Reader<'_>) {
         self.budget = inner.budget;
     }
 
@@ -271,7 +266,6 @@ impl<'a> Reader<'a> {
     /// generated code: the field expected in number order, the order encoders
     /// write): one compare instead of decoding a tag.
     #[inline(always)]
-    #[doc(hidden)]
     pub fn read_tag_if(&mut self, tag: u32) -> bool {
         let next = match *self.buf {
             [b, ..] if tag < 0x80 => u32::from(b) == tag,
@@ -427,11 +421,10 @@ impl<'a> Reader<'a> {
     /// # Errors
     /// As [`Reader::read_bytes`], and [`DecodeErrorKind::InvalidUtf8`] at the
     /// first byte that is not UTF-8.
-    #[doc(hidden)]
     pub fn skip_checked_utf8(&mut self, tag: u32, unknown: &mut UnknownFields) -> Result<(), DecodeError> {
         let start = self.buf;
         let text = self.read_bytes()?;
-        crate::encoding::check_utf8(text, self.offset())?;
+        super::utf8::check_utf8(text, self.offset())?;
         let consumed = start.len() - self.buf.len();
         unknown.push_field(tag, &start[..consumed]);
         Ok(())
@@ -443,7 +436,6 @@ impl<'a> Reader<'a> {
     /// Skims tags and lengths without decoding; stops at another tag, a group
     /// or a malformed field (the decode proper reports it). At least 1.
     #[must_use]
-    #[doc(hidden)]
     pub fn count_run(&self, tag: u32) -> usize {
         let mut key = [0u8; 5];
         let key_len = varint::len(u64::from(tag));

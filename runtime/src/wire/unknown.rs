@@ -2,10 +2,9 @@
 
 use alloc::vec::Vec;
 
-use crate::reader::Reader;
-use crate::varint;
-use crate::wire::DEFAULT_RECURSION_LIMIT;
-use crate::writer::Writer;
+use super::records;
+use super::varint;
+use super::writer::Writer;
 
 /// Fields a message did not recognise (and its extensions), in the order
 /// they were read, as their original tag and value bytes (tags are
@@ -60,15 +59,11 @@ impl UnknownFields {
     /// Each field as `(tag, value bytes)`, in order. The bytes were validated when
     /// they were read; iteration stops at anything malformed added by hand.
     pub fn fields(&self) -> impl Iterator<Item = (u32, &[u8])> {
-        let mut r = Reader::new(&self.bytes);
+        let mut rest = &self.bytes[..];
         core::iter::from_fn(move || {
-            if r.is_empty() {
-                return None;
-            }
-            let tag = r.read_tag().ok()?;
-            let start = r.rest();
-            r.skip_value(tag, DEFAULT_RECURSION_LIMIT).ok()?;
-            Some((tag, &start[..start.len() - r.rest().len()]))
+            let (tag, value, after) = records::next_raw(rest)?;
+            rest = after;
+            Some((tag, value))
         })
     }
 
