@@ -59,7 +59,7 @@ pub fn write_exactly(len: usize, write: impl FnOnce(&mut crate::Writer<'_>)) -> 
 }
 
 /// The version of this interface that generated code was made for.
-pub const GENERATED_CODE_V2: () = ();
+pub const GENERATED_CODE_V3: () = ();
 
 pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as requires_descriptor};
 

@@ -4,7 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{size, tag_bytes, write};
+use super::tokens::tag_bytes;
+use super::{size, write};
 use crate::model::Message;
 
 pub fn impl_chain(msg: &Message) -> TokenStream {
@@ -26,7 +27,7 @@ pub fn impl_chain(msg: &Message) -> TokenStream {
     // message that holds no link.
     quote! {
         #[allow(deprecated)]
-        impl ::fastrs::__private::chain::Chain for #ident {
+        impl __fastrs::chain::Chain for #ident {
             const LINK_KEY: &'static [u8] = #key;
 
             #[inline]

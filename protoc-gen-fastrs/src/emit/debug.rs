@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::types::allow_deprecated;
+use super::tokens::allow_deprecated;
 use crate::model::{Field, Message, Oneof, Slot};
 
 /// `impl Debug` for a message that redacts a field, else nothing (it derives).

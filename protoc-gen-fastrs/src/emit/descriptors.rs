@@ -29,7 +29,7 @@ pub fn set_const(package: &Package) -> TokenStream {
         quote!(&[#(#imports),*])
     } else {
         let runtime = runtime.iter().map(|p| p.relative_to(&package.scope));
-        quote!(::fastrs::__private::descriptor_sets!([#(#imports),*] [#(#runtime),*]))
+        quote!(__fastrs::descriptor_sets!([#(#imports),*] [#(#runtime),*]))
     };
     quote! {
         #[doc = #doc]
@@ -52,7 +52,7 @@ pub fn feature_check(package: &Package) -> TokenStream {
         1 => format!("field `{first}`"),
         n => format!("field `{first}` (and {} more)", n - 1),
     };
-    quote!(::fastrs::__private::requires_descriptor!(#what);)
+    quote!(__fastrs::requires_descriptor!(#what);)
 }
 
 /// `impl fastrs::Described`, if the message's package embeds its descriptors.

@@ -5,8 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::types::allow_deprecated;
-use super::{codec, is_set};
+use super::tokens::allow_deprecated;
+use super::tokens::{codec, is_set};
 use crate::model::{Extension, Field, Kind, Message, Package, Shape, Slot};
 use crate::options::JsonGate;
 
@@ -76,7 +76,7 @@ pub fn message(msg: &Message) -> TokenStream {
             fn deserialize<__D: ::fastrs::serde::Deserializer<'de>>(
                 de: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
-                ::fastrs::__private::json::deserialize_object(de)
+                __fastrs::json::deserialize_object(de)
             }
         }
 
@@ -86,8 +86,8 @@ pub fn message(msg: &Message) -> TokenStream {
             fn json_read<'de, __D: ::fastrs::serde::Deserializer<'de>>(
                 de: __D,
                 options: ::fastrs::json::JsonOptions,
-            ) -> ::core::result::Result<::fastrs::__private::json::Read<Self>, __D::Error> {
-                ::fastrs::__private::json::read_object(de, options)
+            ) -> ::core::result::Result<__fastrs::json::Read<Self>, __D::Error> {
+                __fastrs::json::read_object(de, options)
             }
         }
 
@@ -114,18 +114,18 @@ fn serialize_body(msg: &Message) -> TokenStream {
                         let codec = codec(kind_of(member), &msg.scope);
                         (
                             quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v))),
-                            quote!(map.serialize_entry(#name, &::fastrs::__private::json::Single::<#codec>(v))?;),
+                            quote!(map.serialize_entry(#name, &__fastrs::json::Single::<#codec>(v))?;),
                         )
                     })
                     .collect();
-                super::match_oneof_run(&quote!(&self.#field), arms)
+                super::tokens::match_oneof_run(&quote!(&self.#field), arms)
             }
         })
         .collect();
     let unknown = &msg.unknown_fields;
     let extensions = msg
         .extendable
-        .then(|| quote!(::fastrs::__private::json::write_extensions::<Self, _>(&mut map, &self.#unknown)?;));
+        .then(|| quote!(__fastrs::json::write_extensions::<Self, _>(&mut map, &self.#unknown)?;));
     let map = if entries.is_empty() && extensions.is_none() {
         quote!(let map)
     } else {
@@ -156,7 +156,7 @@ fn field_entry(f: &Field, msg: &Message) -> TokenStream {
             let set = is_set(kind, &quote!(self.#ident));
             quote! {
                 if #set {
-                    map.serialize_entry(#name, &::fastrs::__private::json::Single::<#codec>(&self.#ident))?;
+                    map.serialize_entry(#name, &__fastrs::json::Single::<#codec>(&self.#ident))?;
                 }
             }
         }
@@ -164,7 +164,7 @@ fn field_entry(f: &Field, msg: &Message) -> TokenStream {
             let codec = codec(kind, scope);
             quote! {
                 if let ::core::option::Option::Some(v) = &self.#ident {
-                    map.serialize_entry(#name, &::fastrs::__private::json::Single::<#codec>(v))?;
+                    map.serialize_entry(#name, &__fastrs::json::Single::<#codec>(v))?;
                 }
             }
         }
@@ -172,7 +172,7 @@ fn field_entry(f: &Field, msg: &Message) -> TokenStream {
             let codec = codec(kind, scope);
             quote! {
                 if !self.#ident.is_empty() {
-                    map.serialize_entry(#name, &::fastrs::__private::json::List::<#codec>(&self.#ident))?;
+                    map.serialize_entry(#name, &__fastrs::json::List::<#codec>(&self.#ident))?;
                 }
             }
         }
@@ -180,7 +180,7 @@ fn field_entry(f: &Field, msg: &Message) -> TokenStream {
             let (key, value) = (codec(key, scope), codec(value, scope));
             quote! {
                 if !self.#ident.is_empty() {
-                    map.serialize_entry(#name, &::fastrs::__private::json::MapOf::<#key, #value, _>::new(self.#ident.iter()))?;
+                    map.serialize_entry(#name, &__fastrs::json::MapOf::<#key, #value, _>::new(self.#ident.iter()))?;
                 }
             }
         }
@@ -223,9 +223,9 @@ fn json_fields(msg: &Message) -> TokenStream {
             let full_name = &msg.full_name;
             quote! {
                 #number => {
-                    if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<#codec, _>(map, options, #name)? {
+                    if let __fastrs::json::Read::Value(v) = __fastrs::json::next_value::<#codec, _>(map, options, #name)? {
                         if self.#field.is_some() {
-                            return ::core::result::Result::Err(::fastrs::__private::json::oneof_set_twice(#full_name, #oneof));
+                            return ::core::result::Result::Err(__fastrs::json::oneof_set_twice(#full_name, #oneof));
                         }
                         self.#field = ::core::option::Option::Some(#module::#enum_ident::#variant(v));
                     }
@@ -235,7 +235,7 @@ fn json_fields(msg: &Message) -> TokenStream {
             }));
     if all.is_empty() {
         return quote! {
-            impl ::fastrs::__private::json::JsonFields for #ident {
+            impl __fastrs::json::JsonFields for #ident {
                 fn json_field(_name: &str) -> ::core::option::Option<u32> {
                     ::core::option::Option::None
                 }
@@ -254,7 +254,7 @@ fn json_fields(msg: &Message) -> TokenStream {
     }
     quote! {
         #[allow(deprecated)]
-        impl ::fastrs::__private::json::JsonFields for #ident {
+        impl __fastrs::json::JsonFields for #ident {
             fn json_field(name: &str) -> ::core::option::Option<u32> {
                 match name {
                     #(#name_arms)*
@@ -287,7 +287,7 @@ fn merge_arm(f: &Field, msg: &Message) -> TokenStream {
     let single = |kind: &Kind, store: TokenStream| {
         let codec = codec(kind, scope);
         quote! {
-            if let ::fastrs::__private::json::Read::Value(v) = ::fastrs::__private::json::next_value::<#codec, _>(map, options, #name)? {
+            if let __fastrs::json::Read::Value(v) = __fastrs::json::next_value::<#codec, _>(map, options, #name)? {
                 #store
             }
         }
@@ -297,12 +297,12 @@ fn merge_arm(f: &Field, msg: &Message) -> TokenStream {
         Shape::Optional(kind) => single(kind, quote!(self.#ident = ::core::option::Option::Some(v);)),
         Shape::Repeated { kind, .. } => {
             let codec = codec(kind, scope);
-            quote!(::fastrs::__private::json::next_list::<#codec, _>(map, &mut self.#ident, options, #name)?;)
+            quote!(__fastrs::json::next_list::<#codec, _>(map, &mut self.#ident, options, #name)?;)
         }
         Shape::Map { key, value, .. } => {
             let (key, value) = (codec(key, scope), codec(value, scope));
             quote! {
-                ::fastrs::__private::json::next_map::<#key, #value, _, _>(map, &mut self.#ident, options, #name)?;
+                __fastrs::json::next_map::<#key, #value, _, _>(map, &mut self.#ident, options, #name)?;
             }
         }
         Shape::OneofMember(_) => unreachable!("oneof members are parsed by their oneof"),

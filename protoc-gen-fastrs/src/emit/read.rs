@@ -1,5 +1,6 @@
-//! `merge_from()`. Tags are constants. Encoders write fields in number order,
-//! and speed-mode decoders are shaped for that:
+//! `merge_from()`, rendered from the message's decode plan (`model::plan`).
+//! Tags are constants. With a predicting strategy, decoders are shaped for
+//! the order encoders write fields in:
 //!
 //! - A message that holds no messages (a leaf of the recursion) first reads
 //!   its fields in number order, each if its tag comes next (a one- or
@@ -12,8 +13,8 @@
 //!   own for a repeated field, then the following field's) and goes round the
 //!   `match` with it.
 //!
-//! Size mode has neither: one `match` per field read, each arm a call into
-//! the runtime's out-of-line `compact` codecs (see `compact_dispatch`).
+//! Without prediction: one `match` per field read, each arm a call whose
+//! `Result` is checked once per loop (see `compact_dispatch`).
 //!
 //! Packable repeated fields accept both encodings; anything else (unknown
 //! field numbers, or a known number with another wire type) is kept as
@@ -22,37 +23,25 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::recycle::{is_message, keep_method, keeper_ident, keeps_values, spare};
-use super::{codec, helper, tag_value, value_fn, ValueOp};
-use crate::model::{Field, Kind, Message, Mode, Shape, Slot, Tag};
+use super::strategy::{helper, keep_method, keeper_ident, keeps_values, spare, value_fn, ValueOp};
+use super::tokens::{codec, tag_value};
+use crate::model::plan::{self, Read, Target};
+use crate::model::{Field, Kind, Message, Shape, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
-    let arms: Vec<(Arm, Option<TokenStream>)> = msg
-        .order
-        .iter()
-        .enumerate()
-        .flat_map(|(s, slot)| {
-            let arms = match slot {
-                Slot::Field(i) => field(msg, &msg.fields[*i]),
-                Slot::Oneof(o, members) => oneof(msg, *o, members),
-            };
-            let next = expected_after(msg, s);
-            arms.into_iter().map(move |arm| (arm, next.clone()))
-        })
-        .collect();
-    if msg.mode == Mode::Size {
+    let arms: Vec<Arm> = msg.plan.arms.iter().map(|a| arm(msg, a)).collect();
+    if !msg.strategy.predict {
         return compact_dispatch(msg, &arms);
     }
-    let leaf = !holds_messages(msg);
-    if leaf || arms.iter().all(|(arm, next)| !arm.predicts(next.as_ref())) {
-        return in_order_then_dispatch(msg, &arms, leaf);
+    if msg.plan.leaf || !msg.plan.predicts() {
+        return in_order_then_dispatch(msg, &arms, msg.plan.leaf);
     }
     predicting_dispatch(msg, &arms)
 }
 
 /// With `in_order`, the fields read in number order while their tags come
 /// next; then one `match` per field for the rest.
-fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in_order: bool) -> TokenStream {
+fn in_order_then_dispatch(msg: &Message, arms: &[Arm], in_order: bool) -> TokenStream {
     let unknown = &msg.unknown_fields;
     let extensions = checked_extensions(msg);
     if arms.is_empty() && extensions.is_empty() {
@@ -65,8 +54,8 @@ fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in
             ::core::result::Result::Ok(())
         };
     }
-    let in_order = arms.iter().filter(|_| in_order).filter_map(|(arm, _)| arm.in_order());
-    let arms = arms.iter().map(|(arm, _)| arm.plain());
+    let in_order = arms.iter().filter(|_| in_order).filter_map(Arm::in_order);
+    let arms = arms.iter().map(Arm::plain);
     quote! {
         #(#in_order)*
         while !r.is_empty() {
@@ -80,24 +69,24 @@ fn in_order_then_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)], in
     }
 }
 
-/// Size mode: one `match` per field read, without the in-order reads or
-/// predictions; each arm's value is a `Result`, checked once after the
-/// `match` (one error path, not one per arm).
-fn compact_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> TokenStream {
+/// Without prediction: one `match` per field read; each arm's value is a
+/// `Result`, checked once after the `match` (one error path, not one per
+/// arm).
+fn compact_dispatch(msg: &Message, arms: &[Arm]) -> TokenStream {
     let unknown = &msg.unknown_fields;
     if arms.is_empty() && msg.checked_extension_tags.is_empty() {
         // No field: every tag is unknown.
         return quote! {
-            while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(r)? {
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
                 r.skip_field(tag, depth, &mut self.#unknown)?;
             }
             ::core::result::Result::Ok(())
         };
     }
-    let arms = arms.iter().map(|(arm, _)| arm.as_result());
+    let arms = arms.iter().map(Arm::as_result);
     let extensions = msg.checked_extension_tags.iter().map(tag_value);
     quote! {
-        while let ::core::option::Option::Some(tag) = ::fastrs::__private::compact::next_tag(r)? {
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
             match tag {
                 #(#arms)*
                 #(tag @ #extensions => r.skip_checked_utf8(tag, &mut self.#unknown),)*
@@ -110,15 +99,15 @@ fn compact_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> Token
 
 /// One `match` per field read, whose arms check for the tag expected next
 /// and go round again with it.
-fn predicting_dispatch(msg: &Message, arms: &[(Arm, Option<TokenStream>)]) -> TokenStream {
+fn predicting_dispatch(msg: &Message, arms: &[Arm]) -> TokenStream {
     let unknown = &msg.unknown_fields;
     // `tag` changes only where an arm predicts another field.
-    let binding = if arms.iter().any(|(_, next)| next.is_some()) {
+    let binding = if arms.iter().any(|arm| arm.next.is_some()) {
         quote!(let mut tag)
     } else {
         quote!(let tag)
     };
-    let arms = arms.iter().map(|(arm, next)| arm.with_prediction(next.as_ref()));
+    let arms = arms.iter().map(Arm::with_prediction);
     let extensions = checked_extensions(msg);
     quote! {
         while !r.is_empty() {
@@ -147,18 +136,8 @@ fn checked_extensions(msg: &Message) -> TokenStream {
     quote!(#(tag @ #tags => r.skip_checked_utf8(tag, &mut self.#unknown)?,)*)
 }
 
-/// Whether a field or oneof member of `msg` is a message (or a map of them).
-fn holds_messages(msg: &Message) -> bool {
-    let members = msg.oneofs.iter().flat_map(|o| &o.members);
-    msg.fields.iter().chain(members).any(|f| match &f.shape {
-        Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
-            is_message(kind)
-        }
-        Shape::Map { value, .. } => is_message(value),
-    })
-}
-
-/// The reading of one tag: the tag and the statements that read its value.
+/// The code of one arm of the plan: its tag and the statements that read
+/// its value.
 struct Arm {
     tag: TokenStream,
     body: TokenStream,
@@ -166,34 +145,30 @@ struct Arm {
     short: bool,
     /// A repeated field's value: the same tag most likely comes next.
     repeats: bool,
+    /// The tag expected after this field, if it is predicted.
+    next: Option<TokenStream>,
     /// The arm as one call returning `Result<(), DecodeError>`, if it is one
     /// (`body` is then that call and `?`).
     call: Option<TokenStream>,
 }
 
 impl Arm {
-    fn new(tag: &Tag, body: TokenStream) -> Self {
+    fn new(planned: &plan::Arm, body: TokenStream) -> Self {
         Self {
-            tag: tag_value(tag),
+            tag: tag_value(&planned.tag),
             body,
-            short: tag.bytes.len() <= 2,
-            repeats: false,
+            short: planned.short(),
+            repeats: planned.repeats,
+            next: planned.next.as_ref().map(tag_value),
             call: None,
         }
     }
 
     /// An arm that is one call returning a `Result`.
-    fn call(tag: &Tag, call: TokenStream) -> Self {
+    fn call(planned: &plan::Arm, call: TokenStream) -> Self {
         Self {
             call: Some(call.clone()),
-            ..Self::new(tag, quote!(#call?;))
-        }
-    }
-
-    fn repeating(tag: &Tag, body: TokenStream) -> Self {
-        Self {
-            repeats: true,
-            ..Self::new(tag, body)
+            ..Self::new(planned, quote!(#call?;))
         }
     }
 
@@ -205,11 +180,6 @@ impl Arm {
             true => quote!(while r.read_tag_if(#tag) { #body }),
             false => quote!(if r.read_tag_if(#tag) { #body }),
         })
-    }
-
-    /// Whether the arm checks for a tag after its value: its own, or `next`.
-    fn predicts(&self, next: Option<&TokenStream>) -> bool {
-        self.checks_own_tag() || next.is_some()
     }
 
     /// A repeated value with a tag short enough to check for: its own tag
@@ -238,13 +208,13 @@ impl Arm {
     }
 
     /// The arm, followed by a check for the tag expected next: its own for a
-    /// repeated value, then `next` (the following field's).
-    fn with_prediction(&self, next: Option<&TokenStream>) -> TokenStream {
-        let Arm { tag, body, .. } = self;
+    /// repeated value, then the following field's.
+    fn with_prediction(&self) -> TokenStream {
+        let Arm { tag, body, next, .. } = self;
         let again = self
             .checks_own_tag()
             .then(|| quote!(if r.read_tag_if(#tag) { continue; }));
-        let next = next.map(|next| {
+        let next = next.as_ref().map(|next| {
             quote! {
                 if r.read_tag_if(#next) {
                     tag = #next;
@@ -262,19 +232,21 @@ impl Arm {
     }
 }
 
-/// The tag expected after the field in slot `s`: the next slot's, when it is
-/// a plain field (a oneof's member cannot be predicted). Encoders write fields
-/// in number order; a field left out only costs the failed check.
-fn expected_after(msg: &Message, s: usize) -> Option<TokenStream> {
-    match msg.order.get(s + 1)? {
-        Slot::Field(i) => predictable(&msg.fields[*i].tag),
-        Slot::Oneof(..) => None,
+/// The code of planned arm `a`.
+fn arm(msg: &Message, a: &plan::Arm) -> Arm {
+    match a.target {
+        Target::Field(i) => {
+            let f = &msg.fields[i];
+            match (a.read, &f.shape) {
+                (Read::Value, _) => value(msg, f, a),
+                (Read::Packed, Shape::Repeated { kind, .. }) => packed(msg, f, kind, a),
+                (Read::Element, Shape::Repeated { kind, .. }) => element(msg, f, kind, a),
+                (Read::Entry, Shape::Map { key, value, .. }) => Arm::new(a, map(msg, f, key, value)),
+                _ => unreachable!("the plan reads each field as its shape says"),
+            }
+        }
+        Target::Member { oneof, member } => oneof_member(msg, oneof, &msg.oneofs[oneof].members[member], a),
     }
-}
-
-/// Tags of one or two bytes (field numbers below 2048) are checked for.
-fn predictable(tag: &Tag) -> Option<TokenStream> {
-    (tag.bytes.len() <= 2).then(|| tag_value(tag))
 }
 
 /// `read_closed_enum::<E>(r, TAG, &mut self.unknown_fields)?`: `Some(v)` for a named
@@ -284,14 +256,15 @@ fn closed_enum(msg: &Message, kind: &Kind, tag: &Tag) -> TokenStream {
         unreachable!("only enums are closed")
     };
     let (path, tag, unknown) = (path.relative_to(&msg.scope), tag_value(tag), &msg.unknown_fields);
-    quote!(::fastrs::__private::read_closed_enum::<#path>(r, #tag, &mut self.#unknown)?)
+    quote!(__fastrs::read_closed_enum::<#path>(r, #tag, &mut self.#unknown)?)
 }
 
 fn is_closed(kind: &Kind) -> bool {
     matches!(kind, Kind::Enum { closed: true, .. })
 }
 
-fn field(msg: &Message, f: &Field) -> Vec<Arm> {
+/// A singular field's value.
+fn value(msg: &Message, f: &Field, a: &plan::Arm) -> Arm {
     let (scope, ident) = (&msg.scope, &f.ident);
     let body = match &f.shape {
         Shape::Implicit(kind) | Shape::Optional(kind) if is_closed(kind) => {
@@ -308,16 +281,16 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
         }
         Shape::Implicit(kind) => {
             let merge = value_fn(msg, kind, ValueOp::Merge);
-            return vec![Arm::call(&f.tag, quote!(#merge(&mut self.#ident, r, depth)))];
+            return Arm::call(a, quote!(#merge(&mut self.#ident, r, depth)));
         }
-        Shape::Optional(kind) if msg.mode == Mode::Size => {
+        Shape::Optional(kind) if !msg.strategy.inline => {
             let codec = codec(kind, scope);
-            let call = quote!(::fastrs::__private::compact::merge_optional::<#codec>(&mut self.#ident, r, depth));
-            return vec![Arm::call(&f.tag, call)];
+            let call = quote!(__fastrs::compact::merge_optional::<#codec>(&mut self.#ident, r, depth));
+            return Arm::call(a, call);
         }
         Shape::Optional(kind) => {
             let merge = value_fn(msg, kind, ValueOp::Merge);
-            let start = if kind.recycles() {
+            let start = if kind.recycles() && msg.strategy.reuse {
                 let spare = spare(msg, kind);
                 quote!(|| #spare)
             } else {
@@ -325,11 +298,9 @@ fn field(msg: &Message, f: &Field) -> Vec<Arm> {
             };
             quote!(#merge(self.#ident.get_or_insert_with(#start), r, depth)?;)
         }
-        Shape::Repeated { kind, packed, alt_tag } => return repeated(msg, f, kind, *packed, alt_tag.as_ref()),
-        Shape::Map { key, value, .. } => return vec![Arm::repeating(&f.tag, map(msg, f, key, value))],
-        Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
+        _ => unreachable!("values are read into singular fields"),
     };
-    vec![Arm::new(&f.tag, body)]
+    Arm::new(a, body)
 }
 
 /// Reads one map entry and inserts it.
@@ -342,11 +313,11 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
             unreachable!("only enums are closed")
         };
         let e = path.relative_to(scope);
-        let reserve = reserve_map(f, &k, &quote!(::fastrs::__private::Int32));
+        let reserve = reserve_map(f, &k, &quote!(__fastrs::Int32));
         return quote! {
             #reserve
             if let ::core::option::Option::Some((k, v)) =
-                ::fastrs::__private::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
+                __fastrs::read_map_entry_closed::<#k, #e>(r, depth, #tag, &mut self.#unknown)?
             {
                 self.#ident.insert(k, v);
             }
@@ -354,10 +325,10 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     }
     let v = codec(value, scope);
     let reserve = reserve_map(f, &k, &v);
-    if !msg.recycles() || !(key.recycles() || value.recycles()) {
+    if !msg.strategy.reuse || !(key.recycles() || value.recycles()) {
         return quote! {
             #reserve
-            let (k, v) = ::fastrs::__private::read_map_entry::<#k, #v>(r, depth)?;
+            let (k, v) = __fastrs::read_map_entry::<#k, #v>(r, depth)?;
             self.#ident.insert(k, v);
         };
     }
@@ -382,7 +353,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     };
     quote! {
         #reserve
-        let (k, v) = ::fastrs::__private::read_map_entry_into::<#k, #v>(r, depth, #key_start, #value_start)?;
+        let (k, v) = __fastrs::read_map_entry_into::<#k, #v>(r, depth, #key_start, #value_start)?;
         #insert
     }
 }
@@ -399,73 +370,64 @@ fn reserve_map(f: &Field, k: &TokenStream, v: &TokenStream) -> TokenStream {
     let (ident, tag) = (&f.ident, tag_value(&f.tag));
     quote! {
         if self.#ident.capacity() == 0 {
-            self.#ident.reserve(::fastrs::__private::map_run_length::<#k, #v>(r, #tag));
+            self.#ident.reserve(__fastrs::map_run_length::<#k, #v>(r, #tag));
         }
     }
 }
 
-/// Both encodings of a repeated field: the main tag and, for packable types,
-/// the other one.
-fn repeated(msg: &Message, f: &Field, kind: &Kind, packed: bool, alt_tag: Option<&Tag>) -> Vec<Arm> {
+/// A packed run of a repeated field.
+fn packed(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
     let (scope, ident) = (&msg.scope, &f.ident);
-    let (packed_tag, unpacked_tag) = match (packed, alt_tag) {
-        (true, alt) => (Some(&f.tag), alt),
-        (false, alt) => (alt, Some(&f.tag)),
-    };
-    let packed_arm = packed_tag.map(|t| {
-        let body = if is_closed(kind) {
-            let Kind::Enum { path, .. } = kind else {
-                unreachable!("only enums are closed")
-            };
-            let (path, unknown, number) = (
-                path.relative_to(scope),
-                &msg.unknown_fields,
-                Literal::u32_unsuffixed(f.number),
-            );
-            quote!(::fastrs::__private::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;)
-        } else {
-            let (codec, merge_packed) = (codec(kind, scope), helper(msg, "merge_packed"));
-            return Arm::call(t, quote!(#merge_packed::<#codec>(r, &mut self.#ident)));
-        };
-        Arm::new(t, body)
-    });
-    let unpacked_arm = unpacked_tag.map(|t| {
-        let tag = tag_value(t);
-        if msg.mode == Mode::Size && !is_closed(kind) {
-            let codec = codec(kind, scope);
-            let push = quote!(::fastrs::__private::compact::push::<#codec>(&mut self.#ident, r, depth, #tag));
-            return Arm::call(t, push);
-        }
-        let reserve = quote!(::fastrs::__private::reserve_run(&mut self.#ident, r, #tag););
-        let push = if is_closed(kind) {
-            let read = closed_enum(msg, kind, t);
-            quote! {
-                if let ::core::option::Option::Some(v) = #read {
-                    self.#ident.push(v);
-                }
-            }
-        } else if kind.recycles() {
-            let (merge, spare) = (value_fn(msg, kind, ValueOp::Merge), spare(msg, kind));
-            quote! {
-                let mut v = #spare;
-                #merge(&mut v, r, depth)?;
-                self.#ident.push(v);
-            }
-        } else {
-            let read = value_fn(msg, kind, ValueOp::Read);
-            quote!(self.#ident.push(#read(r, depth)?);)
-        };
-        Arm::repeating(t, quote!(#reserve #push))
-    });
-    packed_arm.into_iter().chain(unpacked_arm).collect()
+    if let Kind::Enum { path, closed: true, .. } = kind {
+        let (path, unknown, number) = (
+            path.relative_to(scope),
+            &msg.unknown_fields,
+            Literal::u32_unsuffixed(f.number),
+        );
+        let body = quote!(__fastrs::merge_packed_closed::<#path>(r, &mut self.#ident, #number, &mut self.#unknown)?;);
+        return Arm::new(a, body);
+    }
+    let (codec, merge_packed) = (codec(kind, scope), helper(msg, "merge_packed"));
+    Arm::call(a, quote!(#merge_packed::<#codec>(r, &mut self.#ident)))
 }
 
-/// The arms of a run of members of one oneof. Last member wins; a message
-/// member read again while set merges into it.
-fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
+/// One element of a repeated field (and those of its run that follow).
+fn element(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
+    let (scope, ident) = (&msg.scope, &f.ident);
+    let tag = tag_value(&a.tag);
+    if !msg.strategy.inline && !is_closed(kind) {
+        let codec = codec(kind, scope);
+        let push = quote!(__fastrs::compact::push::<#codec>(&mut self.#ident, r, depth, #tag));
+        return Arm::call(a, push);
+    }
+    let reserve = quote!(__fastrs::reserve_run(&mut self.#ident, r, #tag););
+    let push = if is_closed(kind) {
+        let read = closed_enum(msg, kind, &a.tag);
+        quote! {
+            if let ::core::option::Option::Some(v) = #read {
+                self.#ident.push(v);
+            }
+        }
+    } else if kind.recycles() && msg.strategy.reuse {
+        let (merge, spare) = (value_fn(msg, kind, ValueOp::Merge), spare(msg, kind));
+        quote! {
+            let mut v = #spare;
+            #merge(&mut v, r, depth)?;
+            self.#ident.push(v);
+        }
+    } else {
+        let read = value_fn(msg, kind, ValueOp::Read);
+        quote!(self.#ident.push(#read(r, depth)?);)
+    };
+    Arm::new(a, quote!(#reserve #push))
+}
+
+/// A member of oneof `o`. The last member wins; a message member read again
+/// while set merges into it.
+fn oneof_member(msg: &Message, o: usize, m: &Field, a: &plan::Arm) -> Arm {
     let oneof = &msg.oneofs[o];
     let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
-    let arm = |m: &Field| {
+    {
         let Shape::OneofMember(kind) = &m.shape else {
             unreachable!("oneof members are lowered as OneofMember")
         };
@@ -487,7 +449,7 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
         let body = match kind {
             // The same member again merges into (a message) or reuses (a
             // string) its value; another member starts from a fresh one.
-            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } if !msg.recycles() => {
+            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } if !msg.strategy.reuse => {
                 let set_read = set(quote!(#read(r, depth)?));
                 quote! {
                     match &mut self.#ident {
@@ -523,7 +485,6 @@ fn oneof(msg: &Message, o: usize, members: &[usize]) -> Vec<Arm> {
             }
             _ => set(quote!(#read(r, depth)?)),
         };
-        Arm::new(&m.tag, body)
-    };
-    members.iter().map(|&m| arm(&oneof.members[m])).collect()
+        Arm::new(a, body)
+    }
 }

@@ -3,12 +3,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, codec_call, helper, is_set, key_len};
+use super::strategy::helper;
+use super::tokens::{codec, codec_call, is_set, key_len};
 use crate::model::{Field, Message, Shape};
 
 pub fn body(msg: &Message) -> TokenStream {
     match msg.chain {
-        Some(_) => quote!(::fastrs::__private::chain::size(self)),
+        Some(_) => quote!(__fastrs::chain::size(self)),
         None => sum(msg, None),
     }
 }
@@ -91,7 +92,7 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
         }
         Shape::Map { key, value, .. } => {
             let (k, v) = (codec(key, scope), codec(value, scope));
-            quote!(n += ::fastrs::__private::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
+            quote!(n += __fastrs::size_map::<#k, #v>(self.#ident.iter(), #key_len);)
         }
         Shape::OneofMember(_) => unreachable!("oneof members are sized with their oneof"),
     }

@@ -9,9 +9,11 @@
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
-use super::{codec, doc_attrs, tag_value};
+use super::strategy::view_merge_fn;
+use super::tokens::{doc_attrs, hex, missing_required, public_codec, rust_type, tag_value};
 use crate::model::names::unique_field_ident;
-use crate::model::{Field, Kind, Message, Mode, Oneof, Shape, Slot, Tag, TypePath};
+use crate::model::plan::{self, Read, Target};
+use crate::model::{Field, Kind, Message, Oneof, Shape, TypePath};
 
 /// The view of `msg`, if views are asked for.
 pub fn message(msg: &Message) -> TokenStream {
@@ -25,10 +27,10 @@ pub fn message(msg: &Message) -> TokenStream {
     let source = source_ident(msg);
     let members = msg.fields.iter().map(|f| member(msg, f));
     let oneofs = msg.oneofs.iter().map(|o| oneof_member(msg, o));
-    let arms = arms(msg);
+    let arms: Vec<Arm> = msg.plan.arms.iter().map(|a| arm(msg, a)).collect();
     let in_order = in_order(msg, &arms);
     let arms = arms.iter().map(|a| {
-        let (tag, body) = (tag_value(a.tag), &a.body);
+        let (tag, body) = (tag_value(&a.planned.tag), &a.body);
         quote!(#tag => { #body })
     });
     let extensions = msg.checked_extension_tags.iter().map(tag_value);
@@ -41,11 +43,14 @@ pub fn message(msg: &Message) -> TokenStream {
         .any(|f| matches!(f.shape, Shape::Repeated { .. } | Shape::Map { .. }));
     let (add_source, left) = if spans {
         (
-            quote!(let chunk = self.#source.add(r.rest());),
+            quote!(let chunk = __fastrs::view::add_source(&mut self.#source, r.rest());),
             quote!(let left = r.rest().len();),
         )
     } else {
-        (quote!(self.#source.add(r.rest());), TokenStream::new())
+        (
+            quote!(__fastrs::view::add_source(&mut self.#source, r.rest());),
+            TokenStream::new(),
+        )
     };
     quote! {
         #[doc = #doc]
@@ -54,7 +59,7 @@ pub fn message(msg: &Message) -> TokenStream {
         pub struct #view<'a> {
             #(#members)*
             #(#oneofs)*
-            #source: ::fastrs::__private::view::Source<'a>,
+            #source: __fastrs::view::Source<'a>,
         }
 
         #[allow(deprecated)]
@@ -74,14 +79,14 @@ pub fn message(msg: &Message) -> TokenStream {
                     #left
                     match r.read_tag()? {
                         #(#arms)*
-                        #(#extensions => ::fastrs::__private::view::check_str(r)?,)*
+                        #(#extensions => __fastrs::view::check_str(r)?,)*
                         tag => r.skip_value(tag, depth)?,
                     }
                 }
                 ::core::result::Result::Ok(())
             }
 
-            fn source(&self) -> &::fastrs::__private::view::Source<'a> {
+            fn source(&self) -> &__fastrs::view::Source<'a> {
                 &self.#source
             }
         }
@@ -140,7 +145,7 @@ fn check_required(msg: &Message) -> TokenStream {
 /// The check of field `f` (not repeated, not lazy): set if `required`, and
 /// the message it holds checked.
 fn required_field(f: &Field) -> TokenStream {
-    let (ident, missing) = (&f.ident, super::types::missing_required(f));
+    let (ident, missing) = (&f.ident, missing_required(f));
     let nested = match &f.shape {
         Shape::Optional(kind) if kind.checks_required() => quote! {
             if let ::core::option::Option::Some(v) = &self.#ident {
@@ -226,7 +231,7 @@ fn item_type(kind: &Kind, scope: &[String]) -> TokenStream {
             quote!(::fastrs::view::Lazy<'a, #view>)
         }
         Kind::Message { view, .. } => view_type(view, scope),
-        _ => super::rust_type(kind, scope),
+        _ => rust_type(kind, scope),
     }
 }
 
@@ -259,9 +264,9 @@ fn oneof_lifetime(o: &Oneof) -> TokenStream {
 
 /// The `fastrs::view::ViewCodec` of `kind`: the runtime's codec for scalars,
 /// strings and enums, a view codec for messages (lazy where `lazy`).
-fn view_codec(kind: &Kind, scope: &[String], lazy: bool) -> TokenStream {
+pub(super) fn view_codec(kind: &Kind, scope: &[String], lazy: bool) -> TokenStream {
     let Kind::Message { view, group, .. } = kind else {
-        return codec(kind, scope);
+        return public_codec(kind, scope);
     };
     let view = view_type(view, scope);
     match (group, lazy) {
@@ -282,138 +287,91 @@ fn is_boxed(kind: &Kind) -> bool {
     matches!(kind, Kind::Message { boxed: true, .. })
 }
 
-/// `fastrs::__private::view::{merge, merge_implicit}` for one value of
-/// `kind`: inlined in speed mode, out of line (`view::compact`) in size mode.
-fn merge_fn(msg: &Message, kind: &Kind, implicit: bool) -> TokenStream {
-    let c = view_codec(kind, &msg.scope, is_boxed(kind));
-    let module = match msg.mode {
-        Mode::Speed => quote!(::fastrs::__private::view),
-        Mode::Size => quote!(::fastrs::__private::view::compact),
-    };
-    if implicit {
-        quote!(#module::merge_implicit::<#c>)
-    } else {
-        quote!(#module::merge::<#c>)
-    }
-}
-
-/// The reading of one tag: a statement over `self`, `r`, `depth` (and, for
-/// repeated fields and maps, `chunk` and `left`, the bytes left before the tag).
-struct Arm<'m> {
-    tag: &'m Tag,
+/// The reading of one planned tag: a statement over `self`, `r`, `depth`
+/// (and, for repeated fields and maps, `chunk` and `left`, the bytes left
+/// before the tag).
+struct Arm<'p> {
+    planned: &'p plan::Arm,
     body: TokenStream,
-    /// A repeated field's or map's record: its tag most likely comes again.
-    repeats: bool,
 }
 
-/// The arms of every field and oneof member, in field-number order.
-fn arms(msg: &Message) -> Vec<Arm<'_>> {
-    msg.order
-        .iter()
-        .flat_map(|slot| match slot {
-            Slot::Field(i) => field_arms(msg, &msg.fields[*i]),
-            Slot::Oneof(o, members) => oneof_arms(msg, &msg.oneofs[*o], members),
-        })
-        .collect()
-}
-
-fn field_arms<'m>(msg: &'m Message, f: &'m Field) -> Vec<Arm<'m>> {
-    let ident = &f.ident;
-    let plain = |body| {
-        vec![Arm {
-            tag: &f.tag,
-            body,
-            repeats: false,
-        }]
-    };
-    match &f.shape {
-        Shape::Implicit(kind) => {
-            let merge = merge_fn(msg, kind, true);
-            plain(quote!(#merge(&mut self.#ident, r, depth)?;))
-        }
-        Shape::Optional(kind) => {
-            let merge = merge_fn(msg, kind, false);
-            plain(quote!(#merge(&mut self.#ident, r, depth)?;))
-        }
-        Shape::Repeated { alt_tag, .. } => std::iter::once(&f.tag)
-            .chain(alt_tag.as_ref())
-            .map(|t| {
-                let tag = tag_value(t);
-                Arm {
-                    tag: t,
-                    body: quote!(self.#ident.push(chunk, left, r, #tag, depth)?;),
-                    repeats: true,
+/// The code of planned arm `a`.
+fn arm<'p>(msg: &Message, a: &'p plan::Arm) -> Arm<'p> {
+    let body = match a.target {
+        Target::Field(i) => {
+            let f = &msg.fields[i];
+            let ident = &f.ident;
+            match (a.read, &f.shape) {
+                (Read::Value, Shape::Implicit(kind)) => {
+                    let merge = view_merge_fn(msg, &view_codec(kind, &msg.scope, is_boxed(kind)), true);
+                    quote!(#merge(&mut self.#ident, r, depth)?;)
                 }
-            })
-            .collect(),
-        Shape::Map { .. } => {
-            let tag = tag_value(&f.tag);
-            vec![Arm {
-                tag: &f.tag,
-                body: quote!(self.#ident.push(chunk, left, r, #tag, depth)?;),
-                repeats: true,
-            }]
+                (Read::Value, Shape::Optional(kind)) => {
+                    let merge = view_merge_fn(msg, &view_codec(kind, &msg.scope, is_boxed(kind)), false);
+                    quote!(#merge(&mut self.#ident, r, depth)?;)
+                }
+                (Read::Packed | Read::Element | Read::Entry, _) => {
+                    let tag = tag_value(&a.tag);
+                    quote!(__fastrs::view::push(&mut self.#ident, chunk, left, r, #tag, depth)?;)
+                }
+                _ => unreachable!("the plan reads each field as its shape says"),
+            }
         }
-        Shape::OneofMember(_) => unreachable!("oneof members are read with their oneof"),
+        Target::Member { oneof, member } => {
+            let o = &msg.oneofs[oneof];
+            member_arm(msg, o, &o.members[member])
+        }
+    };
+    Arm { planned: a, body }
+}
+
+/// A member of oneof `o`: the last member read wins; a message member read
+/// again while set merges into it.
+fn member_arm(msg: &Message, o: &Oneof, m: &Field) -> TokenStream {
+    let (field, module, ty) = (&o.field, &msg.module, &o.view_ident);
+    let Shape::OneofMember(kind) = &m.shape else {
+        unreachable!("oneof members are lowered as OneofMember")
+    };
+    let variant = &m.ident;
+    if matches!(kind, Kind::Message { .. }) {
+        // The same member again merges into its view; another starts afresh.
+        let merge = view_merge_fn(msg, &view_codec(kind, &msg.scope, is_boxed(kind)), false);
+        quote! {
+            let mut v = match self.#field.take() {
+                ::core::option::Option::Some(#module::#ty::#variant(v)) => ::core::option::Option::Some(v),
+                _ => ::core::option::Option::None,
+            };
+            #merge(&mut v, r, depth)?;
+            self.#field = v.map(#module::#ty::#variant);
+        }
+    } else if !msg.strategy.inline {
+        let c = view_codec(kind, &msg.scope, false);
+        quote! {
+            if let ::core::option::Option::Some(v) = __fastrs::view::compact::merge_value::<#c>(r, depth)? {
+                self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
+            }
+        }
+    } else {
+        let c = view_codec(kind, &msg.scope, false);
+        quote! {
+            __fastrs::view::merge_member::<#c, _>(&mut self.#field, r, depth, #module::#ty::#variant)?;
+        }
     }
 }
 
-/// Arms for the members `members` of a oneof: the last member read wins; a
-/// message member read again while set merges into it.
-fn oneof_arms<'m>(msg: &'m Message, o: &'m Oneof, members: &[usize]) -> Vec<Arm<'m>> {
-    let (field, module, ty) = (&o.field, &msg.module, &o.view_ident);
-    members
-        .iter()
-        .map(|&i| {
-            let m = &o.members[i];
-            let Shape::OneofMember(kind) = &m.shape else {
-                unreachable!("oneof members are lowered as OneofMember")
-            };
-            let variant = &m.ident;
-            let body = if matches!(kind, Kind::Message { .. }) {
-                // The same member again merges into its view; another starts afresh.
-                let merge = merge_fn(msg, kind, false);
-                quote! {
-                    let mut v = match self.#field.take() {
-                        ::core::option::Option::Some(#module::#ty::#variant(v)) => ::core::option::Option::Some(v),
-                        _ => ::core::option::Option::None,
-                    };
-                    #merge(&mut v, r, depth)?;
-                    self.#field = v.map(#module::#ty::#variant);
-                }
-            } else if msg.mode == Mode::Size {
-                let c = view_codec(kind, &msg.scope, false);
-                quote! {
-                    if let ::core::option::Option::Some(v) = ::fastrs::__private::view::compact::merge_value::<#c>(r, depth)? {
-                        self.#field = ::core::option::Option::Some(#module::#ty::#variant(v));
-                    }
-                }
-            } else {
-                let c = view_codec(kind, &msg.scope, false);
-                quote! {
-                    ::fastrs::__private::view::merge_member::<#c, _>(&mut self.#field, r, depth, #module::#ty::#variant)?;
-                }
-            };
-            Arm {
-                tag: &m.tag,
-                body,
-                repeats: false,
-            }
-        })
-        .collect()
-}
-
-/// In speed mode, for a message that holds no messages (a leaf of the
-/// recursion, as in `read`): its fields read in number order while their
-/// tags come next, a one- or two-byte compare each instead of a tag decode
-/// and a dispatch.
+/// With a predicting strategy, for a message that holds no messages (a
+/// leaf of the recursion, as in `read`): its fields read in number order
+/// while their tags come next, a one- or two-byte compare each instead of a
+/// tag decode and a dispatch.
 fn in_order(msg: &Message, arms: &[Arm<'_>]) -> TokenStream {
-    if msg.mode == Mode::Size || holds_messages(msg) {
+    if !msg.strategy.predict || !msg.plan.leaf {
         return TokenStream::new();
     }
-    let reads = arms.iter().filter(|a| a.tag.bytes.len() <= 2).map(|a| {
-        let (tag, body) = (tag_value(a.tag), &a.body);
-        if a.repeats {
+    let reads = arms.iter().filter(|a| a.planned.short()).map(|a| {
+        let (tag, body) = (tag_value(&a.planned.tag), &a.body);
+        // A repeated field's or map's records (packed runs too) note where
+        // they are: `left`, before each tag.
+        if a.planned.read != Read::Value {
             quote! {
                 loop {
                     let left = r.rest().len();
@@ -434,17 +392,6 @@ fn in_order(msg: &Message, arms: &[Arm<'_>]) -> TokenStream {
     quote!(#(#reads)*)
 }
 
-/// Whether a field or oneof member of `msg` is a message (or a map of them).
-fn holds_messages(msg: &Message) -> bool {
-    let members = msg.oneofs.iter().flat_map(|o| &o.members);
-    msg.fields.iter().chain(members).any(|f| match &f.shape {
-        Shape::Implicit(kind) | Shape::Optional(kind) | Shape::OneofMember(kind) | Shape::Repeated { kind, .. } => {
-            matches!(kind, Kind::Message { .. })
-        }
-        Shape::Map { value, .. } => matches!(value, Kind::Message { .. }),
-    })
-}
-
 /// Every tag the view reads, sorted: the others are unknown fields.
 fn known_tags(msg: &Message) -> Vec<TokenStream> {
     let mut tags: Vec<u32> = Vec::new();
@@ -456,5 +403,5 @@ fn known_tags(msg: &Message) -> Vec<TokenStream> {
     }
     tags.sort_unstable();
     tags.dedup();
-    tags.into_iter().map(|t| super::hex(u64::from(t))).collect()
+    tags.into_iter().map(|t| hex(u64::from(t))).collect()
 }

@@ -4,28 +4,30 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{codec, helper, is_set, match_oneof_run, tag_bytes, value_fn, ValueOp};
-use crate::model::{Field, Message, Mode, Shape, Slot};
+use super::strategy::{helper, value_fn, ValueOp};
+use super::tokens::{codec, is_set, match_oneof_run, tag_bytes};
+use crate::model::{Field, Message, Shape, Slot};
 
 pub fn body(msg: &Message) -> TokenStream {
     if msg.chain.is_some() {
-        return quote!(::fastrs::__private::chain::write_backward(self, w););
+        return quote!(__fastrs::chain::write_backward(self, w););
     }
     let unknown = &msg.unknown_fields;
     let slots = slots(msg, &msg.order);
-    // Speed mode keeps the writer in registers across the inlined fields;
-    // size mode's fields are calls, which take it by reference anyway.
-    match msg.mode {
-        Mode::Speed => quote! {
+    // Inlined fields keep the writer in registers; out-of-line ones are
+    // calls, which take it by reference anyway.
+    if msg.strategy.inline {
+        quote! {
             w.in_registers(|w| {
                 self.#unknown.write(w);
                 #slots
             });
-        },
-        Mode::Size => quote! {
+        }
+    } else {
+        quote! {
             self.#unknown.write(w);
             #slots
-        },
+        }
     }
 }
 
@@ -107,7 +109,7 @@ fn field(msg: &Message, f: &Field) -> TokenStream {
             } else {
                 quote!(self.#ident.iter())
             };
-            quote!(::fastrs::__private::write_map::<#k, #v>(#iter, #tag, w);)
+            quote!(__fastrs::write_map::<#k, #v>(#iter, #tag, w);)
         }
         Shape::OneofMember(_) => unreachable!("oneof members are written with their oneof"),
     }

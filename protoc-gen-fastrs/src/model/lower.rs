@@ -13,13 +13,14 @@ use super::docs::Comments;
 use super::index::{Def, Index, TypeInfo};
 use super::locations::{self, child};
 use super::names::{self, TypePath};
+use super::strategy::Strategies;
 use super::syntax::FileFeatures;
 use super::wire::{self, Tag};
 use super::{
-    Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Rpc, Scalar, Service, Shape, Slot,
-    SourceFile, Variant,
+    Alias, DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Package, Plan, Rpc, Scalar, Service, Shape,
+    Slot, SourceFile, Strategy, Variant,
 };
-use crate::options::{Maps, Mode, Options};
+use crate::options::{Maps, Options};
 
 /// Lowers `to_generate` (file names as in the descriptors) into one [`Package`]
 /// per protobuf package. `files` must also hold every import.
@@ -41,7 +42,7 @@ pub fn lower(
         .map(FileDescriptorProto::package)
         .collect();
     let index = Index::build(files, options, &generated_packages, &features);
-    let modes = Modes::new(files, to_generate, options);
+    let strategies = Strategies::new(files, to_generate, options);
     let mut problems = Problems {
         errors: Vec::new(),
         missing: BTreeMap::new(),
@@ -64,7 +65,7 @@ pub fn lower(
         ctx.descriptors = options.descriptors;
         ctx.views = options.views;
         ctx.shared_bytes = &options.shared_bytes;
-        ctx.modes = Some(&modes);
+        ctx.strategies = Some(&strategies);
         let scope = names::package_modules(file.package());
         ctx.package_depth = scope.len();
         let messages: Vec<Message> = file
@@ -147,51 +148,6 @@ pub fn lower(
         Ok(packages)
     } else {
         Err(errors)
-    }
-}
-
-/// The mode of each message: the longest matching prefix of
-/// `Options::modes_for`, else `Options::mode`, else by the number of
-/// messages generated.
-struct Modes<'o> {
-    default: Mode,
-    prefixes: &'o [(String, Mode)],
-}
-
-impl<'o> Modes<'o> {
-    fn new(files: &[FileDescriptorProto], to_generate: &[String], options: &'o Options) -> Self {
-        let default = options.mode.unwrap_or_else(|| {
-            fn count(messages: &[DescriptorProto]) -> usize {
-                messages.iter().map(|m| 1 + count(&m.nested_type)).sum()
-            }
-            let generated = files
-                .iter()
-                .filter(|f| to_generate.iter().any(|n| n == f.name()))
-                .map(|f| count(&f.message_type))
-                .sum::<usize>();
-            if generated >= Mode::AUTO_SIZE_FROM {
-                Mode::Size
-            } else {
-                Mode::Speed
-            }
-        });
-        Modes {
-            default,
-            prefixes: &options.modes_for,
-        }
-    }
-
-    /// The mode of message `full_name` (without the leading dot).
-    fn of(&self, full_name: &str) -> Mode {
-        let under = |p: &str| {
-            let p = p.trim_start_matches('.');
-            full_name == p || full_name.strip_prefix(p).is_some_and(|rest| rest.starts_with('.'))
-        };
-        self.prefixes
-            .iter()
-            .filter(|(p, _)| under(p))
-            .max_by_key(|(p, _)| p.len())
-            .map_or(self.default, |&(_, mode)| mode)
     }
 }
 
@@ -375,8 +331,8 @@ struct FileCtx<'a, 'e> {
     views: bool,
     /// Prefixes whose `bytes` fields are `bytes::Bytes` (`bytes=`).
     shared_bytes: &'a [String],
-    /// The mode of each message.
-    modes: Option<&'a Modes<'a>>,
+    /// The strategy of each message.
+    strategies: Option<&'a Strategies<'a>>,
     /// Module segments of the file's package.
     package_depth: usize,
     /// The features of the file's elements: every protobuf rule that
@@ -402,7 +358,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             descriptors: false,
             views: false,
             shared_bytes: &[],
-            modes: None,
+            strategies: None,
             package_depth: 0,
             features,
         }
@@ -514,7 +470,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let unknown_fields = names::unique_field_ident("unknown_fields", taken());
         let recycle = names::unique_field_ident("recycle", taken());
         let checks_required = self.index.checks_required(&format!(".{full_name}"));
-        let mode = self.modes.map_or(Mode::Speed, |m| m.of(&full_name));
+        let strategy = self.strategies.map_or(Strategy::SPEED, |s| s.of(&full_name));
+        let plan = Plan::new(&fields, &oneofs, &order);
         Message {
             checks_required,
             extensions,
@@ -531,7 +488,8 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             chain,
             unknown_fields,
             recycle,
-            mode,
+            strategy,
+            plan,
             messages,
             enums,
             extendable: !desc.extension_range.is_empty(),

@@ -9,13 +9,16 @@ mod index;
 pub mod locations;
 pub mod lower;
 pub mod names;
+pub mod plan;
+pub mod strategy;
 pub mod syntax;
 pub mod wire;
 
 use fastrs::descriptor::{EnumOptions, EnumValueOptions, FieldOptions, MessageOptions};
 use proc_macro2::Ident;
 
-pub use crate::options::Mode;
+pub use plan::Plan;
+pub use strategy::Strategy;
 
 pub use names::TypePath;
 pub use wire::Tag;
@@ -123,11 +126,13 @@ pub struct Message {
     pub chain: Option<usize>,
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
-    /// Name of the hidden field that keeps cleared values' allocations for
-    /// the next decode (`fastrs::__private::Recycler`), in speed mode.
+    /// Name of the field that keeps cleared values' allocations for the
+    /// next decode (`fastrs::Recycler`), when the strategy reuses them.
     pub recycle: Ident,
-    /// Whether its code is built for run time or build time.
-    pub mode: Mode,
+    /// The shape of its code (from its mode).
+    pub strategy: Strategy,
+    /// How its decoders read its records.
+    pub plan: Plan,
     /// True if this message or one it can hold has a `required` field, so
     /// `check_required` is generated.
     pub checks_required: bool,
@@ -411,13 +416,6 @@ impl Kind {
 }
 
 impl Message {
-    /// True if `clear()` keeps values' allocations for the next decode (in
-    /// speed mode): the message then has a `Recycler`.
-    #[must_use]
-    pub fn recycles(&self) -> bool {
-        self.mode == Mode::Speed
-    }
-
     /// `option deprecated = true`.
     #[must_use]
     pub fn deprecated(&self) -> bool {

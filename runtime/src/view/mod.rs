@@ -255,7 +255,7 @@ pub struct Source<'a> {
 impl<'a> Source<'a> {
     /// Adds the occurrence `chunk` and returns it.
     #[inline]
-    pub fn add(&mut self, chunk: &'a [u8]) -> &'a [u8] {
+    pub(crate) fn add(&mut self, chunk: &'a [u8]) -> &'a [u8] {
         if self.first.is_empty() && self.more.is_none() {
             self.first = chunk;
         } else if !chunk.is_empty() {

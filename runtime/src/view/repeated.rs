@@ -125,7 +125,7 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
     /// # Errors
     /// Malformed input.
     #[inline]
-    pub fn push(
+    pub(crate) fn push(
         &mut self,
         chunk: &'a [u8],
         left: usize,
@@ -357,7 +357,7 @@ where
     /// # Errors
     /// Malformed input.
     #[inline]
-    pub fn push(
+    pub(crate) fn push(
         &mut self,
         chunk: &'a [u8],
         left: usize,

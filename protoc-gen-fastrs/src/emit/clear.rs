@@ -1,21 +1,21 @@
-//! Buffer reuse in generated code: `clear()`, which hands the allocations
-//! of a message's values to its hidden `Recycler` field, the oneof keepers,
-//! and the calls through which decoders take them back.
+//! `clear()`, which hands the allocations of a message's values to its
+//! `Recycler` when its strategy reuses them, and the oneof keepers.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::types::allow_deprecated;
-use crate::model::{Field, Kind, Message, Oneof, Recycling, Shape};
+use super::strategy::{is_buffer, is_message, keep_method, keeper_ident, keeps_values};
+use super::tokens::allow_deprecated;
+use crate::model::{Field, Kind, Message, Oneof, Shape};
 
 /// `clear`: defaults everywhere, keeping the buffers of strings, vectors and
 /// maps; the strings, bytes and messages of repeated, optional, oneof and map
 /// fields go to the message's recycler, for the next decode to reuse.
-pub(super) fn clear_body(msg: &Message) -> TokenStream {
+pub(super) fn body(msg: &Message) -> TokenStream {
     let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
     let fields = msg.fields.iter().map(|f| {
         let ident = &f.ident;
-        if !msg.recycles() {
+        if !msg.strategy.reuse {
             return plain_clear(f);
         }
         match &f.shape {
@@ -97,23 +97,6 @@ fn plain_clear(f: &Field) -> TokenStream {
     }
 }
 
-/// True if `msg` recycles and a oneof has string, bytes or message members,
-/// whose values a cleared (or switched) oneof keeps for reuse.
-pub(super) fn keeps_values(msg: &Message, oneof: &Oneof) -> bool {
-    msg.recycles()
-        && oneof
-            .members
-            .iter()
-            .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if kind.recycles()))
-}
-
-/// `keep_<field>`: the function in the message's module that keeps a oneof's
-/// old value.
-pub(super) fn keeper_ident(oneof: &Oneof) -> proc_macro2::Ident {
-    let name = format!("keep_{}", oneof.field.to_string().trim_start_matches("r#"));
-    proc_macro2::Ident::new(&name, proc_macro2::Span::call_site())
-}
-
 /// The keeper of a oneof with reusable members: hands a replaced or cleared
 /// value's allocation to the spares.
 pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
@@ -160,37 +143,8 @@ pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
         #allow
-        pub(super) fn #keeper(recycle: &mut ::fastrs::__private::Recycler, old: ::core::option::Option<#ident>) {
+        pub(super) fn #keeper(recycle: &mut __fastrs::Recycler, old: ::core::option::Option<#ident>) {
             #body
         }
-    }
-}
-
-/// True for string and bytes values, whose buffers `clear()` keeps.
-pub(super) fn is_buffer(kind: &Kind) -> bool {
-    kind.recycling() == Recycling::Buffer
-}
-
-/// True for message values, which `clear()` keeps whole.
-pub(super) fn is_message(kind: &Kind) -> bool {
-    kind.recycling() == Recycling::Message
-}
-
-/// `keep` or `keep_message`: how `clear()` hands a value to the recycler.
-pub(super) fn keep_method(kind: &Kind) -> proc_macro2::Ident {
-    let name = if is_message(kind) { "keep_message" } else { "keep" };
-    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
-}
-
-/// `self.<recycle>.spare()` or `.spare_message()`: a kept value for a
-/// decoder; a default one for a message that does not recycle.
-pub(super) fn spare(msg: &Message, kind: &Kind) -> TokenStream {
-    let recycle = &msg.recycle;
-    if !msg.recycles() {
-        quote!(::core::default::Default::default())
-    } else if is_message(kind) {
-        quote!(self.#recycle.spare_message())
-    } else {
-        quote!(self.#recycle.spare())
     }
 }
