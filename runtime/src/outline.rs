@@ -13,8 +13,8 @@
 
 use alloc::vec::Vec;
 
+use crate::codec::packed;
 use crate::codec::{self, Codec, Scalar};
-use crate::field::packed;
 use crate::field::repeated::reserve_run;
 use crate::message::enumeration::Enum;
 use crate::message::options::DecodeOptions;
@@ -46,14 +46,14 @@ pub fn next_tag(r: &mut Reader<'_>) -> Result<Option<u32>, DecodeError> {
 /// in the crate that uses them. The free functions below call them.
 pub trait Ops: Codec {
     /// Writes one value and its key, as size mode does: a message through
-    /// one function for all message types ([`write_message`]), anything
+    /// one function for all message types (`write_message`), anything
     /// else with its codec.
     #[inline(always)]
     fn write_value(v: &Self::Value, key: &[u8], w: &mut Writer<'_>) {
         Self::write_keyed(v, key, w);
     }
     /// Reads one value into `v`, as size mode does: a message through one
-    /// function for all message types ([`merge_nested`]), anything else
+    /// function for all message types (`merge_nested`), anything else
     /// with its codec.
     ///
     /// # Errors
@@ -175,6 +175,8 @@ macro_rules! concrete_packed_ops {
 
 concrete_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double Str LaxStr Bytes);
 concrete_packed_ops!(Int32 Int64 Uint32 Uint64 Sint32 Sint64 Bool Fixed32 Fixed64 Sfixed32 Sfixed64 Float Double);
+#[cfg(feature = "bytes")]
+concrete_ops!(SharedBytes);
 
 impl<M: Message> Ops for codec::Msg<M> {
     #[inline]

@@ -42,6 +42,11 @@ fn generated_code_matches_golden_files() {
     let size = || Builder::new().mode(Mode::Size);
     check_in("tests/golden/size", generate(size(), "golden/golden.proto"));
     check_in("tests/golden/size", generate(size(), "golden/proto2.proto"));
+    // The optional outputs (views, services, descriptors, shared bytes) in
+    // both modes; fastrs-tonic's tests compile these two files.
+    let service = |b: Builder| b.views().grpc().file_descriptors().bytes(["."]).unwrap();
+    check(generate(service(Builder::new()), "golden/service.proto"));
+    check_in("tests/golden/size", generate(service(size()), "golden/service.proto"));
 }
 
 #[test]
