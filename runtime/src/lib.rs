@@ -83,7 +83,7 @@ pub use serde;
 
 /// The interface between generated code and the runtime: not for use by
 /// hand, and not covered by semver (serde's convention). Generated code
-/// names [`__private::GENERATED_CODE_V2`], so code from an incompatible
+/// names [`__private::GENERATED_CODE_V3`], so code from an incompatible
 /// generator fails to compile instead of misbehaving. The only hidden part
 /// of the crate.
 #[doc(hidden)]

@@ -1,12 +1,12 @@
 //! What generated code calls (see the crate's `__private`).
 
-pub use crate::codec::enums::read_closed_enum;
+pub use crate::codec::enums::{merge_packed_closed, read_closed_enum};
 pub use crate::codec::message::{len_delimited_size, merge_message};
+pub use crate::codec::packed::{merge_packed, size_packed, write_packed};
 pub use crate::codec::*;
 pub use crate::field::map::{
     map_run_length, read_map_entry, read_map_entry_closed, read_map_entry_into, size_map, write_map,
 };
-pub use crate::field::packed::{merge_packed, merge_packed_closed, size_packed, write_packed};
 pub use crate::field::repeated::{reserve_run, size_repeated, write_repeated};
 pub use crate::message::recycle::Reusable;
 pub use crate::Recycler;
@@ -68,7 +68,8 @@ pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as r
 pub mod json {
     pub use crate::json::codec::{JsonCodec, JsonKey, List, ListSeed, MapOf, MapSeed, Single, SingleSeed};
     pub use crate::json::extensions::write_extensions;
+    pub use crate::json::read::Read;
     pub use crate::json::support::{
-        deserialize_object, next_list, next_map, next_value, oneof_set_twice, read_object, JsonFields, Read,
+        deserialize_object, next_list, next_map, next_value, oneof_set_twice, read_object, JsonFields,
     };
 }

@@ -368,13 +368,51 @@ fn names_deprecated_extension(e: &Extension) -> bool {
 /// it; and the registration of the extensions declared in them.
 fn collect_paths(msg: &Message, prefix: &TokenStream, out: &mut Vec<TokenStream>, extensions: &mut Vec<TokenStream>) {
     let ident = &msg.ident;
-    out.push(quote!(#prefix #ident));
+    if !always_registered(&msg.full_name) {
+        out.push(quote!(#prefix #ident));
+    }
     let module = &msg.module;
     let inner = quote!(#prefix #module::);
     extensions.extend(msg.extensions.iter().map(|e| register_extension(e, &inner)));
     for nested in &msg.messages {
         collect_paths(nested, &inner, out, extensions);
     }
+}
+
+/// The runtime's JSON registry knows the well-known types from the start
+/// (`fastrs::json::register`), so generated code never registers them.
+fn always_registered(full_name: &str) -> bool {
+    const WELL_KNOWN: &[&str] = &[
+        "Any",
+        "Api",
+        "BoolValue",
+        "BytesValue",
+        "DoubleValue",
+        "Duration",
+        "Empty",
+        "Enum",
+        "EnumValue",
+        "Field",
+        "FieldMask",
+        "FloatValue",
+        "Int32Value",
+        "Int64Value",
+        "ListValue",
+        "Method",
+        "Mixin",
+        "Option",
+        "SourceContext",
+        "StringValue",
+        "Struct",
+        "Timestamp",
+        "Type",
+        "UInt32Value",
+        "UInt64Value",
+        "Value",
+    ];
+    full_name
+        .strip_prefix("google.protobuf.")
+        .is_some_and(|name| WELL_KNOWN.contains(&name))
 }
 
 /// `::fastrs::json::register_extension(&EXT, "pkg.ext");` for an extension

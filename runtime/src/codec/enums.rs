@@ -5,8 +5,8 @@ use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use super::number::{read_scalar, scalar_size, write_scalar, write_scalar_keyed};
+use super::packed::merge_packed;
 use super::{Codec, Scalar};
-use crate::field::packed::merge_packed;
 use crate::message::enumeration::{Enum, EnumValue};
 use crate::wire;
 use crate::wire::error::DecodeError;
@@ -125,4 +125,22 @@ pub fn read_closed_enum<E: Enum>(
         unknown.push_field(tag, &start[..start.len() - r.rest().len()]);
     }
     Ok(known)
+}
+
+/// Reads a packed run of a closed enum: named values are appended to `values`,
+/// others to `unknown` as unpacked fields of `number`, as protobuf specifies.
+pub fn merge_packed_closed<E: Enum>(
+    r: &mut Reader<'_>,
+    values: &mut Vec<E>,
+    number: u32,
+    unknown: &mut UnknownFields,
+) -> Result<(), DecodeError> {
+    let mut inner = r.read_nested()?;
+    let tag = wire::tag(number, wire::VARINT);
+    while !inner.is_empty() {
+        if let Some(v) = read_closed_enum(&mut inner, tag, unknown)? {
+            values.push(v);
+        }
+    }
+    Ok(())
 }

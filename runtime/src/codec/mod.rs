@@ -1,7 +1,8 @@
 //! Codecs: one zero-sized marker type per protobuf type (`Int32`,
 //! `Sint64`, `Str`, `Msg<M>`, ...), each implementing [`Codec`]: how one
 //! value is sized, written and read. Generated code names the codec once per
-//! field, and the same generic helpers (`crate::field`) then size, write and
+//! field, and the same generic helpers (packed runs here, `crate::field` for
+//! repeated and map containers) then size, write and
 //! read singular, repeated, packed and map fields, so the three passes can
 //! never disagree. Views (`fastrs::view::Repeated`, `Map`) and extension
 //! constants name them too, which is why they are public.
@@ -18,9 +19,9 @@ use crate::wire::writer::{fill, Writer};
 pub(crate) mod enums;
 pub(crate) mod message;
 pub(crate) mod number;
+pub(crate) mod packed;
 pub(crate) mod text;
 
-pub(crate) use enums::read_closed_enum;
 pub use enums::{ClosedEnum, OpenEnum};
 pub(crate) use message::len_delimited_size;
 pub use message::{Group, Msg};

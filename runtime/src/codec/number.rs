@@ -2,8 +2,8 @@
 
 use alloc::vec::Vec;
 
+use super::packed::merge_packed;
 use super::{Codec, Scalar};
-use crate::field::packed::merge_packed;
 use crate::wire;
 use crate::wire::error::DecodeError;
 use crate::wire::reader::Reader;

@@ -3,13 +3,9 @@
 
 use alloc::vec::Vec;
 
-use super::repeated::reserve;
-use crate::codec::{len_delimited_size, read_closed_enum, Scalar};
-use crate::message::enumeration::Enum;
-use crate::wire;
+use super::{len_delimited_size, Scalar};
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
-use crate::wire::unknown::UnknownFields;
 use crate::wire::varint;
 use crate::wire::writer::Writer;
 
@@ -276,20 +272,13 @@ fn more_varints_than_terminators(bytes: &[u8], rest: &[u8]) -> DecodeError {
     DecodeError::new(DecodeErrorKind::PackedLengthMismatch, bytes.len() - rest.len())
 }
 
-/// Reads a packed run of a closed enum: named values are appended to `values`,
-/// others to `unknown` as unpacked fields of `number`, as protobuf specifies.
-pub fn merge_packed_closed<E: Enum>(
-    r: &mut Reader<'_>,
-    values: &mut Vec<E>,
-    number: u32,
-    unknown: &mut UnknownFields,
-) -> Result<(), DecodeError> {
-    let mut inner = r.read_nested()?;
-    let tag = wire::tag(number, wire::VARINT);
-    while !inner.is_empty() {
-        if let Some(v) = read_closed_enum(&mut inner, tag, unknown)? {
-            values.push(v);
-        }
+/// Makes room for `n` more values: an empty vector (a fresh field) gets one
+/// exact allocation without `reserve`'s growth path.
+#[inline]
+pub(crate) fn reserve<T>(values: &mut Vec<T>, n: usize) {
+    if values.capacity() == 0 {
+        *values = Vec::with_capacity(n);
+    } else {
+        values.reserve(n);
     }
-    Ok(())
 }

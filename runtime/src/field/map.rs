@@ -9,7 +9,7 @@ use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
 use crate::wire::writer::Writer;
 
-/// The capacity [`reserve_run`] gives a fresh map of `K` to `V` (generated
+/// The capacity [`reserve_run`](super::repeated::reserve_run) gives a fresh map of `K` to `V` (generated
 /// code reserves it, as maps are `std` types).
 #[must_use]
 pub fn map_run_length<K: Codec, V: Codec>(r: &Reader<'_>, tag: u32) -> usize {

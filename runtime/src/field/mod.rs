@@ -5,5 +5,4 @@
 pub(crate) mod chain;
 pub(crate) mod extension;
 pub(crate) mod map;
-pub(crate) mod packed;
 pub(crate) mod repeated;

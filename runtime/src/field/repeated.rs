@@ -43,14 +43,3 @@ fn allocate_run<T>(values: &mut Vec<T>, r: &Reader<'_>, tag: u32) {
 pub(crate) fn run_length<T>(r: &Reader<'_>, tag: u32) -> usize {
     r.count_run(tag).min(r.budget() / core::mem::size_of::<T>().max(1))
 }
-
-/// Makes room for `n` more values: an empty vector (a fresh field) gets one
-/// exact allocation without `reserve`'s growth path.
-#[inline]
-pub(crate) fn reserve<T>(values: &mut Vec<T>, n: usize) {
-    if values.capacity() == 0 {
-        *values = Vec::with_capacity(n);
-    } else {
-        values.reserve(n);
-    }
-}

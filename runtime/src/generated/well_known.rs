@@ -6038,36 +6038,6 @@ impl ::fastrs::Enum for Syntax {
         }
     }
 }
-/// Registers every message of `google.protobuf` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
-#[cfg(feature = "json")]
-pub fn register_json_types() {
-    ::fastrs::json::register::<Any>();
-    ::fastrs::json::register::<Api>();
-    ::fastrs::json::register::<Method>();
-    ::fastrs::json::register::<Mixin>();
-    ::fastrs::json::register::<Duration>();
-    ::fastrs::json::register::<Empty>();
-    ::fastrs::json::register::<FieldMask>();
-    ::fastrs::json::register::<SourceContext>();
-    ::fastrs::json::register::<Struct>();
-    ::fastrs::json::register::<Value>();
-    ::fastrs::json::register::<ListValue>();
-    ::fastrs::json::register::<Timestamp>();
-    ::fastrs::json::register::<Type>();
-    ::fastrs::json::register::<Field>();
-    ::fastrs::json::register::<Enum>();
-    ::fastrs::json::register::<EnumValue>();
-    ::fastrs::json::register::<Option>();
-    ::fastrs::json::register::<DoubleValue>();
-    ::fastrs::json::register::<FloatValue>();
-    ::fastrs::json::register::<Int64Value>();
-    ::fastrs::json::register::<UInt64Value>();
-    ::fastrs::json::register::<Int32Value>();
-    ::fastrs::json::register::<UInt32Value>();
-    ::fastrs::json::register::<BoolValue>();
-    ::fastrs::json::register::<StringValue>();
-    ::fastrs::json::register::<BytesValue>();
-}
 /// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/any.proto`, `google/protobuf/api.proto`, `google/protobuf/duration.proto`, `google/protobuf/empty.proto`, `google/protobuf/field_mask.proto`, `google/protobuf/source_context.proto`, `google/protobuf/struct.proto`, `google/protobuf/timestamp.proto`, `google/protobuf/type.proto`, `google/protobuf/wrappers.proto` (without source info).
 pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xe4\x01\x0a\x19google/protobuf/any.proto\x12\x0fgoogle.protobuf\"6\x0a\x03Any\x12\x19\x0a\x08\
 type_url\x18\x01 \x01(\x09R\x07typeUrl\x12\x14\x0a\x05value\x18\x02 \x01(\x0cR\x05valueBv\x0a\x13\

@@ -7,7 +7,8 @@ use core::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Serialize, Serializer};
 
-use super::{base64, JsonMessage, JsonOptions, Read};
+use super::read::Read;
+use super::{base64, JsonMessage, JsonOptions};
 use crate::codec::{
     Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Group, Int32, Int64, LaxStr, Msg, OpenEnum,
     Sfixed32, Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,

@@ -11,7 +11,7 @@ use std::vec::Vec;
 use serde::ser::SerializeMap;
 
 use super::codec::{JsonCodec, List, Single};
-use super::support::Read;
+use super::read::Read;
 use super::JsonOptions;
 use crate::field::extension::{append, get_all_in, get_in};
 use crate::{Extension, Message, RepeatedExtension, UnknownFields};

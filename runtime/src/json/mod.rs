@@ -27,6 +27,7 @@
 mod base64;
 pub(crate) mod codec;
 pub(crate) mod extensions;
+pub(crate) mod read;
 mod registry;
 pub(crate) mod support;
 mod wkt;
@@ -37,11 +38,11 @@ use serde::Serialize;
 use crate::Message;
 
 pub use extensions::{register_extension, register_repeated_extension};
+use read::Read;
 pub use registry::register;
 /// Errors of parsing and printing: what went wrong and, when parsing, where
 /// (line and column).
 pub use serde_json::Error;
-use support::Read;
 
 /// Parse options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

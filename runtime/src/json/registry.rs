@@ -7,7 +7,8 @@ use std::string::{String, ToString};
 use std::sync::{LazyLock, PoisonError, RwLock};
 use std::vec::Vec;
 
-use super::{wkt, JsonMessage, JsonOptions, Read};
+use super::read::Read;
+use super::{JsonMessage, JsonOptions};
 use crate::well_known as wk;
 
 /// A registered type's conversions.
@@ -76,7 +77,7 @@ fn entry<M: JsonMessage>() -> Entry {
             Read::Value(message) => Ok(message.encode_to_vec()),
             Read::Null | Read::Skip => Ok(Vec::new()),
         },
-        value_form: wkt::has_value_form(M::FULL_NAME),
+        value_form: has_value_form(M::FULL_NAME),
     }
 }
 
@@ -127,4 +128,31 @@ pub(super) fn from_json(
         serde_json::Value::Object(fields)
     };
     (entry.from_json)(json, options)
+}
+
+/// Well-known types that `Any` holds as `{"@type": ..., "value": <their JSON>}`.
+/// Not `Empty`: its JSON is an ordinary (empty) object, so an `Any` holding
+/// one is `{"@type": ".../google.protobuf.Empty"}`, as in C++ and Java.
+fn has_value_form(full_name: &str) -> bool {
+    matches!(
+        full_name.strip_prefix("google.protobuf."),
+        Some(
+            "Any"
+                | "Duration"
+                | "Timestamp"
+                | "FieldMask"
+                | "Struct"
+                | "Value"
+                | "ListValue"
+                | "DoubleValue"
+                | "FloatValue"
+                | "Int64Value"
+                | "UInt64Value"
+                | "Int32Value"
+                | "UInt32Value"
+                | "BoolValue"
+                | "StringValue"
+                | "BytesValue"
+        )
+    )
 }

@@ -7,19 +7,9 @@ use core::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use super::codec::{JsonCodec, JsonKey, ListSeed, MapSeed, SingleSeed};
+use super::read::Read;
 use super::{extensions, JsonOptions};
 use crate::Message;
-
-/// What parsing one JSON value gave.
-#[derive(Debug)]
-pub enum Read<V> {
-    /// A value.
-    Value(V),
-    /// `null`: the field keeps its default (an error inside lists and maps).
-    Null,
-    /// An unknown enum name, skipped under [`JsonOptions::ignore_unknown_fields`].
-    Skip,
-}
 
 /// The fields of a generated message, for [`read_object`].
 pub trait JsonFields: Message {

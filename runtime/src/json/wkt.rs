@@ -10,39 +10,13 @@ use serde::ser::{self, SerializeMap};
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::codec::{JsonCodec, ListSeed, MapSeed};
-use super::{registry, JsonMessage, JsonOptions, Read};
+use super::read::Read;
+use super::{registry, JsonMessage, JsonOptions};
 use crate::codec::{self, Msg};
 use crate::well_known::{
     value, Any, BoolValue, BytesValue, DoubleValue, Duration, FieldMask, FloatValue, Int32Value, Int64Value, ListValue,
     NullValue, StringValue, Struct, Timestamp, UInt32Value, UInt64Value, Value,
 };
-
-/// Well-known types that `Any` holds as `{"@type": ..., "value": <their JSON>}`.
-/// Not `Empty`: its JSON is an ordinary (empty) object, so an `Any` holding
-/// one is `{"@type": ".../google.protobuf.Empty"}`, as in C++ and Java.
-pub(super) fn has_value_form(full_name: &str) -> bool {
-    matches!(
-        full_name.strip_prefix("google.protobuf."),
-        Some(
-            "Any"
-                | "Duration"
-                | "Timestamp"
-                | "FieldMask"
-                | "Struct"
-                | "Value"
-                | "ListValue"
-                | "DoubleValue"
-                | "FloatValue"
-                | "Int64Value"
-                | "UInt64Value"
-                | "Int32Value"
-                | "UInt32Value"
-                | "BoolValue"
-                | "StringValue"
-                | "BytesValue"
-        )
-    )
-}
 
 /// Implements `Deserialize` and `JsonMessage` for a type with a `json_read`
 /// of its own (an inherent function with `JsonMessage::json_read`'s signature).

@@ -58,7 +58,7 @@ pub fn merge_implicit<'a, C: ViewCodec<'a>>(
 /// Checks the UTF-8 of a `string` extension (kept as an unknown field).
 ///
 /// # Errors
-/// As [`read_str`].
+/// As `read_str`.
 pub fn check_str(r: &mut Reader<'_>) -> Result<(), DecodeError> {
     read_str(r).map(drop)
 }
