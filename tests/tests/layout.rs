@@ -6,7 +6,8 @@
 //! module that defines the item, following re-exports. That gives a graph
 //! of modules; a strongly connected component with more than one module is
 //! a circle, and the test names it. A module's `pub use` of its own
-//! children is a facade, not a dependency, so it adds no edge.
+//! children is a facade, not a dependency, so it adds no edge; neither do
+//! `#[cfg(test)]` items.
 //!
 //! The runtime's lower layers are also checked for order: wire, schema,
 //! message, codec, field, view, outline, each using only those before it.
@@ -67,7 +68,7 @@ impl Crate {
     /// files are; `here` is the folder of the file being read.
     fn read_items(&mut self, items: &[syn::Item], at: &[String], dir: &Path, here: &Path) {
         self.modules.entry(at.to_vec()).or_default();
-        for item in items {
+        for item in items.iter().filter(|item| !test_only(item)) {
             match item {
                 syn::Item::Mod(m) => self.read_mod(m, at, dir),
                 syn::Item::Use(u) => {
@@ -275,6 +276,20 @@ impl Crate {
         }
         graph
     }
+}
+
+/// `#[cfg(test)]` items: the crate's own tests may use any layer.
+fn test_only(item: &syn::Item) -> bool {
+    let attrs = match item {
+        syn::Item::Mod(m) => &m.attrs,
+        syn::Item::Fn(f) => &f.attrs,
+        syn::Item::Use(u) => &u.attrs,
+        syn::Item::Impl(i) => &i.attrs,
+        _ => return false,
+    };
+    attrs
+        .iter()
+        .any(|a| a.path().is_ident("cfg") && a.meta.to_token_stream().to_string().contains("(test)"))
 }
 
 fn item_name(item: &syn::Item) -> Option<String> {

@@ -80,6 +80,16 @@ macro_rules! same_lists {
     ($v:expr, $m:expr; $($f:ident),* $(,)?) => {
         $(
             assert_eq!($v.$f.to_vec(), $m.$f, stringify!($f));
+            // One value at a time, folded whole, and folded after a first
+            // value was taken (in the middle of a packed run).
+            assert_eq!($v.$f.iter().collect::<Vec<_>>(), $m.$f, stringify!($f));
+            assert_eq!($v.$f.iter().fold(Vec::new(), |mut all, x| { all.push(x); all }), $m.$f);
+            let mut rest = $v.$f.iter();
+            let first: Vec<_> = rest.next().into_iter().collect();
+            assert_eq!([first, rest.fold(Vec::new(), |mut all, x| { all.push(x); all })].concat(), $m.$f);
+            let mut kept = vec![Default::default()];
+            $v.$f.extend_into(&mut kept);
+            assert_eq!(kept[1..], $m.$f[..], stringify!($f));
             assert_eq!($v.$f.len(), $m.$f.len(), stringify!($f));
             for (i, x) in $m.$f.iter().enumerate() {
                 assert!($v.$f.get(i).as_ref() == Some(x), "{}[{i}]", stringify!($f));

@@ -107,7 +107,21 @@ fn write_varint_run<C: Scalar>(values: &[C::Value], w: &mut Writer<'_>) {
 /// element count once.
 pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
     let inner = r.read_nested()?;
-    let bytes = inner.rest();
+    append_run::<C>(inner.rest(), values).map_err(|e| DecodeError::new(e.kind(), inner.offset() + e.offset()))
+}
+
+/// Appends the values of a packed run that a decode has checked (a view's),
+/// with the same block decoders as [`merge_packed`].
+#[inline]
+pub(crate) fn extend_packed_run<C: Scalar>(bytes: &[u8], values: &mut Vec<C::Value>) {
+    let appended = append_run::<C>(bytes, values);
+    debug_assert!(appended.is_ok(), "a checked packed run decodes");
+}
+
+/// Appends the values of the packed run `bytes`; error offsets are
+/// relative to `bytes`.
+#[inline(always)]
+fn append_run<C: Scalar>(bytes: &[u8], values: &mut Vec<C::Value>) -> Result<(), DecodeError> {
     match C::FIXED_WIDTH {
         0 => {
             // Every varint ends in exactly one byte below 0x80.
@@ -125,11 +139,11 @@ pub fn merge_packed<C: Scalar>(r: &mut Reader<'_>, values: &mut Vec<C::Value>) -
             unsafe {
                 values.set_len(start + filled);
             }
-            decoded.map_err(|e| DecodeError::new(e.kind(), inner.offset() + e.offset()))?;
+            decoded?;
         }
         width => {
-            if bytes.len() % width != 0 {
-                return Err(inner.error(DecodeErrorKind::PackedLengthMismatch));
+            if !bytes.len().is_multiple_of(width) {
+                return Err(DecodeError::new(DecodeErrorKind::PackedLengthMismatch, 0));
             }
             reserve(values, bytes.len() / width);
             C::extend_fixed(values, bytes);

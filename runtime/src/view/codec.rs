@@ -4,7 +4,10 @@
 
 use core::marker::PhantomData;
 
-use super::{read_str, Lazy, View};
+use alloc::vec::Vec;
+
+use super::{read_str, Lazy, View, CHECKED};
+use crate::codec::packed::extend_packed_run;
 use crate::codec::{
     Bool, Bytes, ClosedEnum, Codec, Double, Fixed32, Fixed64, Float, Int32, Int64, LaxStr, OpenEnum, Scalar, Sfixed32,
     Sfixed64, Sint32, Sint64, Str, Uint32, Uint64,
@@ -14,6 +17,7 @@ use crate::message::Message;
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
+use crate::wire::varint;
 
 /// Reads values of one protobuf type into a view (for generated code and the
 /// view containers; not for use by hand).
@@ -24,6 +28,10 @@ pub trait ViewCodec<'a> {
     const WIRE_TYPE: u8;
     /// For packable types, the width of a packed value (0 for varints).
     const PACKED_WIDTH: Option<usize> = None;
+    /// Every record yields one item (all but closed enums, whose unnamed
+    /// numbers are not yielded), so records checked before can be counted
+    /// without reading them.
+    const ONE_PER_RECORD: bool = true;
 
     /// Reads one value into `slot`: a scalar or string replaces it, a
     /// message merges into it. A closed enum's unnamed number leaves it
@@ -52,6 +60,40 @@ pub trait ViewCodec<'a> {
     /// Malformed input.
     fn count_packed(r: &mut Reader<'a>) -> Result<usize, DecodeError> {
         count_run(&mut r.read_nested()?, Self::PACKED_WIDTH.unwrap_or_default())
+    }
+
+    /// The next value of a packed run that decoding checked (`run` is not
+    /// empty), moving `run` past it; `None` for a value that is not yielded
+    /// (a closed enum's unnamed number).
+    #[inline(always)]
+    fn next_packed(run: &mut &'a [u8]) -> Option<Self::Item> {
+        let mut r = Reader::new(run);
+        let mut slot = None;
+        if Self::merge(&mut slot, &mut r, CHECKED).is_err() {
+            *run = &[];
+            return None;
+        }
+        *run = r.rest();
+        slot
+    }
+
+    /// Folds the values of a packed run that decoding checked. Scalars fold
+    /// in one tight loop (a sum over fixed-width values vectorises).
+    #[inline(always)]
+    fn fold_packed<B>(mut run: &'a [u8], init: B, mut f: impl FnMut(B, Self::Item) -> B) -> B {
+        let mut acc = init;
+        while !run.is_empty() {
+            if let Some(v) = Self::next_packed(&mut run) {
+                acc = f(acc, v);
+            }
+        }
+        acc
+    }
+
+    /// Appends the values of a packed run that decoding checked to `out`.
+    #[inline]
+    fn extend_packed(run: &'a [u8], out: &mut Vec<Self::Item>) {
+        Self::fold_packed(run, (), |(), v| out.push(v));
     }
 
     /// Reads into the value of an implicit-presence field.
@@ -86,8 +128,107 @@ macro_rules! scalar_view {
                 *value = <$codec as Codec>::read(r, depth)?;
                 Ok(())
             }
+            #[inline(always)]
+            fn next_packed(run: &mut &'a [u8]) -> Option<Self::Item> {
+                next_scalar::<$codec>(run)
+            }
+            #[inline(always)]
+            fn fold_packed<B>(run: &'a [u8], init: B, f: impl FnMut(B, Self::Item) -> B) -> B {
+                fold_scalars::<$codec, B>(run, init, f)
+            }
+            #[inline]
+            fn extend_packed(run: &'a [u8], out: &mut Vec<Self::Item>) {
+                extend_packed_run::<$codec>(run, out);
+            }
         }
     )*};
+}
+
+/// The next value of a checked packed run of scalars.
+#[inline(always)]
+fn next_scalar<C: Scalar>(run: &mut &[u8]) -> Option<C::Value> {
+    let wire = match C::FIXED_WIDTH {
+        8 => {
+            let (head, rest) = run.split_first_chunk::<8>()?;
+            *run = rest;
+            u64::from_le_bytes(*head)
+        }
+        4 => {
+            let (head, rest) = run.split_first_chunk::<4>()?;
+            *run = rest;
+            u64::from(u32::from_le_bytes(*head))
+        }
+        _ => match run.split_first() {
+            Some((&b, rest)) if b < 0x80 => {
+                *run = rest;
+                u64::from(b)
+            }
+            _ => {
+                let Ok((v, n)) = varint::decode(run) else {
+                    *run = &[];
+                    return None;
+                };
+                *run = run.get(n..).unwrap_or_default();
+                v
+            }
+        },
+    };
+    Some(C::from_wire(wire))
+}
+
+/// Folds a checked packed run of scalars: fixed-width values as whole
+/// chunks (no per-value bounds checks), varints one by one.
+#[inline(always)]
+fn fold_scalars<C: Scalar, B>(run: &[u8], init: B, mut f: impl FnMut(B, C::Value) -> B) -> B {
+    match C::FIXED_WIDTH {
+        8 => run
+            .as_chunks::<8>()
+            .0
+            .iter()
+            .fold(init, |acc, c| f(acc, C::from_wire(u64::from_le_bytes(*c)))),
+        4 => run
+            .as_chunks::<4>()
+            .0
+            .iter()
+            .fold(init, |acc, c| f(acc, C::from_wire(u64::from(u32::from_le_bytes(*c))))),
+        _ => fold_varints::<C, B>(run, init, f),
+    }
+}
+
+/// Folds a checked packed run of varints: blocks of one- and two-byte
+/// varints through the owned decoder's block decoder, others one by one.
+#[inline(always)]
+fn fold_varints<C: Scalar, B>(mut run: &[u8], init: B, mut f: impl FnMut(B, C::Value) -> B) -> B {
+    // All one-byte varints (an OR over the run, which vectorises): a
+    // straight map, as the owned decoder has.
+    if run.iter().fold(0, |high, &b| high | b) < 0x80 {
+        return run.iter().fold(init, |acc, &b| f(acc, C::from_wire(u64::from(b))));
+    }
+    let mut acc = init;
+    // After a block that held a longer varint, the next is not tried before
+    // 64 more bytes (as the owned decoder does).
+    let mut scalar_bytes = 0usize;
+    loop {
+        if scalar_bytes == 0 {
+            if let Some(bytes) = run.first_chunk::<{ varint::SHORT_BLOCK }>() {
+                if let Some(block) = varint::ShortBlock::new(bytes, C::short_lane) {
+                    acc = block
+                        .lanes()
+                        .take(block.count())
+                        .fold(acc, |acc, lane| f(acc, C::from_short_lane(lane)));
+                    run = &run[block.len()..];
+                    continue;
+                }
+                scalar_bytes = 64;
+            }
+        }
+        let before = run.len();
+        match next_scalar::<C>(&mut run) {
+            Some(v) => acc = f(acc, v),
+            None => return acc,
+        }
+        scalar_bytes = scalar_bytes.saturating_sub(before - run.len());
+    }
 }
 
 scalar_view!(Int32, Int64, Uint32, Uint64, Sint32, Sint64, Bool, Fixed32, Fixed64, Sfixed32, Sfixed64, Float, Double);
@@ -108,6 +249,7 @@ impl<'a, E: Enum> ViewCodec<'a> for ClosedEnum<E> {
     type Item = E;
     const WIRE_TYPE: u8 = wire::VARINT;
     const PACKED_WIDTH: Option<usize> = Some(0);
+    const ONE_PER_RECORD: bool = false;
 
     /// Counted value by value: unnamed numbers are not yielded.
     fn count_packed(r: &mut Reader<'a>) -> Result<usize, DecodeError> {
@@ -266,6 +408,8 @@ pub struct LazyGroup<V, const NUMBER: u32>(PhantomData<V>);
 /// been read).
 #[inline(always)]
 fn nested<'a>(r: &mut Reader<'a>, depth: u32, group: Option<u32>) -> Result<(Reader<'a>, u32), DecodeError> {
+    #[cfg(test)]
+    reads::NESTED.with(|n| n.set(n.get() + 1));
     let Some(depth) = depth.checked_sub(1) else {
         return Err(r.error(DecodeErrorKind::RecursionLimit));
     };
@@ -291,6 +435,9 @@ fn merge_view<'a, V: View<'a>>(
 }
 
 /// Checks a nested message and keeps it in `slot`, to read on demand.
+/// Inlined into the message's reader: a recursive message reads itself
+/// through it at every level.
+#[inline]
 fn merge_lazy<'a, V: View<'a>>(
     slot: &mut Option<Lazy<'a, V>>,
     r: &mut Reader<'a>,
@@ -327,6 +474,7 @@ impl<'a, V: View<'a>> ViewCodec<'a> for LazyMsg<V> {
     type Item = Lazy<'a, V>;
     const WIRE_TYPE: u8 = wire::LEN;
 
+    #[inline]
     fn merge(slot: &mut Option<Lazy<'a, V>>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
         merge_lazy(slot, r, depth, None)
     }
@@ -336,7 +484,19 @@ impl<'a, V: View<'a>, const NUMBER: u32> ViewCodec<'a> for LazyGroup<V, NUMBER> 
     type Item = Lazy<'a, V>;
     const WIRE_TYPE: u8 = wire::START_GROUP;
 
+    #[inline]
     fn merge(slot: &mut Option<Lazy<'a, V>>, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
         merge_lazy(slot, r, depth, Some(NUMBER))
+    }
+}
+
+/// How many nested messages views have read, on this thread (for tests of
+/// how much reading a structure costs).
+#[cfg(test)]
+pub(super) mod reads {
+    extern crate std;
+
+    std::thread_local! {
+        pub static NESTED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 }

@@ -49,6 +49,19 @@ pub use repeated::{Iter, Map, MapIter, Repeated};
 /// bytes are known to nest no deeper than the limit they were checked under.
 const CHECKED: u32 = u32::MAX;
 
+/// Depths above this descend from [`CHECKED`]: the bytes being read were
+/// checked by the decode that made the view, so a record that is only kept
+/// or counted (a lazy field, an element of a repeated field) need not be
+/// read again. Reading a structure in full is then linear in its size at
+/// every depth. A decode's own recursion limit is capped at this.
+const TRUSTED: u32 = u32::MAX / 2;
+
+/// True if `depth` descends from [`CHECKED`] (see [`TRUSTED`]).
+#[inline(always)]
+const fn checked_before(depth: u32) -> bool {
+    depth > TRUSTED
+}
+
 /// A zero-copy view of a message, generated as `FooView<'a>` for a message
 /// `Foo` (see the [module docs](self)).
 pub trait View<'a>: Default + Clone + core::fmt::Debug {
@@ -101,7 +114,7 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
         let name = <Self::Message as Message>::FULL_NAME;
         let mut view = Self::default();
         crate::message::decode::enter(buf.len(), Reader::new(buf), options, name, |r, depth| {
-            view.merge_chunk(r, depth)
+            view.merge_chunk(r, depth.min(TRUSTED))
         })?;
         view.check_required()?;
         Ok(view)
@@ -291,7 +304,8 @@ impl core::fmt::Debug for Source<'_> {
 
 /// A message field read on demand: for a field whose type contains the
 /// message holding it (a view cannot hold itself inline). The decode that
-/// made it checked its bytes; [`Lazy::get`] reads them again.
+/// made it checked its bytes; [`Lazy::get`] reads them again (only this
+/// level: lazy fields and repeated elements below it are kept, not read).
 pub struct Lazy<'a, V> {
     source: Source<'a>,
     view: PhantomData<fn() -> V>,
@@ -309,10 +323,15 @@ impl<'a, V: View<'a>> Lazy<'a, V> {
         view
     }
 
-    /// Checks one occurrence and keeps it.
+    /// Checks one occurrence (unless it was checked before) and keeps it.
+    #[inline]
     fn merge(&mut self, r: &mut Reader<'a>, depth: u32) -> Result<(), DecodeError> {
         let chunk = r.rest();
-        V::default().merge_chunk(r, depth)?;
+        if checked_before(depth) {
+            *r = Reader::new(&chunk[chunk.len()..]);
+        } else {
+            V::default().merge_chunk(r, depth)?;
+        }
         self.source.add(chunk);
         Ok(())
     }
@@ -378,4 +397,75 @@ impl<'a> Iterator for UnknownIter<'_, 'a> {
 pub(crate) fn read_str<'a>(r: &mut Reader<'a>) -> Result<&'a str, DecodeError> {
     let bytes = r.read_bytes()?;
     crate::wire::utf8::as_utf8(bytes, r.offset())
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::codec::reads::NESTED;
+    use super::View;
+    use crate::well_known::value::{Kind, KindView};
+    use crate::well_known::{ListValue, Value, ValueView};
+    use crate::{DecodeOptions, Message};
+
+    /// `[[[ ... [1.0, 2.0] ... ]]]`, `levels` lists deep, two numbers at
+    /// each level.
+    fn nested_lists(levels: usize) -> Vec<u8> {
+        let number = |n: f64| Value {
+            kind: Some(Kind::NumberValue(n)),
+            ..Default::default()
+        };
+        let mut value = number(0.0);
+        for _ in 0..levels {
+            let values = alloc::vec![number(1.0), value, number(2.0)];
+            let list = ListValue {
+                values,
+                ..Default::default()
+            };
+            value = Value {
+                kind: Some(Kind::ListValue(list)),
+                ..Default::default()
+            };
+        }
+        value.encode_to_vec()
+    }
+
+    /// Sums every number, reading every list.
+    fn sum(value: &ValueView<'_>) -> f64 {
+        match &value.kind {
+            Some(KindView::NumberValue(n)) => *n,
+            Some(KindView::ListValue(list)) => list.values.iter().map(|v| sum(&v)).sum(),
+            _ => 0.0,
+        }
+    }
+
+    /// Nested messages read to decode the structure and read all of it.
+    fn reads(levels: usize) -> usize {
+        let bytes = nested_lists(levels);
+        let options = DecodeOptions {
+            recursion_limit: 1000,
+            ..Default::default()
+        };
+        NESTED.with(|n| n.set(0));
+        let view = ValueView::decode_with(&bytes, &options).unwrap();
+        let total = sum(&view);
+        assert_eq!(total, 3.0 * levels as f64);
+        NESTED.with(|n| n.get())
+    }
+
+    /// Reading a structure in full is linear in its size at every depth:
+    /// each level's elements are counted, not read, when the level above is
+    /// read again.
+    #[test]
+    fn reading_a_deep_structure_in_full_is_linear() {
+        let (shallow, deep) = (reads(16), reads(64));
+        // Quadratic reading would make the deep case about 16 times the
+        // shallow one; linear makes it 4 times.
+        assert!(
+            deep <= 4 * shallow + 16,
+            "16 levels: {shallow} reads, 64 levels: {deep}"
+        );
+        assert!(deep <= 12 * 64, "{deep} nested reads for 64 levels");
+    }
 }

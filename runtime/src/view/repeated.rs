@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::marker::PhantomData;
 
-use super::{Rest, ViewCodec, CHECKED};
+use super::{checked_before, Rest, ViewCodec, CHECKED};
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -100,7 +100,7 @@ impl<'a> Records<'a> {
             spans: self.spans.all(),
             spans_left: self.spans.count(),
             r: Reader::new(&[]),
-            packed: Reader::new(&[]),
+            packed: &[],
             number: self.number,
             left: self.len,
             codec: PhantomData,
@@ -136,6 +136,17 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
         let start = record_start(chunk, left);
         let count = if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
             C::count_packed(r)?
+        } else if C::ONE_PER_RECORD && checked_before(depth) {
+            // Read again after a decode checked it: count the run, and
+            // leave each element to be read when it is iterated.
+            let mut count = 0;
+            loop {
+                r.skip_value(tag, depth)?;
+                count += 1;
+                if !r.read_tag_if(tag) {
+                    break count;
+                }
+            }
         } else {
             // Encoders write a repeated field's records together: read the
             // whole run here, and note its span once.
@@ -201,10 +212,31 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
         self.get(self.len().checked_sub(1)?)
     }
 
-    /// The values in a new vector.
+    /// The values in a new vector, decoded as the owned decoder does (whole
+    /// packed runs at a time).
     #[must_use]
     pub fn to_vec(&self) -> Vec<C::Item> {
-        self.iter().collect()
+        let mut out = Vec::new();
+        self.extend_into(&mut out);
+        out
+    }
+
+    /// Appends the values to `out` (a vector kept from call to call
+    /// allocates only when it must grow). Packed scalars are decoded a run
+    /// at a time with the owned decoder's block decoders.
+    pub fn extend_into(&self, out: &mut Vec<C::Item>) {
+        out.reserve(self.len());
+        let mut values = self.iter();
+        loop {
+            if !values.packed.is_empty() {
+                C::extend_packed(core::mem::take(&mut values.packed), out);
+            }
+            match values.next_record() {
+                None => return,
+                Some(Some(v)) => out.push(v),
+                Some(None) => {}
+            }
+        }
     }
 }
 
@@ -249,8 +281,8 @@ pub struct Iter<'s, 'a, C> {
     spans_left: usize,
     /// The records of the current span.
     r: Reader<'a>,
-    /// The values of the current packed record.
-    packed: Reader<'a>,
+    /// The values left of the current packed record.
+    packed: &'a [u8],
     number: u32,
     left: usize,
     codec: PhantomData<fn() -> C>,
@@ -259,16 +291,26 @@ pub struct Iter<'s, 'a, C> {
 impl<'a, C: ViewCodec<'a>> Iter<'_, 'a, C> {
     /// The next value, reading records as needed; `None` at the end (or at
     /// bytes that were not checked by a decode, which cannot happen).
+    #[inline]
     fn read(&mut self) -> Option<C::Item> {
         loop {
             if !self.packed.is_empty() {
-                let mut slot = None;
-                C::merge(&mut slot, &mut self.packed, CHECKED).ok()?;
-                match slot {
+                match C::next_packed(&mut self.packed) {
                     Some(v) => return Some(v),
                     None => continue,
                 }
             }
+            if let Some(v) = self.next_record()? {
+                return Some(v);
+            }
+        }
+    }
+
+    /// Reads the next record of the field: its value if it is unpacked
+    /// (`None` inside for a value not yielded), or `Some(None)` with the run
+    /// in `self.packed` if it is packed; `None` at the end.
+    fn next_record(&mut self) -> Option<Option<C::Item>> {
+        loop {
             while self.r.is_empty() {
                 self.spans_left = self.spans_left.checked_sub(1)?;
                 self.r = Reader::new(self.spans.next()?);
@@ -276,16 +318,13 @@ impl<'a, C: ViewCodec<'a>> Iter<'_, 'a, C> {
             let tag = self.r.read_tag().ok()?;
             if wire::field_number(tag) == self.number {
                 if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
-                    self.packed = self.r.read_nested().ok()?;
-                    continue;
+                    self.packed = self.r.read_bytes().ok()?;
+                    return Some(None);
                 }
                 if wire::wire_type(tag) == C::WIRE_TYPE {
                     let mut slot = None;
                     C::merge(&mut slot, &mut self.r, CHECKED).ok()?;
-                    match slot {
-                        Some(v) => return Some(v),
-                        None => continue,
-                    }
+                    return Some(slot);
                 }
             }
             self.r.skip_value(tag, CHECKED).ok()?;
@@ -308,6 +347,24 @@ impl<'a, C: ViewCodec<'a>> Iterator for Iter<'_, 'a, C> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.left, Some(self.left))
+    }
+
+    /// Packed runs are folded whole ([`ViewCodec::fold_packed`]), so a sum
+    /// over fixed-width values vectorises and varints skip the per-value
+    /// bookkeeping of `next`.
+    #[inline]
+    fn fold<B, F: FnMut(B, C::Item) -> B>(mut self, init: B, mut f: F) -> B {
+        let mut acc = init;
+        loop {
+            if !self.packed.is_empty() {
+                acc = C::fold_packed(core::mem::take(&mut self.packed), acc, &mut f);
+            }
+            match self.next_record() {
+                None => return acc,
+                Some(Some(v)) => acc = f(acc, v),
+                Some(None) => {}
+            }
+        }
     }
 }
 
@@ -366,7 +423,12 @@ where
         depth: u32,
     ) -> Result<(), DecodeError> {
         let start = record_start(chunk, left);
-        let kept = read_entry::<K, V>(r, depth)?.is_some();
+        let kept = if V::ONE_PER_RECORD && checked_before(depth) {
+            r.skip_value(tag, depth)?;
+            true
+        } else {
+            read_entry::<K, V>(r, depth)?.is_some()
+        };
         self.records.add(chunk, start, r, tag, usize::from(kept));
         Ok(())
     }
