@@ -53,4 +53,5 @@ pub mod bf {
 pub mod data;
 pub mod harness;
 pub mod peers;
+pub mod read;
 pub mod suite;

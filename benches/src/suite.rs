@@ -267,6 +267,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         run_payload(&mut rows, "wide payload, foldhash", &p, libs, settings, None);
     }
     json_rows(&mut rows, settings, &mut select);
+    read_rows(&mut rows, settings, &mut select);
     for depth in [16, 64, 256] {
         if !select(&format!("nested depth {depth}")) {
             continue;
@@ -508,4 +509,45 @@ fn binary_table(rows: &[Row]) -> String {
         );
     }
     out
+}
+
+/// Decode, then read every field once (see [`crate::read`]): the fair
+/// comparison for views, which read lazily.
+fn read_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&str) -> bool) {
+    use crate::read::read_rows as libs;
+    let lists: [(&str, Dist); 5] = [
+        ("int64", Dist::Small),
+        ("int64", Dist::Large),
+        ("sint64", Dist::Small),
+        ("fixed64", Dist::Large),
+        ("sfixed64", Dist::Small),
+    ];
+    for (kind, dist) in lists {
+        let name = format!("{kind} {}, read in full", dist.name());
+        if !select(&name) {
+            continue;
+        }
+        let p = data::int_list(kind, dist);
+        let ops = match kind {
+            "int64" => libs!(from_ref(&p), bench::ints::Int64List, qp::bench::ints::Int64List),
+            "sint64" => libs!(from_ref(&p), bench::ints::Sint64List, qp::bench::ints::Sint64List),
+            // quick-protobuf's packed fixed-width reads are unaligned casts (see above).
+            "fixed64" => libs!(from_ref(&p), bench::ints::Fixed64List),
+            _ => libs!(from_ref(&p), bench::ints::Sfixed64List),
+        };
+        run_payload(rows, &name, &p, ops, settings, None);
+    }
+    if select("fastpb Map, read in full") {
+        let p = data::fastpb("Map");
+        let ops = libs!(from_ref(&p), benchmark::Map, qp::benchmark::Map<'static>);
+        run_payload(rows, "fastpb Map, read in full", &p, ops, settings, None);
+    }
+    for depth in [16, 64] {
+        let name = format!("nested depth {depth}, read in full");
+        if select(&name) {
+            let p = fastrs::Message::encode_to_vec(&data::nested_message(depth));
+            let ops = libs!(from_ref(&p), bench::nested::Node, qp::bench::nested::Node<'static>);
+            run_payload(rows, &name, &p, ops, settings, Some(depth));
+        }
+    }
 }
