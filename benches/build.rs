@@ -11,6 +11,7 @@ const OWN: &[&str] = &[
     "nested.proto",
     "wide.proto",
     "page.proto",
+    "telemetry.proto",
     "fastpb_testcase.proto",
 ];
 

@@ -3,7 +3,7 @@
 
 use fastrs::Message;
 
-use crate::fast::bench::{go, ints, nested, page, unpacked, wide};
+use crate::fast::bench::{go, ints, nested, page, telemetry, unpacked, wide};
 use crate::fast::benchmark;
 
 /// SplitMix64: small, fast, deterministic.
@@ -412,6 +412,125 @@ pub fn page_message(shape: Shape) -> Vec<u8> {
         items,
         next_page_token: text(r, 32),
         total: 1234,
+        ..Default::default()
+    }
+    .encode_to_vec()
+}
+
+/// A trace export in OTLP's shape: one resource (service attributes), two
+/// instrumentation scopes of 50 spans each. Every span has ids, times, a
+/// kind, 8 attributes (strings, integers, a double, a boolean and an array
+/// of strings), one or two events with attributes, a link every fifth span,
+/// and a status.
+pub fn telemetry_export(shape: Shape) -> Vec<u8> {
+    use telemetry::any_value::Value;
+    let mut rng = shape.rng(8);
+    let r = &mut rng;
+    let kv = |key: &str, value: Value| telemetry::KeyValue {
+        key: key.into(),
+        value: Some(telemetry::AnyValue {
+            value: Some(value),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    let id = |r: &mut Rng, len: usize| (0..len).map(|_| r.u64() as u8).collect::<Vec<u8>>();
+    let resource = telemetry::Resource {
+        attributes: vec![
+            kv("service.name", Value::StringValue("checkout".into())),
+            kv("service.version", Value::StringValue("1.42.0".into())),
+            kv("host.name", Value::StringValue(shape.text(r, 18))),
+            kv("process.pid", Value::IntValue(4242)),
+            kv("telemetry.sdk.language", Value::StringValue("rust".into())),
+        ],
+        ..Default::default()
+    };
+    let trace = id(r, 16);
+    let mut time = 1_733_000_000_000_000_000u64;
+    let mut span = |r: &mut Rng, i: usize| {
+        time += r.below(1_000_000);
+        let start = time;
+        let attributes = vec![
+            kv("http.method", Value::StringValue(["GET", "POST", "PUT"][i % 3].into())),
+            kv(
+                "http.route",
+                Value::StringValue(format!("/api/v1/{}", shape.text(r, 8))),
+            ),
+            kv("http.status_code", Value::IntValue(200 + (r.below(4) as i64) * 100)),
+            kv("net.peer.port", Value::IntValue(r.below(65536) as i64)),
+            kv("db.rows", Value::DoubleValue(r.below(10_000) as f64 / 7.0)),
+            kv("cache.hit", Value::BoolValue(r.below(2) == 0)),
+            kv("user.id", Value::StringValue(shape.text(r, 12))),
+            kv(
+                "feature.flags",
+                Value::ArrayValue(telemetry::ArrayValue {
+                    values: (0..3)
+                        .map(|_| telemetry::AnyValue {
+                            value: Some(Value::StringValue(shape.text(r, 6))),
+                            ..Default::default()
+                        })
+                        .collect(),
+                    ..Default::default()
+                }),
+            ),
+        ];
+        let events = (0..1 + r.below(2))
+            .map(|_| telemetry::Event {
+                time_unix_nano: start + r.below(1000),
+                name: shape.text(r, 10),
+                attributes: vec![
+                    kv("event.seq", Value::IntValue(r.below(100) as i64)),
+                    kv("event.detail", Value::StringValue(shape.text(r, 16))),
+                ],
+                ..Default::default()
+            })
+            .collect();
+        let links = i.is_multiple_of(5)
+            .then(|| telemetry::Link {
+                trace_id: id(r, 16),
+                span_id: id(r, 8),
+                attributes: vec![kv("link.kind", Value::StringValue("follows".into()))],
+                ..Default::default()
+            })
+            .into_iter()
+            .collect();
+        telemetry::Span {
+            trace_id: trace.clone(),
+            span_id: id(r, 8),
+            parent_span_id: id(r, 8),
+            name: format!("{} {}", ["GET", "POST", "PUT"][i % 3], shape.text(r, 12)),
+            kind: telemetry::SpanKind::Server.into(),
+            start_time_unix_nano: start,
+            end_time_unix_nano: start + r.below(50_000_000),
+            attributes,
+            events,
+            links,
+            status: Some(telemetry::Status {
+                code: telemetry::StatusCode::Ok.into(),
+                ..Default::default()
+            }),
+            flags: 1,
+            ..Default::default()
+        }
+    };
+    let scope_spans = (0..2)
+        .map(|s| telemetry::ScopeSpans {
+            scope: Some(telemetry::Scope {
+                name: format!("io.opentelemetry.{}", ["http", "db"][s]),
+                version: "0.27.0".into(),
+                ..Default::default()
+            }),
+            spans: (0..50).map(|i| span(r, s * 50 + i)).collect(),
+            ..Default::default()
+        })
+        .collect();
+    telemetry::ExportRequest {
+        resource_spans: vec![telemetry::ResourceSpans {
+            resource: Some(resource),
+            scope_spans,
+            schema_url: "https://opentelemetry.io/schemas/1.26.0".into(),
+            ..Default::default()
+        }],
         ..Default::default()
     }
     .encode_to_vec()

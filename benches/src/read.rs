@@ -205,3 +205,246 @@ macro_rules! read_rows {
     }};
 }
 pub(crate) use read_rows;
+
+/// An optional message field, whatever a library holds it in.
+trait Opt<T> {
+    fn opt(&self) -> Option<&T>;
+}
+
+impl<T> Opt<T> for Option<T> {
+    fn opt(&self) -> Option<&T> {
+        self.as_ref()
+    }
+}
+
+impl<V> Opt<V> for buffa::MessageFieldView<V> {
+    fn opt(&self) -> Option<&V> {
+        self.as_option()
+    }
+}
+
+/// An enum field's number, whatever a library holds it in.
+trait Number {
+    fn number(&self) -> u64;
+}
+
+impl Number for i32 {
+    fn number(&self) -> u64 {
+        *self as u64
+    }
+}
+
+impl<E: fastrs::Enum> Number for fastrs::EnumValue<E> {
+    fn number(&self) -> u64 {
+        self.to_i32() as u64
+    }
+}
+
+impl<E: buffa::Enumeration> Number for buffa::EnumValue<E> {
+    fn number(&self) -> u64 {
+        self.to_i32() as u64
+    }
+}
+
+impl Number for qp::bench::telemetry::SpanKind {
+    fn number(&self) -> u64 {
+        *self as i32 as u64
+    }
+}
+
+impl Number for qp::bench::telemetry::StatusCode {
+    fn number(&self) -> u64 {
+        *self as i32 as u64
+    }
+}
+
+/// The sum of each element's reading (elements or references to them).
+fn each<T: ReadAll>(items: impl Iterator<Item = impl core::borrow::Borrow<T>>) -> u64 {
+    items.fold(0, |s, item| add(s, item.borrow().read_all()))
+}
+
+fn opt<T: ReadAll>(field: &impl Opt<T>) -> u64 {
+    field.opt().map_or(0, ReadAll::read_all)
+}
+
+/// The telemetry messages but `AnyValue` (whose oneof each library spells
+/// its own way), for one library: `$t` maps a message name to its type.
+macro_rules! telemetry {
+    ($($lib:ident: $t:ident;)*) => {$(
+        mod $lib {
+            use super::*;
+
+            impl ReadAll for $t!(ExportRequest) {
+                fn read_all(&self) -> u64 {
+                    each::<$t!(ResourceSpans)>(self.resource_spans.iter())
+                }
+            }
+            impl ReadAll for $t!(ResourceSpans) {
+                fn read_all(&self) -> u64 {
+                    let scopes = each::<$t!(ScopeSpans)>(self.scope_spans.iter());
+                    add(add(opt::<$t!(Resource)>(&self.resource), scopes), self.schema_url.len() as u64)
+                }
+            }
+            impl ReadAll for $t!(Resource) {
+                fn read_all(&self) -> u64 {
+                    add(each::<$t!(KeyValue)>(self.attributes.iter()), self.dropped_attributes_count as u64)
+                }
+            }
+            impl ReadAll for $t!(ScopeSpans) {
+                fn read_all(&self) -> u64 {
+                    let spans = each::<$t!(Span)>(self.spans.iter());
+                    add(add(opt::<$t!(Scope)>(&self.scope), spans), self.schema_url.len() as u64)
+                }
+            }
+            impl ReadAll for $t!(Scope) {
+                fn read_all(&self) -> u64 {
+                    let attributes = each::<$t!(KeyValue)>(self.attributes.iter());
+                    [self.name.len() as u64, self.version.len() as u64, attributes, self.dropped_attributes_count as u64]
+                        .into_iter()
+                        .fold(0, add)
+                }
+            }
+            impl ReadAll for $t!(Span) {
+                fn read_all(&self) -> u64 {
+                    [
+                        self.trace_id.len() as u64,
+                        self.span_id.len() as u64,
+                        self.trace_state.len() as u64,
+                        self.parent_span_id.len() as u64,
+                        self.name.len() as u64,
+                        self.kind.number(),
+                        self.start_time_unix_nano,
+                        self.end_time_unix_nano,
+                        each::<$t!(KeyValue)>(self.attributes.iter()),
+                        self.dropped_attributes_count as u64,
+                        each::<$t!(Event)>(self.events.iter()),
+                        self.dropped_events_count as u64,
+                        each::<$t!(Link)>(self.links.iter()),
+                        self.dropped_links_count as u64,
+                        opt::<$t!(Status)>(&self.status),
+                        self.flags as u64,
+                    ]
+                    .into_iter()
+                    .fold(0, add)
+                }
+            }
+            impl ReadAll for $t!(Event) {
+                fn read_all(&self) -> u64 {
+                    let attributes = each::<$t!(KeyValue)>(self.attributes.iter());
+                    [self.time_unix_nano, self.name.len() as u64, attributes, self.dropped_attributes_count as u64]
+                        .into_iter()
+                        .fold(0, add)
+                }
+            }
+            impl ReadAll for $t!(Link) {
+                fn read_all(&self) -> u64 {
+                    [
+                        self.trace_id.len() as u64,
+                        self.span_id.len() as u64,
+                        self.trace_state.len() as u64,
+                        each::<$t!(KeyValue)>(self.attributes.iter()),
+                        self.dropped_attributes_count as u64,
+                        self.flags as u64,
+                    ]
+                    .into_iter()
+                    .fold(0, add)
+                }
+            }
+            impl ReadAll for $t!(Status) {
+                fn read_all(&self) -> u64 {
+                    add(self.message.len() as u64, self.code.number())
+                }
+            }
+            impl ReadAll for $t!(KeyValue) {
+                fn read_all(&self) -> u64 {
+                    add(self.key.len() as u64, opt::<$t!(AnyValue)>(&self.value))
+                }
+            }
+            impl ReadAll for $t!(ArrayValue) {
+                fn read_all(&self) -> u64 {
+                    each::<$t!(AnyValue)>(self.values.iter())
+                }
+            }
+            impl ReadAll for $t!(KeyValueList) {
+                fn read_all(&self) -> u64 {
+                    each::<$t!(KeyValue)>(self.values.iter())
+                }
+            }
+        }
+    )*};
+}
+
+macro_rules! prost_t {
+    ($name:ident) => {
+        pb::bench::telemetry::$name
+    };
+}
+macro_rules! fastrs_t {
+    ($name:ident) => {
+        fast::bench::telemetry::$name
+    };
+}
+macro_rules! fastrs_view_t {
+    ($name:ident) => { <fast::bench::telemetry::$name as fastrs::HasView>::View<'_> };
+}
+macro_rules! buffa_view_t {
+    ($name:ident) => { <bf::bench::telemetry::$name as buffa::HasMessageView>::View<'_> };
+}
+macro_rules! quick_t {
+    ($name:ident) => { qp::bench::telemetry::$name<'_> };
+}
+
+telemetry! {
+    prost_telemetry: prost_t;
+    fastrs_telemetry: fastrs_t;
+    fastrs_view_telemetry: fastrs_view_t;
+    buffa_view_telemetry: buffa_view_t;
+    quick_telemetry: quick_t;
+}
+
+/// An `AnyValue`'s value, in one library's spelling of the oneof.
+macro_rules! any_value {
+    ($($ty:ty => $path:path, $array:ty, $list:ty;)*) => {$(
+        impl ReadAll for $ty {
+            fn read_all(&self) -> u64 {
+                use $path as V;
+                match self.value.as_ref() {
+                    Some(V::StringValue(s)) => s.len() as u64,
+                    Some(V::BoolValue(b)) => *b as u64,
+                    Some(V::IntValue(i)) => *i as u64,
+                    Some(V::DoubleValue(d)) => d.to_bits(),
+                    Some(V::ArrayValue(a)) => <$array as ReadAll>::read_all(a),
+                    Some(V::KvlistValue(l)) => <$list as ReadAll>::read_all(l),
+                    Some(V::BytesValue(b)) => b.len() as u64,
+                    None => 0,
+                }
+            }
+        }
+    )*};
+}
+
+any_value! {
+    prost_t!(AnyValue) => pb::bench::telemetry::any_value::Value,
+        prost_t!(ArrayValue), prost_t!(KeyValueList);
+    fastrs_t!(AnyValue) => fast::bench::telemetry::any_value::Value,
+        fastrs_t!(ArrayValue), fastrs_t!(KeyValueList);
+    fastrs_view_t!(AnyValue) => fast::bench::telemetry::any_value::ValueView, fastrs_view_t!(ArrayValue), fastrs_view_t!(KeyValueList);
+    buffa_view_t!(AnyValue) => bf::bench::telemetry::__buffa::view::oneof::any_value::Value, buffa_view_t!(ArrayValue),
+        buffa_view_t!(KeyValueList);
+}
+
+impl ReadAll for quick_t!(AnyValue) {
+    fn read_all(&self) -> u64 {
+        use qp::bench::telemetry::mod_AnyValue::OneOfvalue as V;
+        match &self.value {
+            V::string_value(s) => s.len() as u64,
+            V::bool_value(b) => *b as u64,
+            V::int_value(i) => *i as u64,
+            V::double_value(d) => d.to_bits(),
+            V::array_value(a) => a.read_all(),
+            V::kvlist_value(l) => l.read_all(),
+            V::bytes_value(b) => b.len() as u64,
+            V::None => 0,
+        }
+    }
+}

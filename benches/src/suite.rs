@@ -266,6 +266,27 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         ];
         run_payload(&mut rows, "wide payload, foldhash", &p, libs, settings, None);
     }
+    if select("telemetry export") {
+        let p = data::telemetry_export(Shape::Fixed);
+        let libs = peers!(
+            from_ref(&p),
+            bench::telemetry::ExportRequest,
+            qp::bench::telemetry::ExportRequest<'static>
+        );
+        run_payload(&mut rows, "telemetry export", &p, libs, settings, None);
+    }
+    let name = format!("telemetry export, {VARIED} payloads");
+    if select(&name) {
+        let payload = |seed| data::telemetry_export(Shape::Varied(seed));
+        let libs = |p: &[Vec<u8>]| {
+            peers!(
+                p,
+                bench::telemetry::ExportRequest,
+                qp::bench::telemetry::ExportRequest<'static>
+            )
+        };
+        varied_row(&mut rows, &name, payload, libs, settings);
+    }
     json_rows(&mut rows, settings, &mut select);
     read_rows(&mut rows, settings, &mut select);
     for depth in [16, 64, 256] {
@@ -541,6 +562,15 @@ fn read_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&s
         let p = data::fastpb("Map");
         let ops = libs!(from_ref(&p), benchmark::Map, qp::benchmark::Map<'static>);
         run_payload(rows, "fastpb Map, read in full", &p, ops, settings, None);
+    }
+    if select("telemetry export, read in full") {
+        let p = data::telemetry_export(Shape::Fixed);
+        let ops = libs!(
+            from_ref(&p),
+            bench::telemetry::ExportRequest,
+            qp::bench::telemetry::ExportRequest<'static>
+        );
+        run_payload(rows, "telemetry export, read in full", &p, ops, settings, None);
     }
     for depth in [16, 64] {
         let name = format!("nested depth {depth}, read in full");
