@@ -485,7 +485,8 @@ pub fn telemetry_export(shape: Shape) -> Vec<u8> {
                 ..Default::default()
             })
             .collect();
-        let links = i.is_multiple_of(5)
+        let links = i
+            .is_multiple_of(5)
             .then(|| telemetry::Link {
                 trace_id: id(r, 16),
                 span_id: id(r, 8),

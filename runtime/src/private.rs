@@ -7,7 +7,7 @@ pub use crate::codec::*;
 pub use crate::field::map::{
     map_run_length, read_map_entry, read_map_entry_closed, read_map_entry_into, size_map, write_map,
 };
-pub use crate::field::repeated::{reserve_run, size_repeated, write_repeated};
+pub use crate::field::repeated::{merge_message_run, reserve_run, size_repeated, write_repeated};
 pub use crate::message::recycle::Reusable;
 pub use crate::Recycler;
 

@@ -558,13 +558,9 @@ impl ::fastrs::Message for Order {
                         }
                     }
                     0x43 => {
-                        __fastrs::reserve_run(&mut self.line, r, 0x43);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Group::<order::Line, 8>::merge(&mut v, r, depth)?;
-                        self.line.push(v);
-                        if r.read_tag_if(0x43) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Group<order::Line, 8>,
+                        >(&mut self.line, &mut self.recycle, r, 0x43, depth)?;
                     }
                     0x5a => {
                         match &mut self.payment {

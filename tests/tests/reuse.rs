@@ -202,6 +202,86 @@ fn everything_at_once() {
     }
 }
 
+/// A tree with `n` children, each a leaf holding a string.
+fn with_children(n: i64) -> Tree {
+    Tree {
+        children: (0..n)
+            .map(|i| Tree {
+                value: i,
+                branch: Some(tree::Branch::Leaf(format!("child {i}"))),
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn runs_longer_and_shorter_than_what_was_kept() {
+    // Read into the kept children in place, more pushed, the rest kept again.
+    let mut m = Tree::default();
+    for n in [3, 5, 1, 0, 4, 4, 2] {
+        let expected = with_children(n);
+        m.clear();
+        m.fast_read(&expected.encode_to_vec()).unwrap();
+        assert_eq!(m, expected, "{n} children");
+    }
+    steady_state::<Tree>(&with_children(6).encode_to_vec());
+}
+
+#[test]
+fn an_error_in_a_run_keeps_what_was_read_before_it() {
+    let mut m = Tree::decode(&with_children(4).encode_to_vec()).unwrap();
+    m.clear();
+    // Three children, the second cut short: its length says more than is there.
+    let mut bad = with_children(1).encode_to_vec();
+    bad.extend_from_slice(&[0x22, 0x05, 0x08]);
+    assert!(m.fast_read(&bad).is_err());
+    assert_eq!(m.children, with_children(1).children, "the child read before the error");
+    let expected = with_children(3);
+    m.clear();
+    m.fast_read(&expected.encode_to_vec()).unwrap();
+    assert_eq!(m, expected);
+}
+
+#[test]
+fn records_of_a_field_apart_from_each_other_keep_their_order() {
+    let mut m = Tree::decode(&with_children(5).encode_to_vec()).unwrap();
+    m.clear();
+    // children 0 and 1, then `value`, then child 2: two runs of one field.
+    let all = with_children(3);
+    let part = |children: &[Tree]| {
+        Tree {
+            children: children.to_vec(),
+            ..Default::default()
+        }
+        .encode_to_vec()
+    };
+    let mut input = part(&all.children[..2]);
+    input.extend(
+        Tree {
+            value: 9,
+            ..Default::default()
+        }
+        .encode_to_vec(),
+    );
+    input.extend(part(&all.children[2..]));
+    m.fast_read(&input).unwrap();
+    assert_eq!(m, Tree { value: 9, ..all });
+}
+
+#[test]
+fn merging_without_clear_appends() {
+    // Two children read into kept ones, three more kept; a merge then adds.
+    let mut m = Tree::decode(&with_children(5).encode_to_vec()).unwrap();
+    m.clear();
+    m.fast_read(&with_children(2).encode_to_vec()).unwrap();
+    m.fast_read(&with_children(1).encode_to_vec()).unwrap();
+    let mut expected = with_children(2).children;
+    expected.extend(with_children(1).children);
+    assert_eq!(m.children, expected);
+}
+
 #[test]
 fn kept_messages_come_back_cleared() {
     // A kept child must not carry its old fields into a decode that sets others.

@@ -825,13 +825,9 @@ impl ::fastrs::Message for ListServiceResponse {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.service, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ServiceResponse>::merge(&mut v, r, depth)?;
-                        self.service.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ServiceResponse>,
+                        >(&mut self.service, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }

@@ -23,7 +23,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::strategy::{helper, keep_method, keeper_ident, keeps_values, spare, value_fn, ValueOp};
+use super::strategy::{helper, is_message, keep_method, keeper_ident, keeps_values, spare, value_fn, ValueOp};
 use super::tokens::{codec, tag_value};
 use crate::model::plan::{self, Read, Target};
 use crate::model::{Field, Kind, Message, Shape, Tag};
@@ -399,6 +399,15 @@ fn element(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
         let codec = codec(kind, scope);
         let push = quote!(__fastrs::compact::push::<#codec>(&mut self.#ident, r, depth, #tag));
         return Arm::call(a, push);
+    }
+    if msg.strategy.reuse && is_message(kind) {
+        // The whole run, read into the messages the field kept at `clear()`.
+        let (codec, recycle) = (codec(kind, scope), &msg.recycle);
+        let run = quote!(__fastrs::merge_message_run::<#codec>(&mut self.#ident, &mut self.#recycle, r, #tag, depth));
+        return Arm {
+            repeats: false,
+            ..Arm::call(a, run)
+        };
     }
     let reserve = quote!(__fastrs::reserve_run(&mut self.#ident, r, #tag););
     let push = if is_closed(kind) {

@@ -465,34 +465,24 @@ impl ::fastrs::Message for CodeGeneratorRequest {
                         }
                     }
                     0x7a => {
-                        __fastrs::reserve_run(&mut self.proto_file, r, 0x7a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            super::FileDescriptorProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.proto_file.push(v);
-                        if r.read_tag_if(0x7a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<super::FileDescriptorProto>,
+                        >(&mut self.proto_file, &mut self.recycle, r, 0x7a, depth)?;
                         if r.read_tag_if(0x8a) {
                             tag = 0x8a;
                             continue;
                         }
                     }
                     0x8a => {
-                        __fastrs::reserve_run(
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<super::FileDescriptorProto>,
+                        >(
                             &mut self.source_file_descriptors,
+                            &mut self.recycle,
                             r,
                             0x8a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            super::FileDescriptorProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.source_file_descriptors.push(v);
-                        if r.read_tag_if(0x8a) {
-                            continue;
-                        }
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -916,15 +906,9 @@ impl ::fastrs::Message for CodeGeneratorResponse {
                         }
                     }
                     0x7a => {
-                        __fastrs::reserve_run(&mut self.file, r, 0x7a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            code_generator_response::File,
-                        >::merge(&mut v, r, depth)?;
-                        self.file.push(v);
-                        if r.read_tag_if(0x7a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<code_generator_response::File>,
+                        >(&mut self.file, &mut self.recycle, r, 0x7a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }

@@ -45,13 +45,9 @@ impl ::fastrs::Message for FileDescriptorSet {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.file, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FileDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.file.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FileDescriptorProto>,
+                        >(&mut self.file, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -367,54 +363,36 @@ impl ::fastrs::Message for FileDescriptorProto {
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.message_type, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<DescriptorProto>::merge(&mut v, r, depth)?;
-                        self.message_type.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<DescriptorProto>,
+                        >(&mut self.message_type, &mut self.recycle, r, 0x22, depth)?;
                         if r.read_tag_if(0x2a) {
                             tag = 0x2a;
                             continue;
                         }
                     }
                     0x2a => {
-                        __fastrs::reserve_run(&mut self.enum_type, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<EnumDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.enum_type.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<EnumDescriptorProto>,
+                        >(&mut self.enum_type, &mut self.recycle, r, 0x2a, depth)?;
                         if r.read_tag_if(0x32) {
                             tag = 0x32;
                             continue;
                         }
                     }
                     0x32 => {
-                        __fastrs::reserve_run(&mut self.service, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            ServiceDescriptorProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.service.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ServiceDescriptorProto>,
+                        >(&mut self.service, &mut self.recycle, r, 0x32, depth)?;
                         if r.read_tag_if(0x3a) {
                             tag = 0x3a;
                             continue;
                         }
                     }
                     0x3a => {
-                        __fastrs::reserve_run(&mut self.extension, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FieldDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.extension.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FieldDescriptorProto>,
+                        >(&mut self.extension, &mut self.recycle, r, 0x3a, depth)?;
                         if r.read_tag_if(0x42) {
                             tag = 0x42;
                             continue;
@@ -1195,67 +1173,45 @@ impl ::fastrs::Message for DescriptorProto {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.field, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FieldDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.field.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FieldDescriptorProto>,
+                        >(&mut self.field, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.nested_type, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<DescriptorProto>::merge(&mut v, r, depth)?;
-                        self.nested_type.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<DescriptorProto>,
+                        >(&mut self.nested_type, &mut self.recycle, r, 0x1a, depth)?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.enum_type, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<EnumDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.enum_type.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<EnumDescriptorProto>,
+                        >(&mut self.enum_type, &mut self.recycle, r, 0x22, depth)?;
                         if r.read_tag_if(0x2a) {
                             tag = 0x2a;
                             continue;
                         }
                     }
                     0x2a => {
-                        __fastrs::reserve_run(&mut self.extension_range, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            descriptor_proto::ExtensionRange,
-                        >::merge(&mut v, r, depth)?;
-                        self.extension_range.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<descriptor_proto::ExtensionRange>,
+                        >(&mut self.extension_range, &mut self.recycle, r, 0x2a, depth)?;
                         if r.read_tag_if(0x32) {
                             tag = 0x32;
                             continue;
                         }
                     }
                     0x32 => {
-                        __fastrs::reserve_run(&mut self.extension, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FieldDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.extension.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FieldDescriptorProto>,
+                        >(&mut self.extension, &mut self.recycle, r, 0x32, depth)?;
                         if r.read_tag_if(0x3a) {
                             tag = 0x3a;
                             continue;
@@ -1277,28 +1233,18 @@ impl ::fastrs::Message for DescriptorProto {
                         }
                     }
                     0x42 => {
-                        __fastrs::reserve_run(&mut self.oneof_decl, r, 0x42);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<OneofDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.oneof_decl.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<OneofDescriptorProto>,
+                        >(&mut self.oneof_decl, &mut self.recycle, r, 0x42, depth)?;
                         if r.read_tag_if(0x4a) {
                             tag = 0x4a;
                             continue;
                         }
                     }
                     0x4a => {
-                        __fastrs::reserve_run(&mut self.reserved_range, r, 0x4a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            descriptor_proto::ReservedRange,
-                        >::merge(&mut v, r, depth)?;
-                        self.reserved_range.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<descriptor_proto::ReservedRange>,
+                        >(&mut self.reserved_range, &mut self.recycle, r, 0x4a, depth)?;
                         if r.read_tag_if(0x52) {
                             tag = 0x52;
                             continue;
@@ -2370,15 +2316,9 @@ impl ::fastrs::Message for ExtensionRangeOptions {
             loop {
                 match tag {
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.declaration, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            extension_range_options::Declaration,
-                        >::merge(&mut v, r, depth)?;
-                        self.declaration.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<extension_range_options::Declaration>,
+                        >(&mut self.declaration, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x18) {
                             tag = 0x18;
                             continue;
@@ -2411,13 +2351,15 @@ impl ::fastrs::Message for ExtensionRangeOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -4332,15 +4274,9 @@ impl ::fastrs::Message for EnumDescriptorProto {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.value, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            EnumValueDescriptorProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.value.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<EnumValueDescriptorProto>,
+                        >(&mut self.value, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
@@ -4362,15 +4298,9 @@ impl ::fastrs::Message for EnumDescriptorProto {
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.reserved_range, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            enum_descriptor_proto::EnumReservedRange,
-                        >::merge(&mut v, r, depth)?;
-                        self.reserved_range.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<enum_descriptor_proto::EnumReservedRange>,
+                        >(&mut self.reserved_range, &mut self.recycle, r, 0x22, depth)?;
                         if r.read_tag_if(0x2a) {
                             tag = 0x2a;
                             continue;
@@ -5263,13 +5193,9 @@ impl ::fastrs::Message for ServiceDescriptorProto {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.method, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<MethodDescriptorProto>::merge(&mut v, r, depth)?;
-                        self.method.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<MethodDescriptorProto>,
+                        >(&mut self.method, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
@@ -6407,13 +6333,15 @@ impl ::fastrs::Message for FileOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -7464,13 +7392,15 @@ impl ::fastrs::Message for MessageOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -8182,15 +8112,15 @@ impl ::fastrs::Message for FieldOptions {
                         }
                     }
                     0xa2 => {
-                        __fastrs::reserve_run(&mut self.edition_defaults, r, 0xa2);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            field_options::EditionDefault,
-                        >::merge(&mut v, r, depth)?;
-                        self.edition_defaults.push(v);
-                        if r.read_tag_if(0xa2) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<field_options::EditionDefault>,
+                        >(
+                            &mut self.edition_defaults,
+                            &mut self.recycle,
+                            r,
+                            0xa2,
+                            depth,
+                        )?;
                         if r.read_tag_if(0xaa) {
                             tag = 0xaa;
                             continue;
@@ -8227,13 +8157,15 @@ impl ::fastrs::Message for FieldOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -9742,13 +9674,15 @@ impl ::fastrs::Message for OneofOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -10064,13 +9998,15 @@ impl ::fastrs::Message for EnumOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -10479,13 +10415,15 @@ impl ::fastrs::Message for EnumValueOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -10837,13 +10775,15 @@ impl ::fastrs::Message for ServiceOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -11159,13 +11099,15 @@ impl ::fastrs::Message for MethodOptions {
                         }
                     }
                     0x1f3a => {
-                        __fastrs::reserve_run(&mut self.uninterpreted_option, r, 0x1f3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<UninterpretedOption>::merge(&mut v, r, depth)?;
-                        self.uninterpreted_option.push(v);
-                        if r.read_tag_if(0x1f3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<UninterpretedOption>,
+                        >(
+                            &mut self.uninterpreted_option,
+                            &mut self.recycle,
+                            r,
+                            0x1f3a,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -11537,15 +11479,9 @@ impl ::fastrs::Message for UninterpretedOption {
             loop {
                 match tag {
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.name, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            uninterpreted_option::NamePart,
-                        >::merge(&mut v, r, depth)?;
-                        self.name.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<uninterpreted_option::NamePart>,
+                        >(&mut self.name, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
@@ -13608,15 +13544,9 @@ impl ::fastrs::Message for FeatureSetDefaults {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.defaults, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            feature_set_defaults::FeatureSetEditionDefault,
-                        >::merge(&mut v, r, depth)?;
-                        self.defaults.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<feature_set_defaults::FeatureSetEditionDefault>,
+                        >(&mut self.defaults, &mut self.recycle, r, 0x0a, depth)?;
                         if r.read_tag_if(0x20) {
                             tag = 0x20;
                             continue;
@@ -14193,15 +14123,9 @@ impl ::fastrs::Message for SourceCodeInfo {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.location, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            source_code_info::Location,
-                        >::merge(&mut v, r, depth)?;
-                        self.location.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<source_code_info::Location>,
+                        >(&mut self.location, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -15061,15 +14985,9 @@ impl ::fastrs::Message for GeneratedCodeInfo {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.annotation, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            generated_code_info::Annotation,
-                        >::merge(&mut v, r, depth)?;
-                        self.annotation.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<generated_code_info::Annotation>,
+                        >(&mut self.annotation, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }

@@ -342,26 +342,18 @@ impl ::fastrs::Message for Api {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.methods, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Method>::merge(&mut v, r, depth)?;
-                        self.methods.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Method>,
+                        >(&mut self.methods, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x1a, depth)?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
@@ -390,13 +382,9 @@ impl ::fastrs::Message for Api {
                         }
                     }
                     0x32 => {
-                        __fastrs::reserve_run(&mut self.mixins, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Mixin>::merge(&mut v, r, depth)?;
-                        self.mixins.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Mixin>,
+                        >(&mut self.mixins, &mut self.recycle, r, 0x32, depth)?;
                         if r.read_tag_if(0x38) {
                             tag = 0x38;
                             continue;
@@ -860,13 +848,9 @@ impl ::fastrs::Message for Method {
                         }
                     }
                     0x32 => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x32, depth)?;
                         if r.read_tag_if(0x38) {
                             tag = 0x38;
                             continue;
@@ -2723,13 +2707,9 @@ impl ::fastrs::Message for ListValue {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.values, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Value>::merge(&mut v, r, depth)?;
-                        self.values.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Value>,
+                        >(&mut self.values, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -3103,13 +3083,9 @@ impl ::fastrs::Message for Type {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.fields, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Field>::merge(&mut v, r, depth)?;
-                        self.fields.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Field>,
+                        >(&mut self.fields, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
@@ -3129,13 +3105,9 @@ impl ::fastrs::Message for Type {
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x22, depth)?;
                         if r.read_tag_if(0x2a) {
                             tag = 0x2a;
                             continue;
@@ -3594,13 +3566,9 @@ impl ::fastrs::Message for Field {
                         }
                     }
                     0x4a => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x4a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x4a, depth)?;
                         if r.read_tag_if(0x52) {
                             tag = 0x52;
                             continue;
@@ -4213,26 +4181,18 @@ impl ::fastrs::Message for Enum {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.enumvalue, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<EnumValue>::merge(&mut v, r, depth)?;
-                        self.enumvalue.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<EnumValue>,
+                        >(&mut self.enumvalue, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x1a) {
                             tag = 0x1a;
                             continue;
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x1a, depth)?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
@@ -4583,13 +4543,9 @@ impl ::fastrs::Message for EnumValue {
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.options, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<Option>::merge(&mut v, r, depth)?;
-                        self.options.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<Option>,
+                        >(&mut self.options, &mut self.recycle, r, 0x1a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }

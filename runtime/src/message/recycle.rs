@@ -112,10 +112,38 @@ impl Recycler {
     }
 
     /// Keeps the messages of a repeated field for reuse and empties it. For
-    /// generated `clear()`.
+    /// generated `clear()`. When nothing of the type is kept yet, the whole
+    /// vector is kept (no message moves) and the field gets the kept
+    /// vector's spare allocation.
     pub fn keep_messages<M: Message + 'static>(&mut self, values: &mut Vec<M>) {
-        if !values.is_empty() {
-            self.message_pool::<M>().append(values);
+        if values.is_empty() {
+            return;
+        }
+        let pool = self.message_pool::<M>();
+        if pool.is_empty() {
+            core::mem::swap(pool, values);
+        } else {
+            pool.append(values);
+        }
+    }
+
+    /// Gives the empty `values` the kept messages of its type, to be read
+    /// into in place (see `merge_message_run`); the kept vector's place
+    /// takes `values`' allocation. False if none are kept.
+    pub(crate) fn swap_messages<M: Message + 'static>(&mut self, values: &mut Vec<M>) -> bool {
+        match self.messages_of::<M>() {
+            Some(pool) if !pool.is_empty() => {
+                core::mem::swap(pool, values);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps `values[from..]` again (messages not read into).
+    pub(crate) fn keep_rest<M: Message + 'static>(&mut self, values: &mut Vec<M>, from: usize) {
+        if from < values.len() {
+            self.message_pool::<M>().extend(values.drain(from..));
         }
     }
 
@@ -123,11 +151,7 @@ impl Recycler {
     /// new one. For generated decoders.
     #[inline]
     pub fn spare_message<M: Message + 'static>(&mut self) -> M {
-        let kept = self.spare.as_mut().and_then(|spare| {
-            let id = core::any::TypeId::of::<M>();
-            let (_, pool) = spare.messages.iter_mut().find(|(t, _)| *t == id)?;
-            pool.downcast_mut::<Vec<M>>()?.pop()
-        });
+        let kept = self.messages_of::<M>().and_then(Vec::pop);
         match kept {
             Some(mut message) => {
                 message.clear();
@@ -137,15 +161,21 @@ impl Recycler {
         }
     }
 
+    /// The kept messages of type `M`, if any were ever kept.
+    #[inline]
+    fn messages_of<M: Message + 'static>(&mut self) -> Option<&mut Vec<M>> {
+        let spare = self.spare.as_mut()?;
+        let id = core::any::TypeId::of::<M>();
+        let (_, pool) = spare.messages.iter_mut().find(|(t, _)| *t == id)?;
+        pool.downcast_mut::<Vec<M>>()
+    }
+
     fn message_pool<M: Message + 'static>(&mut self) -> &mut Vec<M> {
         let spare = self.spare.get_or_insert_with(Box::default);
         let id = core::any::TypeId::of::<M>();
         let at = match spare.messages.iter().position(|(t, _)| *t == id) {
             Some(at) => at,
-            None => {
-                spare.messages.push((id, Box::new(Vec::<M>::new())));
-                spare.messages.len() - 1
-            }
+            None => add_pool::<M>(&mut spare.messages),
         };
         match spare.messages[at].1.downcast_mut::<Vec<M>>() {
             Some(pool) => pool,
@@ -164,6 +194,17 @@ impl Recycler {
             None => T::default(),
         }
     }
+}
+
+/// Adds an empty pool for messages of type `M`; its index. Once per type
+/// and recycler, so out of the kept-message paths.
+#[cold]
+#[inline(never)]
+fn add_pool<M: Message + 'static>(
+    pools: &mut Vec<(core::any::TypeId, Box<dyn core::any::Any + Send + Sync>)>,
+) -> usize {
+    pools.push((core::any::TypeId::of::<M>(), Box::new(Vec::<M>::new())));
+    pools.len() - 1
 }
 
 /// A clone keeps nothing: kept buffers are not part of the value.

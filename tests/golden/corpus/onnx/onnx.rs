@@ -297,26 +297,18 @@ impl ::fastrs::Message for AttributeProto {
                         }
                     }
                     0x52 => {
-                        __fastrs::reserve_run(&mut self.tensors, r, 0x52);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TensorProto>::merge(&mut v, r, depth)?;
-                        self.tensors.push(v);
-                        if r.read_tag_if(0x52) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TensorProto>,
+                        >(&mut self.tensors, &mut self.recycle, r, 0x52, depth)?;
                         if r.read_tag_if(0x5a) {
                             tag = 0x5a;
                             continue;
                         }
                     }
                     0x5a => {
-                        __fastrs::reserve_run(&mut self.graphs, r, 0x5a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<GraphProto>::merge(&mut v, r, depth)?;
-                        self.graphs.push(v);
-                        if r.read_tag_if(0x5a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<GraphProto>,
+                        >(&mut self.graphs, &mut self.recycle, r, 0x5a, depth)?;
                         if r.read_tag_if(0x6a) {
                             tag = 0x6a;
                             continue;
@@ -347,13 +339,9 @@ impl ::fastrs::Message for AttributeProto {
                         }
                     }
                     0x7a => {
-                        __fastrs::reserve_run(&mut self.type_protos, r, 0x7a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TypeProto>::merge(&mut v, r, depth)?;
-                        self.type_protos.push(v);
-                        if r.read_tag_if(0x7a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TypeProto>,
+                        >(&mut self.type_protos, &mut self.recycle, r, 0x7a, depth)?;
                         if r.read_tag_if(0xa0) {
                             tag = 0xa0;
                             continue;
@@ -399,13 +387,9 @@ impl ::fastrs::Message for AttributeProto {
                         }
                     }
                     0xba => {
-                        __fastrs::reserve_run(&mut self.sparse_tensors, r, 0xba);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<SparseTensorProto>::merge(&mut v, r, depth)?;
-                        self.sparse_tensors.push(v);
-                        if r.read_tag_if(0xba) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<SparseTensorProto>,
+                        >(&mut self.sparse_tensors, &mut self.recycle, r, 0xba, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -683,15 +667,9 @@ impl ::fastrs::Message for ValueInfoProto {
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x22, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -892,13 +870,9 @@ impl ::fastrs::Message for NodeProto {
                         }
                     }
                     0x2a => {
-                        __fastrs::reserve_run(&mut self.attribute, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<AttributeProto>::merge(&mut v, r, depth)?;
-                        self.attribute.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<AttributeProto>,
+                        >(&mut self.attribute, &mut self.recycle, r, 0x2a, depth)?;
                         if r.read_tag_if(0x32) {
                             tag = 0x32;
                             continue;
@@ -938,30 +912,24 @@ impl ::fastrs::Message for NodeProto {
                         }
                     }
                     0x4a => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x4a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x4a, depth)?;
                         if r.read_tag_if(0x52) {
                             tag = 0x52;
                             continue;
                         }
                     }
                     0x52 => {
-                        __fastrs::reserve_run(&mut self.device_configurations, r, 0x52);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            NodeDeviceConfigurationProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.device_configurations.push(v);
-                        if r.read_tag_if(0x52) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<NodeDeviceConfigurationProto>,
+                        >(
+                            &mut self.device_configurations,
+                            &mut self.recycle,
+                            r,
+                            0x52,
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1184,13 +1152,9 @@ impl ::fastrs::Message for NodeDeviceConfigurationProto {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.sharding_spec, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ShardingSpecProto>::merge(&mut v, r, depth)?;
-                        self.sharding_spec.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ShardingSpecProto>,
+                        >(&mut self.sharding_spec, &mut self.recycle, r, 0x12, depth)?;
                         if r.read_tag_if(0x18) {
                             tag = 0x18;
                             continue;
@@ -1339,30 +1303,24 @@ impl ::fastrs::Message for ShardingSpecProto {
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<IntIntListEntryProto>,
+                        >(
                             &mut self.index_to_device_group_map,
+                            &mut self.recycle,
                             r,
                             0x1a,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<IntIntListEntryProto>::merge(&mut v, r, depth)?;
-                        self.index_to_device_group_map.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                            depth,
+                        )?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.sharded_dim, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ShardedDimProto>::merge(&mut v, r, depth)?;
-                        self.sharded_dim.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ShardedDimProto>,
+                        >(&mut self.sharded_dim, &mut self.recycle, r, 0x22, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1462,13 +1420,9 @@ impl ::fastrs::Message for ShardedDimProto {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(&mut self.simple_sharding, r, 0x12);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<SimpleShardedDimProto>::merge(&mut v, r, depth)?;
-                        self.simple_sharding.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<SimpleShardedDimProto>,
+                        >(&mut self.simple_sharding, &mut self.recycle, r, 0x12, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -1871,30 +1825,24 @@ impl ::fastrs::Message for TrainingInfoProto {
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.initialization_binding, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.initialization_binding.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(
+                            &mut self.initialization_binding,
+                            &mut self.recycle,
+                            r,
+                            0x1a,
+                            depth,
+                        )?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.update_binding, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.update_binding.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.update_binding, &mut self.recycle, r, 0x22, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2185,69 +2133,45 @@ impl ::fastrs::Message for ModelProto {
                         }
                     }
                     0x42 => {
-                        __fastrs::reserve_run(&mut self.opset_import, r, 0x42);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<OperatorSetIdProto>::merge(&mut v, r, depth)?;
-                        self.opset_import.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<OperatorSetIdProto>,
+                        >(&mut self.opset_import, &mut self.recycle, r, 0x42, depth)?;
                         if r.read_tag_if(0x72) {
                             tag = 0x72;
                             continue;
                         }
                     }
                     0x72 => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x72);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x72) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x72, depth)?;
                         if r.read_tag_if(0xa2) {
                             tag = 0xa2;
                             continue;
                         }
                     }
                     0xa2 => {
-                        __fastrs::reserve_run(&mut self.training_info, r, 0xa2);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TrainingInfoProto>::merge(&mut v, r, depth)?;
-                        self.training_info.push(v);
-                        if r.read_tag_if(0xa2) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TrainingInfoProto>,
+                        >(&mut self.training_info, &mut self.recycle, r, 0xa2, depth)?;
                         if r.read_tag_if(0xca) {
                             tag = 0xca;
                             continue;
                         }
                     }
                     0xca => {
-                        __fastrs::reserve_run(&mut self.functions, r, 0xca);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FunctionProto>::merge(&mut v, r, depth)?;
-                        self.functions.push(v);
-                        if r.read_tag_if(0xca) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FunctionProto>,
+                        >(&mut self.functions, &mut self.recycle, r, 0xca, depth)?;
                         if r.read_tag_if(0xd2) {
                             tag = 0xd2;
                             continue;
                         }
                     }
                     0xd2 => {
-                        __fastrs::reserve_run(&mut self.configuration, r, 0xd2);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            DeviceConfigurationProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.configuration.push(v);
-                        if r.read_tag_if(0xd2) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<DeviceConfigurationProto>,
+                        >(&mut self.configuration, &mut self.recycle, r, 0xd2, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2601,19 +2525,15 @@ impl ::fastrs::Message for TensorAnnotation {
                         }
                     }
                     0x12 => {
-                        __fastrs::reserve_run(
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(
                             &mut self.quant_parameter_tensor_names,
+                            &mut self.recycle,
                             r,
                             0x12,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.quant_parameter_tensor_names.push(v);
-                        if r.read_tag_if(0x12) {
-                            continue;
-                        }
+                            depth,
+                        )?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -2759,13 +2679,9 @@ impl ::fastrs::Message for GraphProto {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.node, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<NodeProto>::merge(&mut v, r, depth)?;
-                        self.node.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<NodeProto>,
+                        >(&mut self.node, &mut self.recycle, r, 0x0a, depth)?;
                         if r.read_tag_if(0x12) {
                             tag = 0x12;
                             continue;
@@ -2783,13 +2699,9 @@ impl ::fastrs::Message for GraphProto {
                         }
                     }
                     0x2a => {
-                        __fastrs::reserve_run(&mut self.initializer, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TensorProto>::merge(&mut v, r, depth)?;
-                        self.initializer.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TensorProto>,
+                        >(&mut self.initializer, &mut self.recycle, r, 0x2a, depth)?;
                         if r.read_tag_if(0x52) {
                             tag = 0x52;
                             continue;
@@ -2807,84 +2719,66 @@ impl ::fastrs::Message for GraphProto {
                         }
                     }
                     0x5a => {
-                        __fastrs::reserve_run(&mut self.input, r, 0x5a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ValueInfoProto>::merge(&mut v, r, depth)?;
-                        self.input.push(v);
-                        if r.read_tag_if(0x5a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ValueInfoProto>,
+                        >(&mut self.input, &mut self.recycle, r, 0x5a, depth)?;
                         if r.read_tag_if(0x62) {
                             tag = 0x62;
                             continue;
                         }
                     }
                     0x62 => {
-                        __fastrs::reserve_run(&mut self.output, r, 0x62);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ValueInfoProto>::merge(&mut v, r, depth)?;
-                        self.output.push(v);
-                        if r.read_tag_if(0x62) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ValueInfoProto>,
+                        >(&mut self.output, &mut self.recycle, r, 0x62, depth)?;
                         if r.read_tag_if(0x6a) {
                             tag = 0x6a;
                             continue;
                         }
                     }
                     0x6a => {
-                        __fastrs::reserve_run(&mut self.value_info, r, 0x6a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ValueInfoProto>::merge(&mut v, r, depth)?;
-                        self.value_info.push(v);
-                        if r.read_tag_if(0x6a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ValueInfoProto>,
+                        >(&mut self.value_info, &mut self.recycle, r, 0x6a, depth)?;
                         if r.read_tag_if(0x72) {
                             tag = 0x72;
                             continue;
                         }
                     }
                     0x72 => {
-                        __fastrs::reserve_run(
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TensorAnnotation>,
+                        >(
                             &mut self.quantization_annotation,
+                            &mut self.recycle,
                             r,
                             0x72,
-                        );
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TensorAnnotation>::merge(&mut v, r, depth)?;
-                        self.quantization_annotation.push(v);
-                        if r.read_tag_if(0x72) {
-                            continue;
-                        }
+                            depth,
+                        )?;
                         if r.read_tag_if(0x7a) {
                             tag = 0x7a;
                             continue;
                         }
                     }
                     0x7a => {
-                        __fastrs::reserve_run(&mut self.sparse_initializer, r, 0x7a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<SparseTensorProto>::merge(&mut v, r, depth)?;
-                        self.sparse_initializer.push(v);
-                        if r.read_tag_if(0x7a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<SparseTensorProto>,
+                        >(
+                            &mut self.sparse_initializer,
+                            &mut self.recycle,
+                            r,
+                            0x7a,
+                            depth,
+                        )?;
                         if r.read_tag_if(0x82) {
                             tag = 0x82;
                             continue;
                         }
                     }
                     0x82 => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x82);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x82) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x82, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -3309,15 +3203,9 @@ impl ::fastrs::Message for TensorProto {
                         }
                     }
                     0x6a => {
-                        __fastrs::reserve_run(&mut self.external_data, r, 0x6a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.external_data.push(v);
-                        if r.read_tag_if(0x6a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.external_data, &mut self.recycle, r, 0x6a, depth)?;
                         if r.read_tag_if(0x70) {
                             tag = 0x70;
                             continue;
@@ -3335,15 +3223,9 @@ impl ::fastrs::Message for TensorProto {
                         }
                     }
                     0x82 => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x82);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x82) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x82, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -3887,15 +3769,9 @@ impl ::fastrs::Message for TensorShapeProto {
             loop {
                 match tag {
                     0x0a => {
-                        __fastrs::reserve_run(&mut self.dim, r, 0x0a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            tensor_shape_proto::Dimension,
-                        >::merge(&mut v, r, depth)?;
-                        self.dim.push(v);
-                        if r.read_tag_if(0x0a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<tensor_shape_proto::Dimension>,
+                        >(&mut self.dim, &mut self.recycle, r, 0x0a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -5232,13 +5108,9 @@ impl ::fastrs::Message for FunctionProto {
                         }
                     }
                     0x3a => {
-                        __fastrs::reserve_run(&mut self.node, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<NodeProto>::merge(&mut v, r, depth)?;
-                        self.node.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<NodeProto>,
+                        >(&mut self.node, &mut self.recycle, r, 0x3a, depth)?;
                         if r.read_tag_if(0x42) {
                             tag = 0x42;
                             continue;
@@ -5256,13 +5128,9 @@ impl ::fastrs::Message for FunctionProto {
                         }
                     }
                     0x4a => {
-                        __fastrs::reserve_run(&mut self.opset_import, r, 0x4a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<OperatorSetIdProto>::merge(&mut v, r, depth)?;
-                        self.opset_import.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<OperatorSetIdProto>,
+                        >(&mut self.opset_import, &mut self.recycle, r, 0x4a, depth)?;
                         if r.read_tag_if(0x52) {
                             tag = 0x52;
                             continue;
@@ -5280,26 +5148,18 @@ impl ::fastrs::Message for FunctionProto {
                         }
                     }
                     0x5a => {
-                        __fastrs::reserve_run(&mut self.attribute_proto, r, 0x5a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<AttributeProto>::merge(&mut v, r, depth)?;
-                        self.attribute_proto.push(v);
-                        if r.read_tag_if(0x5a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<AttributeProto>,
+                        >(&mut self.attribute_proto, &mut self.recycle, r, 0x5a, depth)?;
                         if r.read_tag_if(0x62) {
                             tag = 0x62;
                             continue;
                         }
                     }
                     0x62 => {
-                        __fastrs::reserve_run(&mut self.value_info, r, 0x62);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<ValueInfoProto>::merge(&mut v, r, depth)?;
-                        self.value_info.push(v);
-                        if r.read_tag_if(0x62) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<ValueInfoProto>,
+                        >(&mut self.value_info, &mut self.recycle, r, 0x62, depth)?;
                         if r.read_tag_if(0x6a) {
                             tag = 0x6a;
                             continue;
@@ -5317,15 +5177,9 @@ impl ::fastrs::Message for FunctionProto {
                         }
                     }
                     0x72 => {
-                        __fastrs::reserve_run(&mut self.metadata_props, r, 0x72);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<
-                            StringStringEntryProto,
-                        >::merge(&mut v, r, depth)?;
-                        self.metadata_props.push(v);
-                        if r.read_tag_if(0x72) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<StringStringEntryProto>,
+                        >(&mut self.metadata_props, &mut self.recycle, r, 0x72, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -5781,26 +5635,18 @@ impl ::fastrs::Message for OperatorSetProto {
                         }
                     }
                     0x42 => {
-                        __fastrs::reserve_run(&mut self.operator, r, 0x42);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<OperatorProto>::merge(&mut v, r, depth)?;
-                        self.operator.push(v);
-                        if r.read_tag_if(0x42) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<OperatorProto>,
+                        >(&mut self.operator, &mut self.recycle, r, 0x42, depth)?;
                         if r.read_tag_if(0x4a) {
                             tag = 0x4a;
                             continue;
                         }
                     }
                     0x4a => {
-                        __fastrs::reserve_run(&mut self.functions, r, 0x4a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<FunctionProto>::merge(&mut v, r, depth)?;
-                        self.functions.push(v);
-                        if r.read_tag_if(0x4a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<FunctionProto>,
+                        >(&mut self.functions, &mut self.recycle, r, 0x4a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
@@ -6002,65 +5848,51 @@ impl ::fastrs::Message for SequenceProto {
                         }
                     }
                     0x1a => {
-                        __fastrs::reserve_run(&mut self.tensor_values, r, 0x1a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<TensorProto>::merge(&mut v, r, depth)?;
-                        self.tensor_values.push(v);
-                        if r.read_tag_if(0x1a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<TensorProto>,
+                        >(&mut self.tensor_values, &mut self.recycle, r, 0x1a, depth)?;
                         if r.read_tag_if(0x22) {
                             tag = 0x22;
                             continue;
                         }
                     }
                     0x22 => {
-                        __fastrs::reserve_run(&mut self.sparse_tensor_values, r, 0x22);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<SparseTensorProto>::merge(&mut v, r, depth)?;
-                        self.sparse_tensor_values.push(v);
-                        if r.read_tag_if(0x22) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<SparseTensorProto>,
+                        >(
+                            &mut self.sparse_tensor_values,
+                            &mut self.recycle,
+                            r,
+                            0x22,
+                            depth,
+                        )?;
                         if r.read_tag_if(0x2a) {
                             tag = 0x2a;
                             continue;
                         }
                     }
                     0x2a => {
-                        __fastrs::reserve_run(&mut self.sequence_values, r, 0x2a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<SequenceProto>::merge(&mut v, r, depth)?;
-                        self.sequence_values.push(v);
-                        if r.read_tag_if(0x2a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<SequenceProto>,
+                        >(&mut self.sequence_values, &mut self.recycle, r, 0x2a, depth)?;
                         if r.read_tag_if(0x32) {
                             tag = 0x32;
                             continue;
                         }
                     }
                     0x32 => {
-                        __fastrs::reserve_run(&mut self.map_values, r, 0x32);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<MapProto>::merge(&mut v, r, depth)?;
-                        self.map_values.push(v);
-                        if r.read_tag_if(0x32) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<MapProto>,
+                        >(&mut self.map_values, &mut self.recycle, r, 0x32, depth)?;
                         if r.read_tag_if(0x3a) {
                             tag = 0x3a;
                             continue;
                         }
                     }
                     0x3a => {
-                        __fastrs::reserve_run(&mut self.optional_values, r, 0x3a);
-                        let mut v = self.recycle.spare_message();
-                        __fastrs::Msg::<OptionalProto>::merge(&mut v, r, depth)?;
-                        self.optional_values.push(v);
-                        if r.read_tag_if(0x3a) {
-                            continue;
-                        }
+                        __fastrs::merge_message_run::<
+                            __fastrs::Msg<OptionalProto>,
+                        >(&mut self.optional_values, &mut self.recycle, r, 0x3a, depth)?;
                     }
                     tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
                 }
