@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::strategy::{is_buffer, is_message, keep_method, keeper_ident, keeps_values};
-use super::tokens::allow_deprecated;
+use super::tokens::allow_deprecated_members;
 use crate::model::{Field, Kind, Message, Oneof, Shape};
 
 /// `clear`: defaults everywhere, keeping the buffers of strings, vectors and
@@ -134,12 +134,7 @@ pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
             }
         }
     };
-    let allow = allow_deprecated(
-        oneof
-            .members
-            .iter()
-            .any(|m| m.deprecated() || m.names_deprecated_type()),
-    );
+    let allow = allow_deprecated_members(oneof);
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
         #allow

@@ -6,7 +6,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::tokens::allow_deprecated;
+use super::tokens::{allow_deprecated, allow_deprecated_members};
 use crate::model::{Field, Message, Oneof, Slot};
 
 /// `impl Debug` for a message that redacts a field, else nothing (it derives).
@@ -77,12 +77,7 @@ pub fn oneof(oneof: &Oneof) -> TokenStream {
             quote!(Self::#variant(v) => f.debug_tuple(#name).field(v).finish(),)
         }
     });
-    let allow = allow_deprecated(
-        oneof
-            .members
-            .iter()
-            .any(|m| m.deprecated() || m.names_deprecated_type()),
-    );
+    let allow = allow_deprecated_members(oneof);
     quote! {
         #allow
         impl ::core::fmt::Debug for #ident {

@@ -226,6 +226,17 @@ pub(super) fn allow_deprecated(needed: bool) -> TokenStream {
     }
 }
 
+/// `#[allow(deprecated)]` for code over a oneof's members, if one of them
+/// is deprecated or names a deprecated type.
+pub(super) fn allow_deprecated_members(oneof: &crate::model::Oneof) -> TokenStream {
+    allow_deprecated(
+        oneof
+            .members
+            .iter()
+            .any(|m| m.deprecated() || m.names_deprecated_type()),
+    )
+}
+
 /// For a `required` field: the early return if it is not set (owned
 /// messages and views hold it as an `Option` alike).
 pub(super) fn missing_required(f: &Field) -> Option<TokenStream> {
