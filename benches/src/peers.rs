@@ -551,3 +551,27 @@ impl PlainList {
         PlainList { values }
     }
 }
+
+/// fastrs reading 3 of the wide message's 33 fields (`id`, `name` and the
+/// `city` of `address`, with `fastrs::Mask`); the row's other libraries
+/// decode it whole.
+pub fn fastrs_masked(payload: &[u8]) -> [Op; 3] {
+    use crate::fast::bench::wide::Wide;
+    let mask = fastrs::Mask::new().field(1).field(21).with_path(&[33, 2]);
+    let read: Wide = mask.decode(payload).expect("fastrs decodes the payload");
+    assert!(read.id != 0 && !read.name.is_empty() && read.email.is_empty());
+    let payload = payload.to_vec();
+    [
+        Op::skipped(),
+        Op::cycling("fastrs", 1, move || {
+            sink(mask.decode::<Wide>(black_box(&payload)).unwrap())
+        }),
+        Op::skipped(),
+    ]
+}
+
+/// prost decoding `payload` whole (the other operations left out).
+pub fn prost_decode_only<M: prost::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
+    let [_, decode, _] = prost::<M>(std::slice::from_ref(&payload.to_vec()));
+    [Op::skipped(), decode, Op::skipped()]
+}

@@ -250,6 +250,14 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         libs.push(peers::fastrs_shared::<fast_shared::bench::wide::Wide>(from_ref(&p)));
         run_payload(&mut rows, "wide payload", &p, libs, settings, None);
     }
+    if select("wide payload, 3 of 33 fields") {
+        let p = data::wide_message(Shape::Fixed);
+        let libs = vec![
+            peers::fastrs_masked(&p),
+            peers::prost_decode_only::<pb::bench::wide::Wide>(&p),
+        ];
+        run_payload(&mut rows, "wide payload, 3 of 33 fields", &p, libs, settings, None);
+    }
     let name = format!("wide payload, {VARIED} payloads");
     if select(&name) {
         let payload = |seed| data::wide_message(Shape::Varied(seed));

@@ -59,6 +59,7 @@ pub use field::extension::{Extension, RepeatedExtension};
 pub use message::described::Described;
 pub use message::enumeration::{Enum, EnumValue};
 pub use message::lax_string::LaxString;
+pub use message::mask::{Mask, MaskPathError};
 pub use message::options::DecodeOptions;
 pub use message::recycle::Recycler;
 pub use message::Message;

@@ -7,6 +7,7 @@ pub(crate) mod decode;
 pub(crate) mod described;
 pub(crate) mod enumeration;
 pub(crate) mod lax_string;
+pub(crate) mod mask;
 pub(crate) mod options;
 pub(crate) mod recycle;
 
