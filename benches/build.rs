@@ -33,7 +33,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .bytes(["."])?
         .out_dir(out.join("fastrs_shared"))
         .compile(
-            &[own_dir.join("wide.proto"), own_dir.join("fastpb_testcase.proto")],
+            &[
+                own_dir.join("wide.proto"),
+                own_dir.join("fastpb_testcase.proto"),
+                own_dir.join("telemetry.proto"),
+            ],
             &includes,
         )?;
     // The map workloads again with buffa's hasher, for like-for-like rows.

@@ -276,11 +276,14 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
     }
     if select("telemetry export") {
         let p = data::telemetry_export(Shape::Fixed);
-        let libs = peers!(
+        let mut libs = peers!(
             from_ref(&p),
             bench::telemetry::ExportRequest,
             qp::bench::telemetry::ExportRequest<'static>
         );
+        libs.push(peers::fastrs_shared::<fast_shared::bench::telemetry::ExportRequest>(
+            from_ref(&p),
+        ));
         run_payload(&mut rows, "telemetry export", &p, libs, settings, None);
     }
     let name = format!("telemetry export, {VARIED} payloads");
