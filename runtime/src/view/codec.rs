@@ -144,17 +144,25 @@ macro_rules! scalar_view {
     )*};
 }
 
-/// The next value of a checked packed run of scalars.
+/// The next value of a checked packed run of scalars. Whatever happens, it
+/// moves `run` on (to its end if the bytes do not hold a value), so loops
+/// over a run always end.
 #[inline(always)]
 fn next_scalar<C: Scalar>(run: &mut &[u8]) -> Option<C::Value> {
     let wire = match C::FIXED_WIDTH {
         8 => {
-            let (head, rest) = run.split_first_chunk::<8>()?;
+            let Some((head, rest)) = run.split_first_chunk::<8>() else {
+                *run = &[];
+                return None;
+            };
             *run = rest;
             u64::from_le_bytes(*head)
         }
         4 => {
-            let (head, rest) = run.split_first_chunk::<4>()?;
+            let Some((head, rest)) = run.split_first_chunk::<4>() else {
+                *run = &[];
+                return None;
+            };
             *run = rest;
             u64::from(u32::from_le_bytes(*head))
         }
