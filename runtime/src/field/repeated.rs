@@ -58,7 +58,6 @@ pub(crate) fn run_length<T>(r: &Reader<'_>, tag: u32) -> usize {
 ///
 /// # Errors
 /// Malformed input; `values` then holds the messages read before the error.
-#[inline]
 pub fn merge_message_run<C>(
     values: &mut Vec<C::Value>,
     recycle: &mut Recycler,
