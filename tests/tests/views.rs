@@ -532,3 +532,33 @@ mod size_mode {
         }
     }
 }
+
+/// Packed varints of every length, in runs of one length and mixed, read
+/// one by one, folded and extended: the word-at-a-time and block decoders
+/// of `fold` against the owned decoder.
+#[test]
+fn packed_varints_of_every_length_fold_as_they_decode() {
+    let mut values: Vec<i64> = Vec::new();
+    for bits in [0, 7, 14, 21, 28, 35, 42, 49, 56, 63] {
+        let v = if bits == 63 { -1 } else { (1i64 << bits) | 1 };
+        values.extend(std::iter::repeat_n(v, 20));
+    }
+    for i in 0..200u32 {
+        values.push(i64::from(i).wrapping_mul(0x9e37_79b9_7f4a_7c15_u64 as i64) >> (i % 64));
+    }
+    let m = t::Lists {
+        f_int64: values.clone(),
+        ..Default::default()
+    };
+    let bytes = m.encode_to_vec();
+    let view = t::ListsView::decode(&bytes).unwrap();
+    assert_eq!(view.f_int64.iter().collect::<Vec<_>>(), values);
+    let folded = view.f_int64.iter().fold(Vec::new(), |mut all, v| {
+        all.push(v);
+        all
+    });
+    assert_eq!(folded, values);
+    assert_eq!(view.f_int64.to_vec(), values);
+    let sum = view.f_int64.iter().fold(0i64, i64::wrapping_add);
+    assert_eq!(sum, values.iter().fold(0i64, |a, &v| a.wrapping_add(v)));
+}

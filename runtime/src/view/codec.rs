@@ -231,9 +231,28 @@ fn fold_varints<C: Scalar, B>(mut run: &[u8], init: B, mut f: impl FnMut(B, C::V
             }
         }
         let before = run.len();
-        match next_scalar::<C>(&mut run) {
-            Some(v) => acc = f(acc, v),
-            None => return acc,
+        match run.first_chunk::<10>() {
+            // Ten bytes ahead: the loop-free decoder, then the varints of
+            // the same length that follow, a word at a time (as the owned
+            // decoder reads long varints).
+            Some(head) => {
+                let Ok((v, n)) = varint::decode_ten(head) else {
+                    return acc;
+                };
+                run = &run[n..];
+                acc = f(acc, C::from_wire(v));
+                while let Some(word) = run.first_chunk::<8>().filter(|_| (2..=8).contains(&n)) {
+                    let Some(v) = varint::decode_len(u64::from_le_bytes(*word), n) else {
+                        break;
+                    };
+                    run = &run[n..];
+                    acc = f(acc, C::from_wire(v));
+                }
+            }
+            None => match next_scalar::<C>(&mut run) {
+                Some(v) => acc = f(acc, v),
+                None => return acc,
+            },
         }
         scalar_bytes = scalar_bytes.saturating_sub(before - run.len());
     }
