@@ -570,6 +570,25 @@ pub fn fastrs_masked(payload: &[u8]) -> [Op; 3] {
     ]
 }
 
+/// fastrs reading a view of the same three fields of the wide payload as
+/// [`fastrs_masked`], its scratch buffer reused.
+pub fn fastrs_masked_view(payload: &[u8]) -> [Op; 3] {
+    use crate::fast::bench::wide::WideView;
+    let mask = fastrs::Mask::new().field(1).field(21).with_path(&[33, 2]);
+    let mut scratch = Vec::new();
+    let read: WideView<'_> = mask.view(payload, &mut scratch).expect("fastrs decodes the payload");
+    assert!(read.id != 0 && !read.name.is_empty() && read.email.is_empty());
+    let payload = payload.to_vec();
+    [
+        Op::skipped(),
+        Op::cycling("fastrs view", 1, move || {
+            let view: WideView<'_> = mask.view(black_box(&payload), &mut scratch).unwrap();
+            sink(view);
+        }),
+        Op::skipped(),
+    ]
+}
+
 /// prost decoding `payload` whole (the other operations left out).
 pub fn prost_decode_only<M: prost::Message + Default + 'static>(payload: &[u8]) -> [Op; 3] {
     let [_, decode, _] = prost::<M>(std::slice::from_ref(&payload.to_vec()));

@@ -254,6 +254,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         let p = data::wide_message(Shape::Fixed);
         let libs = vec![
             peers::fastrs_masked(&p),
+            peers::fastrs_masked_view(&p),
             peers::prost_decode_only::<pb::bench::wide::Wide>(&p),
         ];
         run_payload(&mut rows, "wide payload, 3 of 33 fields", &p, libs, settings, None);

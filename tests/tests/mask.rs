@@ -114,6 +114,21 @@ fn unknown_fields_are_kept_when_selected() {
 }
 
 #[test]
+fn a_view_reads_only_what_the_mask_selects() {
+    use fastrs::View;
+    let bytes = outer().encode_to_vec();
+    let mask = Mask::new().nested(1, Mask::new().field(2)).with_path(&[2, 1]);
+    let mut scratch = Vec::new();
+    let view: t::OuterView<'_> = mask.view(&bytes, &mut scratch).unwrap();
+    assert_eq!(view.to_message(), mask.decode::<t::Outer>(&bytes).unwrap());
+    assert_eq!(scratch, mask.filter::<t::Outer>(&bytes).unwrap());
+    // The scratch buffer is cleared on each use, so it can be reused.
+    let view: t::OuterView<'_> = Mask::new().field(4).view(&bytes, &mut scratch).unwrap();
+    assert_eq!(view.to_message().kind, outer().kind);
+    assert!(view.inner.is_none());
+}
+
+#[test]
 fn paths_name_fields_through_the_descriptors() {
     let mask = Mask::from_paths::<t::Outer>(&["inner.name", "inners.kind"]).unwrap();
     assert_eq!(mask, Mask::new().with_path(&[1, 2]).with_path(&[2, 1]));
@@ -138,6 +153,15 @@ proptest! {
         let numbers: Vec<u32> = (1..=32).filter(|n| keep & (1 << (n - 1)) != 0).collect();
         let mask = numbers.iter().copied().fold(Mask::new(), Mask::field);
         let masked = mask.decode::<t::Everything>(&bytes);
+        let mut scratch = Vec::new();
+        let view = mask.view::<t::EverythingView<'_>>(&bytes, &mut scratch).map(|v| fastrs::View::to_message(&v));
+        prop_assert_eq!(view.is_ok(), masked.is_ok());
+        if let (Ok(v), Ok(m)) = (&view, &masked) {
+            prop_assert_eq!(v.size(), m.size());
+            #[allow(clippy::eq_op)]
+            let comparable = m == m;
+            prop_assert!(!comparable || v == m);
+        }
         let records = top_level_records(&bytes, &numbers);
         let expected = t::Everything::decode(&records);
         match (masked, expected) {

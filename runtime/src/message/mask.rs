@@ -5,6 +5,7 @@ use alloc::vec::Vec;
 
 use crate::message::options::DecodeOptions;
 use crate::message::Message;
+use crate::view::View;
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -106,11 +107,52 @@ impl Mask {
     /// # Errors
     /// As [`Mask::decode`].
     pub fn merge<M: Message>(&self, m: &mut M, buf: &[u8]) -> Result<(), DecodeError> {
-        let options = DecodeOptions::default();
+        let selected = self.filter::<M>(buf)?;
+        m.fast_read_partial(&selected, &DecodeOptions::default())
+    }
+
+    /// The records of `buf` that the mask selects, re-encoded: what a
+    /// masked decode reads. Decoding them in full gives what
+    /// [`Mask::decode`] gives; keep them to read a view of only the
+    /// selected fields ([`Mask::view`]), or to forward a trimmed message.
+    ///
+    /// # Errors
+    /// Malformed framing anywhere in `buf`.
+    pub fn filter<M: Message>(&self, buf: &[u8]) -> Result<Vec<u8>, DecodeError> {
         let mut selected = Vec::new();
-        self.select(&mut Reader::new(buf), options.recursion_limit, &mut selected)
-            .map_err(|e| e.within(M::FULL_NAME, 0))?;
-        m.fast_read_partial(&selected, &options)
+        self.filter_into::<M>(buf, &mut selected)?;
+        Ok(selected)
+    }
+
+    /// Reads a view of the fields of `buf` that the mask selects. The view
+    /// borrows `scratch`, which is cleared and then holds the selected
+    /// records ([`Mask::filter`]); reuse it across calls to keep its
+    /// capacity. Fields the mask leaves out read as absent, and `required`
+    /// fields are not checked.
+    ///
+    /// ```
+    /// # use fastrs::{Mask, Message};
+    /// # use fastrs::well_known::{Api, ApiView};
+    /// let api = Api { name: "shop".into(), version: "v2".into(), ..Default::default() };
+    /// let bytes = api.encode_to_vec();
+    /// let mut scratch = Vec::new();
+    /// let view: ApiView<'_> = Mask::new().field(1).view(&bytes, &mut scratch)?;
+    /// assert_eq!((view.name, view.version), ("shop", ""));
+    /// # Ok::<(), fastrs::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Mask::decode`].
+    pub fn view<'a, V: View<'a>>(&self, buf: &[u8], scratch: &'a mut Vec<u8>) -> Result<V, DecodeError> {
+        scratch.clear();
+        self.filter_into::<V::Message>(buf, scratch)?;
+        crate::view::read(scratch, &DecodeOptions::default())
+    }
+
+    fn filter_into<M: Message>(&self, buf: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+        let depth = DecodeOptions::default().recursion_limit;
+        self.select(&mut Reader::new(buf), depth, out)
+            .map_err(|e| e.within(M::FULL_NAME, 0))
     }
 
     /// Appends the records of `r` the mask selects to `out`, those with a
@@ -129,11 +171,14 @@ impl Mask {
                         .checked_sub(1)
                         .ok_or_else(|| r.error(DecodeErrorKind::RecursionLimit))?;
                     let mut nested = r.read_nested()?;
-                    let mut filtered = Vec::new();
-                    inner.select(&mut nested, depth, &mut filtered)?;
                     push_varint(out, u64::from(tag));
-                    push_varint(out, filtered.len() as u64);
-                    out.extend_from_slice(&filtered);
+                    // Filter in place, then put the length in front: the
+                    // bytes move once, and nothing is allocated per level.
+                    let at = out.len();
+                    inner.select(&mut nested, depth, out)?;
+                    let mut len = [0; 10];
+                    let n = encode_varint((out.len() - at) as u64, &mut len);
+                    out.splice(at..at, len[..n].iter().copied());
                 }
                 _ => {
                     r.skip_value(tag, depth)?;
@@ -174,9 +219,15 @@ impl Mask {
 
 fn push_varint(out: &mut Vec<u8>, v: u64) {
     let mut buf = [0; 10];
+    let n = encode_varint(v, &mut buf);
+    out.extend_from_slice(&buf[..n]);
+}
+
+/// Writes `v` to the front of `buf`, returning its length.
+fn encode_varint(v: u64, buf: &mut [u8; 10]) -> usize {
     let n = varint::len(v);
     varint::encode_exact(v, &mut buf[..n]);
-    out.extend_from_slice(&buf[..n]);
+    n
 }
 
 /// A field mask path that names no field of the message (see

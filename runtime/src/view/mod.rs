@@ -62,6 +62,17 @@ const fn checked_before(depth: u32) -> bool {
     depth > TRUSTED
 }
 
+/// Reads a view of `buf` under `options`, without checking `required`
+/// fields (a masked read may leave them out).
+pub(crate) fn read<'a, V: View<'a>>(buf: &'a [u8], options: &DecodeOptions) -> Result<V, DecodeError> {
+    let name = <V::Message as Message>::FULL_NAME;
+    let mut view = V::default();
+    crate::message::decode::enter(buf.len(), Reader::new(buf), options, name, |r, depth| {
+        view.merge_chunk(r, depth.min(TRUSTED))
+    })?;
+    Ok(view)
+}
+
 /// A zero-copy view of a message, generated as `FooView<'a>` for a message
 /// `Foo` (see the [module docs](self)).
 pub trait View<'a>: Default + Clone + core::fmt::Debug {
@@ -111,11 +122,7 @@ pub trait View<'a>: Default + Clone + core::fmt::Debug {
     /// # Errors
     /// As [`View::decode`], and the limits of `options`.
     fn decode_with(buf: &'a [u8], options: &DecodeOptions) -> Result<Self, DecodeError> {
-        let name = <Self::Message as Message>::FULL_NAME;
-        let mut view = Self::default();
-        crate::message::decode::enter(buf.len(), Reader::new(buf), options, name, |r, depth| {
-            view.merge_chunk(r, depth.min(TRUSTED))
-        })?;
+        let view = read::<Self>(buf, options)?;
         view.check_required()?;
         Ok(view)
     }
