@@ -47,6 +47,8 @@ mod field;
 pub mod json;
 mod message;
 mod outline;
+#[cfg(feature = "reflect")]
+pub mod reflect;
 pub mod schema;
 #[cfg(feature = "text")]
 pub mod text;

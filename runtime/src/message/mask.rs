@@ -171,14 +171,16 @@ impl Mask {
                         .checked_sub(1)
                         .ok_or_else(|| r.error(DecodeErrorKind::RecursionLimit))?;
                     let mut nested = r.read_nested()?;
-                    push_varint(out, u64::from(tag));
+                    varint::push(u64::from(tag), out);
                     // Filter in place, then put the length in front: the
                     // bytes move once, and nothing is allocated per level.
                     let at = out.len();
                     inner.select(&mut nested, depth, out)?;
-                    let mut len = [0; 10];
-                    let n = encode_varint((out.len() - at) as u64, &mut len);
-                    out.splice(at..at, len[..n].iter().copied());
+                    let len = (out.len() - at) as u64;
+                    let mut prefix = [0; 10];
+                    let n = varint::len(len);
+                    varint::encode_exact(len, &mut prefix[..n]);
+                    out.splice(at..at, prefix[..n].iter().copied());
                 }
                 _ => {
                     r.skip_value(tag, depth)?;
@@ -215,19 +217,6 @@ impl Mask {
         }
         self
     }
-}
-
-fn push_varint(out: &mut Vec<u8>, v: u64) {
-    let mut buf = [0; 10];
-    let n = encode_varint(v, &mut buf);
-    out.extend_from_slice(&buf[..n]);
-}
-
-/// Writes `v` to the front of `buf`, returning its length.
-fn encode_varint(v: u64, buf: &mut [u8; 10]) -> usize {
-    let n = varint::len(v);
-    varint::encode_exact(v, &mut buf[..n]);
-    n
 }
 
 /// A field mask path that names no field of the message (see

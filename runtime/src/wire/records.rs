@@ -3,7 +3,7 @@
 //! Malformed input ends the scan with `None`, never a panic, so callers can
 //! fall back (print the bytes as a string).
 
-#[cfg(feature = "text")]
+#[cfg(any(feature = "text", feature = "reflect"))]
 use alloc::vec::Vec;
 
 use crate::wire::varint;
@@ -32,7 +32,7 @@ pub struct Record<'a> {
 
 /// Every field of `buf` in order, or `None` if `buf` is not a well-formed
 /// sequence of fields (including a field number of 0).
-#[cfg(feature = "text")]
+#[cfg(any(feature = "text", feature = "reflect"))]
 pub fn scan(buf: &[u8]) -> Option<Vec<Record<'_>>> {
     let mut out = Vec::new();
     let mut rest = buf;

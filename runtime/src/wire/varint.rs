@@ -23,6 +23,15 @@ pub fn encode_exact(mut v: u64, dst: &mut [u8]) {
     *last = v as u8;
 }
 
+/// Appends `v` as a varint to `out`.
+#[inline]
+pub(crate) fn push(v: u64, out: &mut alloc::vec::Vec<u8>) {
+    let mut buf = [0; 10];
+    let n = len(v);
+    encode_exact(v, &mut buf[..n]);
+    out.extend_from_slice(&buf[..n]);
+}
+
 /// Zigzag-encodes a signed 32-bit value (small magnitudes become small varints).
 #[inline]
 #[must_use]

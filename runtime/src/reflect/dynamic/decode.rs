@@ -1,0 +1,419 @@
+//! Binary decoding of dynamic messages, driven by the pool's tables: a
+//! field's number finds its index (by indexing for small numbers), and its
+//! linked type says how to read each value.
+
+use std::boxed::Box;
+use std::collections::BTreeMap;
+use std::string::String;
+use std::vec::Vec;
+
+use super::{DynamicMessage, MapKey, Value};
+use crate::reflect::pool::{Cardinality, FieldData, Tables, Ty};
+use crate::reflect::MessageDescriptor;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::{self, utf8, varint};
+use crate::DecodeOptions;
+
+/// What one value costs the allocation budget.
+const VALUE_FOOTPRINT: usize = core::mem::size_of::<Value>();
+const MESSAGE_FOOTPRINT: usize = core::mem::size_of::<DynamicMessage>();
+
+impl DynamicMessage {
+    /// Decodes a message of type `descriptor` from `buf`.
+    ///
+    /// # Errors
+    /// As generated code's `decode`: malformed input, nesting deeper than
+    /// the default recursion limit, a `required` field missing.
+    pub fn decode(descriptor: MessageDescriptor, buf: &[u8]) -> Result<Self, DecodeError> {
+        Self::decode_with(descriptor, buf, &DecodeOptions::default())
+    }
+
+    /// [`DynamicMessage::decode`] under the limits of `options`.
+    ///
+    /// # Errors
+    /// As [`DynamicMessage::decode`], and the limits of `options`.
+    pub fn decode_with(
+        descriptor: MessageDescriptor,
+        buf: &[u8],
+        options: &DecodeOptions,
+    ) -> Result<Self, DecodeError> {
+        let mut message = Self::new(descriptor);
+        message.merge_with(buf, options)?;
+        Ok(message)
+    }
+
+    /// Merges `buf` into the message, as decoding merges.
+    ///
+    /// # Errors
+    /// As [`DynamicMessage::decode`].
+    pub fn merge(&mut self, buf: &[u8]) -> Result<(), DecodeError> {
+        self.merge_with(buf, &DecodeOptions::default())
+    }
+
+    /// [`DynamicMessage::merge`] under the limits of `options`.
+    ///
+    /// # Errors
+    /// As [`DynamicMessage::decode_with`].
+    pub fn merge_with(&mut self, buf: &[u8], options: &DecodeOptions) -> Result<(), DecodeError> {
+        self.merge_partial(buf, options)?;
+        self.check_required()
+    }
+
+    /// Merges `buf` without checking `required` fields.
+    ///
+    /// # Errors
+    /// Malformed input, or input beyond the limits of `options`.
+    pub fn merge_partial(&mut self, buf: &[u8], options: &DecodeOptions) -> Result<(), DecodeError> {
+        let r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
+        crate::message::decode::enter(buf.len(), r, options, "", |r, depth| self.merge_fields(r, depth))
+    }
+
+    /// Reads fields from `r` until it is empty.
+    fn merge_fields(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+        let DynamicMessage {
+            descriptor,
+            fields,
+            extensions,
+            unknown,
+        } = self;
+        let tables = descriptor.tables();
+        let data = descriptor.data();
+        while !r.is_empty() {
+            let tag = r.read_tag()?;
+            let number = wire::field_number(tag);
+            if let Some(i) = data.field_index(number) {
+                let field = &data.fields[i as usize];
+                let cx = Field {
+                    tables,
+                    descriptor,
+                    field,
+                };
+                if cx.read(&mut fields[i as usize], tag, r, depth, unknown)? {
+                    if let Some(oneof) = field.oneof {
+                        for &other in &data.oneofs[oneof as usize].fields {
+                            if other != i {
+                                fields[other as usize] = None;
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            let Some(&e) = tables.extension_numbers.get(&(descriptor.index(), number)) else {
+                r.skip_field(tag, depth, unknown)?;
+                continue;
+            };
+            let field = &tables.extensions[e as usize];
+            let at = extensions.iter().position(|(x, _)| *x == e);
+            let mut slot = at.map(|at| core::mem::replace(&mut extensions[at].1, Value::Bool(false)));
+            let read = Field {
+                tables,
+                descriptor,
+                field,
+            }
+            .read(&mut slot, tag, r, depth, unknown);
+            match (at, slot) {
+                (Some(at), Some(v)) => extensions[at].1 = v,
+                (None, Some(v)) => extensions.push((e, v)),
+                (Some(at), None) => drop(extensions.remove(at)),
+                (None, None) => {}
+            }
+            read?;
+        }
+        Ok(())
+    }
+}
+
+/// One field being read, with the tables its type is linked in.
+struct Field<'t> {
+    tables: &'t Tables,
+    descriptor: &'t MessageDescriptor,
+    field: &'t FieldData,
+}
+
+impl Field<'_> {
+    /// Reads one record of the field (tag read) into `slot`: true if it set
+    /// the field (for oneofs), false if the record went to `unknown`.
+    fn read(
+        &self,
+        slot: &mut Option<Value>,
+        tag: u32,
+        r: &mut Reader<'_>,
+        depth: u32,
+        unknown: &mut UnknownFields,
+    ) -> Result<bool, DecodeError> {
+        let f = self.field;
+        let wire_type = wire::wire_type(tag);
+        if wire_type == self.wire_type() {
+            if f.cardinality != Cardinality::Repeated {
+                return self.read_singular(slot, tag, r, depth, unknown);
+            }
+            if self.is_map() {
+                return self.read_entry(slot, tag, r, depth, unknown);
+            }
+            r.charge(VALUE_FOOTPRINT)?;
+            let value = match f.ty {
+                Ty::Message(m) => Value::Message(Box::new(self.read_message(None, m, tag, r, depth)?)),
+                ty => match read_scalar(ty, f.utf8, r)? {
+                    Value::EnumNumber(n) if !self.known_enum(n) => {
+                        push_varint_field(unknown, tag, n);
+                        return Ok(false);
+                    }
+                    v => v,
+                },
+            };
+            list(slot).push(value);
+            return Ok(true);
+        }
+        if wire_type == wire::LEN && f.cardinality == Cardinality::Repeated && f.ty.packable() {
+            self.read_packed(slot, tag, r, unknown)?;
+            return Ok(true);
+        }
+        r.skip_field(tag, depth, unknown)?;
+        Ok(false)
+    }
+
+    /// The wire type of one value.
+    fn wire_type(&self) -> u8 {
+        match self.field.ty {
+            Ty::Double | Ty::Fixed64 | Ty::Sfixed64 => wire::FIXED64,
+            Ty::Float | Ty::Fixed32 | Ty::Sfixed32 => wire::FIXED32,
+            Ty::String | Ty::Bytes => wire::LEN,
+            Ty::Message(_) if self.field.delimited => wire::START_GROUP,
+            Ty::Message(_) => wire::LEN,
+            _ => wire::VARINT,
+        }
+    }
+
+    fn is_map(&self) -> bool {
+        matches!(self.field.ty, Ty::Message(m) if self.tables.messages[m as usize].map_entry)
+    }
+
+    /// True unless the field is a closed enum that does not name `number`.
+    fn known_enum(&self, number: i32) -> bool {
+        match self.field.ty {
+            Ty::Enum(e) => {
+                let e = &self.tables.enums[e as usize];
+                !e.closed || e.values.iter().any(|v| v.1 == number)
+            }
+            _ => true,
+        }
+    }
+
+    fn read_singular(
+        &self,
+        slot: &mut Option<Value>,
+        tag: u32,
+        r: &mut Reader<'_>,
+        depth: u32,
+        unknown: &mut UnknownFields,
+    ) -> Result<bool, DecodeError> {
+        if let Ty::Message(m) = self.field.ty {
+            let existing = match slot.take() {
+                Some(Value::Message(existing)) => Some(*existing),
+                _ => None,
+            };
+            let message = self.read_message(existing, m, tag, r, depth)?;
+            *slot = Some(Value::Message(Box::new(message)));
+            return Ok(true);
+        }
+        match read_scalar(self.field.ty, self.field.utf8, r)? {
+            Value::EnumNumber(n) if !self.known_enum(n) => {
+                push_varint_field(unknown, tag, n);
+                Ok(false)
+            }
+            v => {
+                *slot = Some(v);
+                Ok(true)
+            }
+        }
+    }
+
+    /// Reads a message value (length-delimited or a group), merged into
+    /// `existing` if given.
+    fn read_message(
+        &self,
+        existing: Option<DynamicMessage>,
+        m: u32,
+        tag: u32,
+        r: &mut Reader<'_>,
+        depth: u32,
+    ) -> Result<DynamicMessage, DecodeError> {
+        let Some(depth) = depth.checked_sub(1) else {
+            return Err(r.error(DecodeErrorKind::RecursionLimit));
+        };
+        r.charge(MESSAGE_FOOTPRINT)?;
+        let mut inner = if wire::wire_type(tag) == wire::START_GROUP {
+            r.read_group(wire::field_number(tag), depth)?
+        } else {
+            r.read_nested()?
+        };
+        let mut message =
+            existing.unwrap_or_else(|| DynamicMessage::new(MessageDescriptor::new(self.descriptor.pool(), m)));
+        let merged = message.merge_fields(&mut inner, depth);
+        r.absorb(&inner);
+        merged.map_err(|e| e.within("", inner.field()))?;
+        Ok(message)
+    }
+
+    /// Reads a packed run of scalars.
+    fn read_packed(
+        &self,
+        slot: &mut Option<Value>,
+        tag: u32,
+        r: &mut Reader<'_>,
+        unknown: &mut UnknownFields,
+    ) -> Result<(), DecodeError> {
+        let mut run = r.read_nested()?;
+        let width = match self.wire_type() {
+            wire::FIXED32 => 4,
+            wire::FIXED64 => 8,
+            _ => 0,
+        };
+        let len = run.rest().len();
+        if width != 0 && len % width != 0 {
+            return Err(run.error(DecodeErrorKind::PackedLengthMismatch));
+        }
+        // Each varint ends with the one byte of it below 0x80.
+        let count = len
+            .checked_div(width)
+            .unwrap_or_else(|| run.rest().iter().filter(|&&b| b < 0x80).count());
+        r.charge(count.saturating_mul(VALUE_FOOTPRINT))?;
+        let items = list(slot);
+        items.reserve(count);
+        let element_tag = wire::tag(wire::field_number(tag), self.wire_type());
+        while !run.is_empty() {
+            match read_scalar(self.field.ty, false, &mut run)? {
+                Value::EnumNumber(n) if !self.known_enum(n) => push_varint_field(unknown, element_tag, n),
+                v => items.push(v),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a map entry into the map in `slot`. A closed enum value the
+    /// enum does not name sends the whole entry to the unknown fields.
+    fn read_entry(
+        &self,
+        slot: &mut Option<Value>,
+        tag: u32,
+        r: &mut Reader<'_>,
+        depth: u32,
+        unknown: &mut UnknownFields,
+    ) -> Result<bool, DecodeError> {
+        let Ty::Message(entry) = self.field.ty else {
+            unreachable!("a map field's type is its entry message")
+        };
+        let Some(depth) = depth.checked_sub(1) else {
+            return Err(r.error(DecodeErrorKind::RecursionLimit));
+        };
+        r.charge(2 * VALUE_FOOTPRINT)?;
+        let start = r.rest();
+        let mut inner = r.read_nested()?;
+        let entry_data = &self.tables.messages[entry as usize];
+        let entry_descriptor = MessageDescriptor::new(self.descriptor.pool(), entry);
+        let (mut key, mut value) = (None, None);
+        let mut lost = false;
+        while !inner.is_empty() {
+            let t = inner.read_tag()?;
+            let number = wire::field_number(t);
+            let Some(i) = entry_data.field_index(number).filter(|_| number <= 2) else {
+                inner.skip_value(t, depth)?;
+                continue;
+            };
+            let field = &entry_data.fields[i as usize];
+            let cx = Field {
+                tables: self.tables,
+                descriptor: &entry_descriptor,
+                field,
+            };
+            let target = if number == 1 { &mut key } else { &mut value };
+            let mut dropped = UnknownFields::default();
+            let kept = cx.read(target, t, &mut inner, depth, &mut dropped)?;
+            // A closed enum's unnamed value: the entry is kept whole, unknown.
+            lost |= !kept && matches!(field.ty, Ty::Enum(_)) && wire::wire_type(t) == wire::VARINT;
+        }
+        r.absorb(&inner);
+        if lost {
+            let consumed = start.len() - r.rest().len();
+            unknown.push_field(tag, &start[..consumed]);
+            return Ok(false);
+        }
+        let key_field = entry_descriptor.field_at(entry_data.field_index(1).unwrap_or_default());
+        let value_field = entry_descriptor.field_at(entry_data.field_index(2).unwrap_or_default());
+        let key = key.unwrap_or_else(|| Value::default_for(&key_field));
+        let value = value.unwrap_or_else(|| Value::default_for(&value_field));
+        let key = MapKey::from_value(key).unwrap_or(MapKey::Bool(false));
+        map(slot).insert(key, value);
+        Ok(true)
+    }
+}
+
+/// The list in `slot`, made if absent.
+fn list(slot: &mut Option<Value>) -> &mut Vec<Value> {
+    if !matches!(slot, Some(Value::List(_))) {
+        *slot = Some(Value::List(Vec::new()));
+    }
+    match slot {
+        Some(Value::List(items)) => items,
+        _ => unreachable!("just made"),
+    }
+}
+
+/// The map in `slot`, made if absent.
+fn map(slot: &mut Option<Value>) -> &mut BTreeMap<MapKey, Value> {
+    if !matches!(slot, Some(Value::Map(_))) {
+        *slot = Some(Value::Map(BTreeMap::new()));
+    }
+    match slot {
+        Some(Value::Map(entries)) => entries,
+        _ => unreachable!("just made"),
+    }
+}
+
+/// Keeps an enum number a closed enum does not name as an unknown varint
+/// field, as generated code does.
+fn push_varint_field(unknown: &mut UnknownFields, tag: u32, number: i32) {
+    let tag = wire::tag(wire::field_number(tag), wire::VARINT);
+    // Sign-extended, as int32 values are written.
+    let v = i64::from(number) as u64;
+    let mut buf = [0; 10];
+    let n = varint::len(v);
+    varint::encode_exact(v, &mut buf[..n]);
+    unknown.push_field(tag, &buf[..n]);
+}
+
+/// Reads one scalar of type `ty` (not a message).
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // protobuf's conversions
+fn read_scalar(ty: Ty, check_utf8: bool, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
+    Ok(match ty {
+        Ty::Bool => Value::Bool(r.read_varint()? != 0),
+        Ty::Int32 => Value::I32(r.read_varint()? as i32),
+        Ty::Int64 => Value::I64(r.read_varint()? as i64),
+        Ty::Uint32 => Value::U32(r.read_varint()? as u32),
+        Ty::Uint64 => Value::U64(r.read_varint()?),
+        Ty::Sint32 => Value::I32(varint::unzigzag32(r.read_varint()? as u32)),
+        Ty::Sint64 => Value::I64(varint::unzigzag64(r.read_varint()?)),
+        Ty::Enum(_) => Value::EnumNumber(r.read_varint()? as i32),
+        Ty::Fixed32 => Value::U32(r.read_fixed32()?),
+        Ty::Sfixed32 => Value::I32(r.read_fixed32()? as i32),
+        Ty::Float => Value::F32(f32::from_bits(r.read_fixed32()?)),
+        Ty::Fixed64 => Value::U64(r.read_fixed64()?),
+        Ty::Sfixed64 => Value::I64(r.read_fixed64()? as i64),
+        Ty::Double => Value::F64(f64::from_bits(r.read_fixed64()?)),
+        Ty::Bytes => Value::Bytes(r.read_bytes()?.to_vec()),
+        Ty::String => {
+            let bytes = r.read_bytes()?;
+            if check_utf8 {
+                utf8::check_utf8(bytes, r.offset())?;
+            }
+            match String::from_utf8(bytes.to_vec()) {
+                Ok(text) => Value::String(text),
+                Err(e) => Value::Bytes(e.into_bytes()),
+            }
+        }
+        Ty::Message(_) => unreachable!("messages are read by read_message"),
+    })
+}

@@ -1,0 +1,353 @@
+//! `fastrs::reflect`: the descriptor pool and `DynamicMessage`, checked
+//! against generated code on random and mutated inputs of every test
+//! message, and the pool's errors.
+
+use fastrs::reflect::{Cardinality, DescriptorPool, DynamicMessage, Kind, PoolErrorKind, Value};
+use fastrs::Message;
+use fastrs_tests::fast::fastrs::{test as t, test2 as t2};
+use fastrs_tests::fast::Rootless;
+use fastrs_tests::random::{Rng, Schema};
+use fastrs_tests::DESCRIPTORS;
+use proptest::prelude::*;
+
+thread_local! {
+    static SCHEMA: Schema = Schema::load(DESCRIPTORS);
+    static POOL: DescriptorPool = DescriptorPool::decode(DESCRIPTORS).expect("the test descriptors link");
+}
+
+fn pool() -> DescriptorPool {
+    POOL.with(Clone::clone)
+}
+
+/// Generated code and `DynamicMessage` on one random valid input of `name`:
+/// both decode it; each reads the other's encoding to the same message;
+/// `encoded_len` is exact; canonical encodings are identical.
+fn agree<M: Message + PartialEq>(name: &str, seed: u64) {
+    let mut unordered = false;
+    let input = SCHEMA.with(|s| s.encode(&format!(".{name}"), &mut Rng::new(seed), 4, &mut unordered));
+    let descriptor = pool().get_message_by_name(name).expect("declared");
+    let generated = M::decode(&input).expect("generated code decodes valid input");
+    let dynamic = DynamicMessage::decode(descriptor.clone(), &input)
+        .unwrap_or_else(|e| panic!("DynamicMessage rejects valid {name}: {e}\ninput {input:02x?}"));
+    let dynamic_bytes = dynamic.encode_to_vec();
+    assert_eq!(dynamic.encoded_len(), dynamic_bytes.len(), "encoded_len of {name}");
+    #[allow(clippy::eq_op)] // false exactly when a NaN is inside
+    let comparable = generated == generated;
+    let read_back = M::decode(&dynamic_bytes).expect("generated code reads DynamicMessage's encoding");
+    assert!(
+        !comparable || read_back == generated,
+        "{name}: generated code reads DynamicMessage's encoding as the input\ninput {input:02x?}"
+    );
+    let generated_bytes = generated.encode_to_vec();
+    let again =
+        DynamicMessage::decode(descriptor, &generated_bytes).expect("DynamicMessage reads generated code's encoding");
+    assert_eq!(
+        again.encode_to_vec().len(),
+        generated_bytes.len(),
+        "{name}: same size both ways"
+    );
+    if !unordered {
+        assert_eq!(
+            dynamic_bytes, generated_bytes,
+            "canonical bytes of {name}\ninput {input:02x?}"
+        );
+    }
+}
+
+/// On a mutation of a valid input: both decode it or both fail, with the
+/// same error kind.
+fn agree_on_mutation<M: Message>(name: &str, seed: u64, at: usize, byte: u8, cut: bool) {
+    let mut unordered = false;
+    let mut input = SCHEMA.with(|s| s.encode(&format!(".{name}"), &mut Rng::new(seed), 4, &mut unordered));
+    if input.is_empty() {
+        return;
+    }
+    let at = at % input.len();
+    if cut {
+        input.truncate(at);
+    } else {
+        input[at] = byte;
+    }
+    let descriptor = pool().get_message_by_name(name).expect("declared");
+    let generated = M::decode(&input).map_err(|e| e.kind());
+    let dynamic = DynamicMessage::decode(descriptor, &input).map_err(|e| e.kind());
+    match (generated, dynamic) {
+        (Ok(g), Ok(d)) => assert_eq!(d.encoded_len(), d.encode_to_vec().len(), "{name}: {}", g.size()),
+        (g, d) => assert_eq!(g.err(), d.err(), "{name}: error kinds\ninput {input:02x?}"),
+    }
+}
+
+macro_rules! both_ways {
+    ($($test:ident: $name:literal => $ty:ty;)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            $(
+                #[test]
+                fn $test(seed in any::<u64>(), at in any::<usize>(), byte in any::<u8>(), cut in any::<bool>()) {
+                    agree::<$ty>($name, seed);
+                    agree_on_mutation::<$ty>($name, seed, at, byte, cut);
+                }
+            )*
+        }
+    };
+}
+
+both_ways! {
+    scalars: "fastrs.test.Scalars" => t::Scalars;
+    lists: "fastrs.test.Lists" => t::Lists;
+    unpacked: "fastrs.test.Unpacked" => t::Unpacked;
+    optionals: "fastrs.test.Optionals" => t::Optionals;
+    maps: "fastrs.test.Maps" => t::Maps;
+    choice: "fastrs.test.Choice" => t::Choice;
+    tree: "fastrs.test.Tree" => t::Tree;
+    outer: "fastrs.test.Outer" => t::Outer;
+    edges: "fastrs.test.Edges" => t::Edges;
+    everything: "fastrs.test.Everything" => t::Everything;
+    rootless: "Rootless" => Rootless;
+    p2_defaults: "fastrs.test2.Defaults" => t2::Defaults;
+    p2_required: "fastrs.test2.Required" => t2::Required;
+    p2_closed: "fastrs.test2.Closed" => t2::Closed;
+    p2_groups: "fastrs.test2.Groups" => t2::Groups;
+    p2_packed: "fastrs.test2.Packed" => t2::Packed;
+    p2_extendable: "fastrs.test2.Extendable" => t2::Extendable;
+}
+
+#[test]
+fn descriptors_describe_the_schema() {
+    let pool = pool();
+    let outer = pool.get_message_by_name("fastrs.test.Outer").unwrap();
+    assert_eq!(outer.name(), "Outer");
+    assert_eq!(outer.file().package_name(), "fastrs.test");
+    let inners = outer.get_field_by_name("inners").unwrap();
+    assert_eq!((inners.number(), inners.cardinality()), (2, Cardinality::Repeated));
+    assert!(inners.is_list() && !inners.is_map());
+    let Kind::Message(inner) = inners.kind() else {
+        panic!("a message field")
+    };
+    assert_eq!(inner.full_name(), "fastrs.test.Outer.Inner");
+    assert_eq!(inner.parent_message(), Some(outer.clone()));
+    let Kind::Enum(kind) = inner.get_field(1).unwrap().kind() else {
+        panic!("an enum field")
+    };
+    assert_eq!(kind.get_value_by_name("KIND_A").unwrap().number(), 1);
+    assert!(!kind.is_closed());
+    assert_eq!(outer.get_field_by_json_name("inners"), Some(inners));
+
+    let maps = pool.get_message_by_name("fastrs.test.Maps").unwrap();
+    let map = maps.fields().find(|f| f.is_map()).expect("a map field");
+    let Kind::Message(entry) = map.kind() else {
+        panic!("entries are messages")
+    };
+    assert!(entry.is_map_entry());
+    assert_eq!(entry.map_entry_key_field().unwrap().number(), 1);
+
+    let closed = pool.get_message_by_name("fastrs.test2.Closed").unwrap();
+    let closed_enum = closed.fields().find_map(|f| match f.kind() {
+        Kind::Enum(e) => Some(e),
+        _ => None,
+    });
+    assert!(closed_enum.unwrap().is_closed(), "proto2 enums are closed");
+}
+
+#[test]
+fn fields_are_read_and_written_by_descriptor() {
+    let pool = pool();
+    let scalars = pool.get_message_by_name("fastrs.test.Scalars").unwrap();
+    let mut m = DynamicMessage::new(scalars.clone());
+    let int32 = scalars.get_field_by_name("f_int32").unwrap();
+    assert!(!m.has(&int32));
+    assert_eq!(m.get_or_default(&int32), Value::I32(0));
+    m.set(&int32, Value::I32(-3)).unwrap();
+    m.set_by_name("f_string", Value::String("kept".into())).unwrap();
+    assert!(m.set(&int32, Value::String("no".into())).is_err(), "type checked");
+    assert!(m.has(&int32));
+    let generated = t::Scalars::decode(&m.encode_to_vec()).unwrap();
+    assert_eq!((generated.f_int32, generated.f_string.as_str()), (-3, "kept"));
+    // Zero is not written for a field without presence.
+    m.set(&int32, Value::I32(0)).unwrap();
+    assert!(!m.has(&int32));
+    m.clear_field(&int32);
+    assert_eq!(m.get(&int32), None);
+
+    // A oneof keeps its last member.
+    let choice = pool.get_message_by_name("fastrs.test.Choice").unwrap();
+    let oneof = choice.oneofs().find(|o| !o.is_synthetic()).unwrap();
+    let members: Vec<_> = oneof.fields().collect();
+    let mut c = DynamicMessage::new(choice);
+    c.set(&members[0], Value::default_for(&members[0])).unwrap();
+    c.set(&members[1], Value::default_for(&members[1])).unwrap();
+    assert!(!c.has(&members[0]) && c.has(&members[1]));
+}
+
+#[test]
+fn generated_and_dynamic_messages_convert() {
+    let tree = t::Tree {
+        value: 7,
+        left: Some(Box::new(t::Tree {
+            value: 8,
+            ..Default::default()
+        })),
+        ..Default::default()
+    };
+    let mut pool = DescriptorPool::new();
+    pool.add_described::<t::Tree>().unwrap();
+    let d = DynamicMessage::decode(
+        pool.get_message_by_name("fastrs.test.Tree").unwrap(),
+        &tree.encode_to_vec(),
+    )
+    .unwrap();
+    let left = d.get_by_name("left").and_then(Value::as_message).unwrap();
+    assert_eq!(left.get_by_name("value"), Some(&Value::I64(8)));
+    assert_eq!(t::Tree::decode(&d.encode_to_vec()).unwrap(), tree);
+}
+
+#[test]
+fn unknown_fields_and_closed_enum_numbers_are_kept() {
+    let pool = pool();
+    let scalars = pool.get_message_by_name("fastrs.test.Scalars").unwrap();
+    let input = [0x18, 0x05, 0xc8, 0x3e, 0x01]; // f_int32 (3), then unknown field 1001
+    let m = DynamicMessage::decode(scalars, &input).unwrap();
+    assert_eq!(m.unknown_fields().as_bytes(), [0xc8, 0x3e, 0x01]);
+    let closed = t2::Closed::decode(&[]).unwrap();
+    let descriptor = pool.get_message_by_name("fastrs.test2.Closed").unwrap();
+    let field = descriptor.fields().find(|f| matches!(f.kind(), Kind::Enum(_))).unwrap();
+    let tag = (field.number() << 3) as u8;
+    let input = [tag, 0x63]; // 99: not a value of the closed enum
+    let d = DynamicMessage::decode(descriptor, &input).unwrap();
+    assert_eq!(d.get(&field), None);
+    assert_eq!(d.unknown_fields().as_bytes(), input);
+    assert_eq!(closed.size(), 0);
+    assert_eq!(d.encode_to_vec(), t2::Closed::decode(&input).unwrap().encode_to_vec());
+}
+
+#[test]
+fn required_fields_and_limits_are_checked() {
+    let pool = pool();
+    let required = pool.get_message_by_name("fastrs.test2.Required").unwrap();
+    let missing = DynamicMessage::decode(required, &[]).unwrap_err();
+    assert_eq!(missing.kind(), fastrs::DecodeErrorKind::MissingRequired);
+    let tree = pool.get_message_by_name("fastrs.test.Tree").unwrap();
+    let mut deep = Vec::new();
+    for _ in 0..200 {
+        // left (field 2) holding the rest.
+        let mut next = vec![0x12];
+        fastrs_tests::random::put_varint(&mut next, deep.len() as u64);
+        next.extend_from_slice(&deep);
+        deep = next;
+    }
+    let error = DynamicMessage::decode(tree, &deep).unwrap_err();
+    assert_eq!(error.kind(), fastrs::DecodeErrorKind::RecursionLimit);
+}
+
+/// An encoded `FileDescriptorSet` of `files` (name, source), compiled by protoc.
+fn compile(files: &[(&str, &str)]) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("fastrs-pool-{}-{}", std::process::id(), files[0].0));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, source) in files {
+        std::fs::write(dir.join(name), source).unwrap();
+    }
+    let out = dir.join("set.pb");
+    let status = std::process::Command::new(protoc_bin_vendored::protoc_bin_path().unwrap())
+        .arg("-I")
+        .arg(&dir)
+        .arg("-o")
+        .arg(&out)
+        .args(files.iter().map(|(name, _)| name))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let set = std::fs::read(&out).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    set
+}
+
+#[test]
+fn pool_errors_name_the_file_and_symbol_and_change_nothing() {
+    let a = compile(&[("a.proto", "syntax = \"proto3\"; package p; message M { int32 x = 1; }")]);
+    let mut pool = DescriptorPool::decode(&a).unwrap();
+    // The same file again is fine.
+    pool.add_file_descriptor_set(&a).unwrap();
+
+    let other_a = compile(&[("a.proto", "syntax = \"proto3\"; package p; message N {}")]);
+    let e = pool.add_file_descriptor_set(&other_a).unwrap_err();
+    assert_eq!((e.kind(), e.file()), (PoolErrorKind::DuplicateFile, "a.proto"));
+
+    let dup = compile(&[("b.proto", "syntax = \"proto3\"; package p; message M {}")]);
+    let e = pool.add_file_descriptor_set(&dup).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.file(), e.symbol()),
+        (PoolErrorKind::DuplicateSymbol, "b.proto", "p.M")
+    );
+    assert!(pool.get_file_by_name("b.proto").is_none(), "the pool is unchanged");
+
+    // c.proto imports a.proto; alone, the import is missing.
+    let c = compile(&[
+        ("a.proto", "syntax = \"proto3\"; package p; message M { int32 x = 1; }"),
+        (
+            "c.proto",
+            "syntax = \"proto3\"; package q; import \"a.proto\"; message U { p.M m = 1; }",
+        ),
+    ]);
+    let only_c = {
+        let full = DescriptorPool::decode(&c).unwrap();
+        full.get_file_by_name("c.proto").unwrap().encoded().to_vec()
+    };
+    let e = DescriptorPool::new().add_file_descriptor_proto(&only_c).unwrap_err();
+    assert_eq!((e.kind(), e.symbol()), (PoolErrorKind::MissingImport, "a.proto"));
+    pool.add_file_descriptor_proto(&only_c).unwrap();
+    let u = pool.get_message_by_name("q.U").unwrap();
+    let Kind::Message(m) = u.get_field(1).unwrap().kind() else {
+        panic!()
+    };
+    assert_eq!(m.full_name(), "p.M");
+
+    let ext = "syntax = \"proto2\"; package e; message Base { extensions 10 to 20; }";
+    let one = compile(&[
+        ("base.proto", ext),
+        (
+            "one.proto",
+            "syntax = \"proto2\"; package e1; import \"base.proto\"; extend e.Base { optional int32 x = 10; }",
+        ),
+    ]);
+    let two = compile(&[
+        ("base.proto", ext),
+        (
+            "two.proto",
+            "syntax = \"proto2\"; package e2; import \"base.proto\"; extend e.Base { optional int32 y = 10; }",
+        ),
+    ]);
+    let mut pool = DescriptorPool::decode(&one).unwrap();
+    let e = pool.add_file_descriptor_set(&two).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.file(), e.symbol()),
+        (PoolErrorKind::ConflictingExtension, "two.proto", "e2.y")
+    );
+    let base = pool.get_message_by_name("e.Base").unwrap();
+    assert_eq!(base.get_extension(10).unwrap().full_name(), "e1.x");
+
+    assert_eq!(
+        DescriptorPool::decode(&[0xff]).unwrap_err().kind(),
+        PoolErrorKind::Malformed
+    );
+}
+
+#[test]
+fn extensions_decode_into_their_values() {
+    let ext = "syntax = \"proto2\"; package e; message Base { optional int32 a = 1; extensions 10 to 20; }\n\
+               extend Base { repeated string tags = 10; optional Base nested = 11; }";
+    let pool = DescriptorPool::decode(&compile(&[("ext.proto", ext)])).unwrap();
+    let base = pool.get_message_by_name("e.Base").unwrap();
+    let tags = pool.get_extension_by_name("e.tags").unwrap();
+    let input = [0x08, 0x01, 0x52, 0x01, b'x', 0x5a, 0x02, 0x08, 0x02, 0x52, 0x01, b'y'];
+    let m = DynamicMessage::decode(base, &input).unwrap();
+    assert_eq!(
+        m.get(&tags),
+        Some(&Value::List(vec![Value::String("x".into()), Value::String("y".into())]))
+    );
+    assert!(m.unknown_fields().is_empty());
+    // Fields, then extensions in number order.
+    assert_eq!(
+        m.encode_to_vec(),
+        [0x08, 0x01, 0x52, 0x01, b'x', 0x52, 0x01, b'y', 0x5a, 0x02, 0x08, 0x02]
+    );
+}
