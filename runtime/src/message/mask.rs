@@ -5,7 +5,6 @@ use alloc::vec::Vec;
 
 use crate::message::options::DecodeOptions;
 use crate::message::Message;
-use crate::view::View;
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -114,7 +113,7 @@ impl Mask {
     /// The records of `buf` that the mask selects, re-encoded: what a
     /// masked decode reads. Decoding them in full gives what
     /// [`Mask::decode`] gives; keep them to read a view of only the
-    /// selected fields ([`Mask::view`]), or to forward a trimmed message.
+    /// selected fields (`Mask::view`), or to forward a trimmed message.
     ///
     /// # Errors
     /// Malformed framing anywhere in `buf`.
@@ -124,32 +123,7 @@ impl Mask {
         Ok(selected)
     }
 
-    /// Reads a view of the fields of `buf` that the mask selects. The view
-    /// borrows `scratch`, which is cleared and then holds the selected
-    /// records ([`Mask::filter`]); reuse it across calls to keep its
-    /// capacity. Fields the mask leaves out read as absent, and `required`
-    /// fields are not checked.
-    ///
-    /// ```
-    /// # use fastrs::{Mask, Message};
-    /// # use fastrs::well_known::{Api, ApiView};
-    /// let api = Api { name: "shop".into(), version: "v2".into(), ..Default::default() };
-    /// let bytes = api.encode_to_vec();
-    /// let mut scratch = Vec::new();
-    /// let view: ApiView<'_> = Mask::new().field(1).view(&bytes, &mut scratch)?;
-    /// assert_eq!((view.name, view.version), ("shop", ""));
-    /// # Ok::<(), fastrs::DecodeError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// As [`Mask::decode`].
-    pub fn view<'a, V: View<'a>>(&self, buf: &[u8], scratch: &'a mut Vec<u8>) -> Result<V, DecodeError> {
-        scratch.clear();
-        self.filter_into::<V::Message>(buf, scratch)?;
-        crate::view::read(scratch, &DecodeOptions::default())
-    }
-
-    fn filter_into<M: Message>(&self, buf: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
+    pub(crate) fn filter_into<M: Message>(&self, buf: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
         let depth = DecodeOptions::default().recursion_limit;
         self.select(&mut Reader::new(buf), depth, out)
             .map_err(|e| e.within(M::FULL_NAME, 0))

@@ -81,11 +81,34 @@ impl DescriptorPool {
         self.add(files)
     }
 
+    /// Adds the files of `sets` whose names the pool does not hold yet,
+    /// all together (in any order), the first of a name winning.
+    pub(super) fn add_new_files(&mut self, sets: &[&[u8]]) -> Result<(), PoolError> {
+        let mut files: Vec<read::FileProto> = Vec::new();
+        for set in sets {
+            for file in read::set(set)? {
+                let known = self.tables.file_names.contains_key(&file.name);
+                if !known && !files.iter().any(|f| f.name == file.name) {
+                    files.push(file);
+                }
+            }
+        }
+        if files.is_empty() {
+            return Ok(());
+        }
+        self.add(files)
+    }
+
     fn add(&mut self, files: Vec<read::FileProto>) -> Result<(), PoolError> {
         let mut tables = Tables::clone(&self.tables);
         pool::add(&mut tables, files)?;
         self.tables = Arc::new(tables);
         Ok(())
+    }
+
+    /// The linked tables, for the text format and JSON.
+    pub(crate) fn tables(&self) -> &Tables {
+        &self.tables
     }
 
     fn symbol(&self, full_name: &str) -> Option<Symbol> {

@@ -15,8 +15,9 @@
 mod descriptors;
 mod dynamic;
 mod error;
-mod pool;
+pub(crate) mod pool;
 mod read;
+pub(crate) mod registry;
 
 pub use descriptors::{
     DescriptorPool, EnumDescriptor, EnumValueDescriptor, FieldDescriptor, FileDescriptor, Kind, MessageDescriptor,

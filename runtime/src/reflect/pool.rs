@@ -8,10 +8,11 @@ use std::vec::Vec;
 
 use super::error::{PoolError, PoolErrorKind};
 use super::read::{self, FieldProto, FileProto};
+use crate::wire;
 
 /// Everything a pool knows, linked by index.
 #[derive(Clone, Default)]
-pub(super) struct Tables {
+pub(crate) struct Tables {
     pub files: Vec<FileData>,
     pub messages: Vec<MessageData>,
     pub enums: Vec<EnumData>,
@@ -25,7 +26,7 @@ pub(super) struct Tables {
 
 /// What a full name declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Symbol {
+pub(crate) enum Symbol {
     Package,
     Message(u32),
     Enum(u32),
@@ -36,7 +37,7 @@ pub(super) enum Symbol {
 }
 
 #[derive(Clone, Default)]
-pub(super) struct FileData {
+pub(crate) struct FileData {
     pub name: String,
     pub package: String,
     pub syntax: String,
@@ -50,7 +51,7 @@ pub(super) struct FileData {
 }
 
 #[derive(Clone, Default)]
-pub(super) struct MessageData {
+pub(crate) struct MessageData {
     pub name: String,
     pub full_name: String,
     pub file: u32,
@@ -74,9 +75,75 @@ pub(super) struct MessageData {
 
 /// Field numbers below this are found by indexing, the rest by search.
 const DENSE: u32 = 64;
-pub(super) const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
+
+impl Tables {
+    /// The message named `full_name` (no leading dot).
+    pub fn message(&self, full_name: &str) -> Option<&MessageData> {
+        match self.names.get(full_name)? {
+            Symbol::Message(m) => Some(&self.messages[*m as usize]),
+            _ => None,
+        }
+    }
+
+    /// The message type of a message field.
+    pub fn message_of(&self, field: &FieldData) -> Option<&MessageData> {
+        match field.ty {
+            Ty::Message(m) => Some(&self.messages[m as usize]),
+            _ => None,
+        }
+    }
+
+    /// The enum type of an enum field.
+    pub fn enum_of(&self, field: &FieldData) -> Option<&EnumData> {
+        match field.ty {
+            Ty::Enum(e) => Some(&self.enums[e as usize]),
+            _ => None,
+        }
+    }
+
+    /// The extension named `full_name` of the message named `extendee`.
+    pub fn extension(&self, extendee: &str, full_name: &str) -> Option<&FieldData> {
+        let Symbol::Extension(e) = *self.names.get(full_name)? else {
+            return None;
+        };
+        let field = &self.extensions[e as usize];
+        let of = field.extendee?;
+        (self.messages[of as usize].full_name == extendee).then_some(field)
+    }
+
+    /// The extension numbered `number` of the message named `extendee`.
+    pub fn extension_numbered(&self, extendee: &str, number: u32) -> Option<&FieldData> {
+        let Symbol::Message(m) = *self.names.get(extendee)? else {
+            return None;
+        };
+        let e = *self.extension_numbers.get(&(m, number))?;
+        Some(&self.extensions[e as usize])
+    }
+
+    /// The name the text format writes a field by: its own, or for a
+    /// group-like field its type's.
+    pub fn printed_name<'s>(&'s self, field: &'s FieldData) -> &'s str {
+        match self.message_of(field) {
+            Some(ty) if field.group_like => &ty.name,
+            _ => &field.name,
+        }
+    }
+
+    /// The field of `ty` a name in text refers to: its own name, or for a
+    /// group-like field its type's name.
+    pub fn field_named<'s>(&'s self, ty: &'s MessageData, name: &str) -> Option<&'s FieldData> {
+        let own = ty.fields.iter().find(|f| f.name == name);
+        own.or_else(|| ty.fields.iter().find(|f| f.group_like && self.printed_name(f) == name))
+    }
+}
 
 impl MessageData {
+    /// The field numbered `number`.
+    pub fn field(&self, number: u32) -> Option<&FieldData> {
+        self.field_index(number).map(|i| &self.fields[i as usize])
+    }
+
     /// The index of the field numbered `number`.
     #[inline]
     pub fn field_index(&self, number: u32) -> Option<u32> {
@@ -93,7 +160,7 @@ impl MessageData {
 }
 
 #[derive(Clone)]
-pub(super) struct OneofData {
+pub(crate) struct OneofData {
     pub name: String,
     pub fields: Vec<u32>,
     /// The oneof protoc makes for a proto3 `optional` field.
@@ -114,7 +181,7 @@ pub enum Cardinality {
 
 /// A field's type, linked.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) enum Ty {
+pub(crate) enum Ty {
     Double,
     Float,
     Int64,
@@ -158,6 +225,16 @@ impl Ty {
         })
     }
 
+    /// The wire type of one value (a message: length-delimited).
+    pub fn wire_type(self) -> u8 {
+        match self {
+            Ty::Double | Ty::Fixed64 | Ty::Sfixed64 => wire::FIXED64,
+            Ty::Float | Ty::Fixed32 | Ty::Sfixed32 => wire::FIXED32,
+            Ty::String | Ty::Bytes | Ty::Message(_) => wire::LEN,
+            _ => wire::VARINT,
+        }
+    }
+
     /// True for types a packed run can hold.
     pub fn packable(self) -> bool {
         !matches!(self, Ty::String | Ty::Bytes | Ty::Message(_))
@@ -165,7 +242,7 @@ impl Ty {
 }
 
 #[derive(Clone, Default)]
-pub(super) struct FieldData {
+pub(crate) struct FieldData {
     pub name: String,
     pub full_name: String,
     pub json_name: String,
@@ -189,10 +266,42 @@ pub(super) struct FieldData {
     pub scope: Option<u32>,
     pub file: u32,
     pub proto3_optional: bool,
+    /// A group-like field (protobuf's `IsGroupLike`): delimited, named
+    /// after its type in lower case, the type declared beside it in the
+    /// same file. The text format writes it by its type's name.
+    pub group_like: bool,
+}
+
+impl FieldData {
+    /// The wire type of one value, unpacked (a group's is START_GROUP).
+    pub fn wire_type(&self) -> u8 {
+        if self.delimited {
+            wire::START_GROUP
+        } else {
+            self.ty.wire_type()
+        }
+    }
+
+    /// True for a repeated field (maps included).
+    pub fn repeated(&self) -> bool {
+        self.cardinality == Cardinality::Repeated
+    }
+}
+
+impl EnumData {
+    /// The name of the (first) value numbered `number`.
+    pub fn name_of(&self, number: i32) -> Option<&str> {
+        self.values.iter().find(|v| v.1 == number).map(|v| v.0.as_str())
+    }
+
+    /// The number of the value named `name`.
+    pub fn number_of(&self, name: &str) -> Option<i32> {
+        self.values.iter().find(|v| v.0 == name).map(|v| v.1)
+    }
 }
 
 #[derive(Clone, Default)]
-pub(super) struct EnumData {
+pub(crate) struct EnumData {
     pub name: String,
     pub full_name: String,
     pub file: u32,
@@ -203,7 +312,7 @@ pub(super) struct EnumData {
 }
 
 #[derive(Clone, Default)]
-pub(super) struct ServiceData {
+pub(crate) struct ServiceData {
     pub name: String,
     pub full_name: String,
     pub file: u32,
@@ -212,7 +321,7 @@ pub(super) struct ServiceData {
 }
 
 #[derive(Clone)]
-pub(super) struct MethodData {
+pub(crate) struct MethodData {
     pub name: String,
     pub input: u32,
     pub output: u32,
@@ -445,7 +554,32 @@ fn fill(
         t.services[at as usize] = s;
     }
     t.files[base.file as usize] = data;
+    mark_group_like(t, base);
     Ok(())
+}
+
+/// Sets [`FieldData::group_like`] on the fields and extensions of the file
+/// just filled in (it needs their types' names, known only now).
+fn mark_group_like(t: &mut Tables, base: &Base) {
+    let group_like = |messages: &[MessageData], f: &FieldData| {
+        let Ty::Message(m) = f.ty else { return false };
+        let ty = &messages[m as usize];
+        let scope = f.full_name.strip_suffix(f.name.as_str()).unwrap_or("");
+        f.delimited
+            && f.name == ty.name.to_ascii_lowercase()
+            && ty.file == f.file
+            && ty.full_name.strip_prefix(scope) == Some(ty.name.as_str())
+    };
+    for m in base.message as usize..t.messages.len() {
+        for i in 0..t.messages[m].fields.len() {
+            let like = group_like(&t.messages, &t.messages[m].fields[i]);
+            t.messages[m].fields[i].group_like = like;
+        }
+    }
+    for e in base.extension as usize..t.extensions.len() {
+        let like = group_like(&t.messages, &t.extensions[e]);
+        t.extensions[e].group_like = like;
+    }
 }
 
 struct Linker<'t> {
@@ -579,6 +713,7 @@ impl Linker<'_> {
             scope,
             file: base.file,
             proto3_optional: f.proto3_optional,
+            group_like: false,
         })
     }
 }

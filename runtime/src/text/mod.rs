@@ -38,14 +38,13 @@
 mod lexer;
 mod parse;
 mod print;
-mod schema;
 
 use core::fmt;
 use std::string::String;
-use std::sync::{LazyLock, PoisonError, RwLock};
 
+use crate::reflect::pool::Tables;
+use crate::reflect::registry;
 use crate::{DecodeOptions, Described};
-use schema::Pool;
 
 /// A text that could not be parsed: what was wrong and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -290,9 +289,12 @@ fn invalid(e: crate::DecodeError) -> Error {
 /// Makes the types of `M`'s package, and of the packages it imports, known
 /// to the text format: an `Any` holding one of them is then printed
 /// expanded and can be parsed. Messages register their own package when
-/// first printed or parsed; this is for the types only `Any`s hold.
+/// first printed or parsed; this is for the types only `Any`s hold. The
+/// types go in the process's one registry
+/// ([`DescriptorPool::global`](crate::reflect::DescriptorPool::global)),
+/// which JSON reads too.
 pub fn register<M: Described>() {
-    with_pool::<M, _>(|_| ());
+    registry::described::<M>();
 }
 
 /// Makes the types of an encoded `google.protobuf.FileDescriptorSet` known,
@@ -301,37 +303,14 @@ pub fn register<M: Described>() {
 /// Files already known (by name) are kept as they are.
 ///
 /// # Errors
-/// Bytes that are not a descriptor set.
+/// Bytes that are not a descriptor set, or files that do not link with
+/// those registered (a name declared twice, an import missing).
 pub fn register_descriptor_set(set: &'static [u8]) -> Result<(), Error> {
-    let mut pool = POOL.write().unwrap_or_else(PoisonError::into_inner);
-    pool.register(set)
-        .map_err(|_| Error::whole("not an encoded FileDescriptorSet".into()))
+    registry::register_set(set).map_err(|e| Error::whole(e.to_string()))
 }
 
-/// Every type the text format knows, from the first use on: the
-/// well-known types, then each registered set.
-static POOL: LazyLock<RwLock<Pool>> = LazyLock::new(|| {
-    let mut pool = Pool::default();
-    let _ = pool.register(crate::well_known::FILE_DESCRIPTOR_SET);
-    RwLock::new(pool)
-});
-
-/// Runs `f` on the pool once it holds `M`'s descriptors.
-fn with_pool<M: Described, R>(f: impl FnOnce(&Pool) -> R) -> R {
-    {
-        let pool = POOL.read().unwrap_or_else(PoisonError::into_inner);
-        if pool.has_set(M::FILE_DESCRIPTOR_SET) {
-            return f(&pool);
-        }
-    }
-    {
-        let mut pool = POOL.write().unwrap_or_else(PoisonError::into_inner);
-        // Imports first, so a type is never looked for before its file is in.
-        for set in M::IMPORTED_DESCRIPTOR_SETS {
-            let _ = pool.register(set);
-        }
-        let _ = pool.register(M::FILE_DESCRIPTOR_SET);
-    }
-    let pool = POOL.read().unwrap_or_else(PoisonError::into_inner);
-    f(&pool)
+/// Runs `f` on the registry's tables once they hold `M`'s descriptors.
+fn with_pool<M: Described, R>(f: impl FnOnce(&Tables) -> R) -> R {
+    let pool = registry::described::<M>();
+    f(pool.tables())
 }

@@ -8,21 +8,21 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 
 use super::lexer::{unescape, Kind, Lexer, Token};
-use super::schema::{Field, MessageType, Pool, Type};
 use super::Error;
+use crate::reflect::pool::{FieldData, MessageData, Tables, Ty};
 use crate::wire::varint;
 
 pub struct Parser<'t, 'p> {
     lex: Lexer<'t>,
     peeked: Option<Token<'t>>,
-    pool: &'p Pool,
+    pool: &'p Tables,
     ignore_unknown: bool,
     /// Messages that may still be opened inside the current one.
     depth_left: u32,
 }
 
 impl<'t, 'p> Parser<'t, 'p> {
-    pub fn new(text: &'t str, pool: &'p Pool, ignore_unknown: bool, recursion_limit: u32) -> Self {
+    pub fn new(text: &'t str, pool: &'p Tables, ignore_unknown: bool, recursion_limit: u32) -> Self {
         Parser {
             lex: Lexer::new(text),
             peeked: None,
@@ -33,7 +33,7 @@ impl<'t, 'p> Parser<'t, 'p> {
     }
 
     /// The whole text as the fields of a `ty`, encoded.
-    pub fn parse(mut self, ty: &MessageType) -> Result<Vec<u8>, Error> {
+    pub fn parse(mut self, ty: &MessageData) -> Result<Vec<u8>, Error> {
         let mut out = Vec::new();
         self.fields(ty, None, &mut out)?;
         Ok(out)
@@ -81,7 +81,7 @@ impl<'t, 'p> Parser<'t, 'p> {
 
     /// Fields up to `close` (or the end of the text), each optionally
     /// followed by `;` or `,`.
-    fn fields(&mut self, ty: &MessageType, close: Option<char>, out: &mut Vec<u8>) -> Result<(), Error> {
+    fn fields(&mut self, ty: &MessageData, close: Option<char>, out: &mut Vec<u8>) -> Result<(), Error> {
         loop {
             let t = self.peek()?;
             match (t.kind, close) {
@@ -99,7 +99,7 @@ impl<'t, 'p> Parser<'t, 'p> {
         }
     }
 
-    fn field(&mut self, ty: &MessageType, out: &mut Vec<u8>) -> Result<(), Error> {
+    fn field(&mut self, ty: &MessageData, out: &mut Vec<u8>) -> Result<(), Error> {
         let t = self.bump()?;
         let field = match t.kind {
             Kind::Symbol('[') if ty.full_name == "google.protobuf.Any" => return self.any(t.at, out),
@@ -118,7 +118,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                     }
                 }
             }
-            Kind::Ident(name) => match ty.field_named(name) {
+            Kind::Ident(name) => match self.pool.field_named(ty, name) {
                 Some(f) => f,
                 None if self.ignore_unknown || ty.reserved_names.iter().any(|r| r == name) => {
                     return self.skip_field_value()
@@ -137,13 +137,13 @@ impl<'t, 'p> Parser<'t, 'p> {
 
     /// The value(s) of `field` after its name: `: value`, `: [values]`, and
     /// for messages `{...}` with or without the colon.
-    fn field_value(&mut self, field: &Field, out: &mut Vec<u8>) -> Result<(), Error> {
-        if field.ty == Type::Message {
+    fn field_value(&mut self, field: &FieldData, out: &mut Vec<u8>) -> Result<(), Error> {
+        if matches!(field.ty, Ty::Message(_)) {
             self.try_symbol(':')?;
         } else {
             self.expect_symbol(':', "':'")?;
         }
-        if !(field.repeated && self.try_symbol('[')?) {
+        if !(field.repeated() && self.try_symbol('[')?) {
             return self.value(field, out);
         }
         if self.try_symbol(']')? {
@@ -159,13 +159,13 @@ impl<'t, 'p> Parser<'t, 'p> {
     }
 
     /// One value of `field`, encoded with its tag.
-    fn value(&mut self, field: &Field, out: &mut Vec<u8>) -> Result<(), Error> {
+    fn value(&mut self, field: &FieldData, out: &mut Vec<u8>) -> Result<(), Error> {
         let n = field.number;
         match field.ty {
-            Type::Message => {
+            Ty::Message(_) => {
                 let at = self.peek()?.at;
-                let Some(ty) = self.pool.message(&field.type_name) else {
-                    let what = std::format!("message type {} is not registered", field.type_name);
+                let Some(ty) = self.pool.message_of(field) else {
+                    let what = std::format!("{} is not a message field", field.full_name);
                     return Err(self.lex.error(at, what));
                 };
                 let body = self.message(ty)?;
@@ -177,7 +177,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                     put_bytes(out, n, &body);
                 }
             }
-            Type::String | Type::Bytes => {
+            Ty::String | Ty::Bytes => {
                 let (bytes, at) = self.string()?;
                 if field.utf8 && core::str::from_utf8(&bytes).is_err() {
                     let what = std::format!("field \"{}\" holds invalid UTF-8", field.name);
@@ -185,7 +185,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                 }
                 put_bytes(out, n, &bytes);
             }
-            Type::Enum => return self.enum_value(field, out),
+            Ty::Enum(_) => return self.enum_value(field, out),
             ty => {
                 let v = self.number(ty, &field.name)?;
                 put_tag(out, n, ty.wire_type());
@@ -202,7 +202,7 @@ impl<'t, 'p> Parser<'t, 'p> {
     }
 
     /// A message in `{}` or `<>`, encoded.
-    fn message(&mut self, ty: &MessageType) -> Result<Vec<u8>, Error> {
+    fn message(&mut self, ty: &MessageData) -> Result<Vec<u8>, Error> {
         let close = self.open()?;
         let mut body = Vec::new();
         self.fields(ty, Some(close), &mut body)?;
@@ -277,19 +277,19 @@ impl<'t, 'p> Parser<'t, 'p> {
 
     /// A number of type `ty`, as its wire value (varint or fixed bits).
     #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-    fn number(&mut self, ty: Type, name: &str) -> Result<u64, Error> {
+    fn number(&mut self, ty: Ty, name: &str) -> Result<u64, Error> {
         Ok(match ty {
-            Type::Int32 | Type::Sfixed32 => self.signed(i32::MAX as u64, name)? as u64,
-            Type::Int64 | Type::Sfixed64 => self.signed(i64::MAX as u64, name)? as u64,
-            Type::Sint32 => u64::from(varint::zigzag32(self.signed(i32::MAX as u64, name)? as i32)),
-            Type::Sint64 => varint::zigzag64(self.signed(i64::MAX as u64, name)?),
-            Type::Uint32 | Type::Fixed32 => self.unsigned(u64::from(u32::MAX), name)?,
-            Type::Uint64 | Type::Fixed64 => self.unsigned(u64::MAX, name)?,
-            Type::Bool => u64::from(self.boolean(name)?),
-            Type::Float => u64::from((self.real()? as f32).to_bits()),
-            Type::Double => self.real()?.to_bits(),
+            Ty::Int32 | Ty::Sfixed32 => self.signed(i32::MAX as u64, name)? as u64,
+            Ty::Int64 | Ty::Sfixed64 => self.signed(i64::MAX as u64, name)? as u64,
+            Ty::Sint32 => u64::from(varint::zigzag32(self.signed(i32::MAX as u64, name)? as i32)),
+            Ty::Sint64 => varint::zigzag64(self.signed(i64::MAX as u64, name)?),
+            Ty::Uint32 | Ty::Fixed32 => self.unsigned(u64::from(u32::MAX), name)?,
+            Ty::Uint64 | Ty::Fixed64 => self.unsigned(u64::MAX, name)?,
+            Ty::Bool => u64::from(self.boolean(name)?),
+            Ty::Float => u64::from((self.real()? as f32).to_bits()),
+            Ty::Double => self.real()?.to_bits(),
             // Handled by `value`.
-            Type::Message | Type::String | Type::Bytes | Type::Enum => 0,
+            Ty::Message(_) | Ty::String | Ty::Bytes | Ty::Enum(_) => 0,
         })
     }
 
@@ -371,10 +371,10 @@ impl<'t, 'p> Parser<'t, 'p> {
 
     /// An enum value by name or number. A number an enum does not declare
     /// is kept for an open enum, an error for a closed one.
-    fn enum_value(&mut self, field: &Field, out: &mut Vec<u8>) -> Result<(), Error> {
+    fn enum_value(&mut self, field: &FieldData, out: &mut Vec<u8>) -> Result<(), Error> {
         let t = self.peek()?;
-        let Some(ty) = self.pool.enumeration(&field.type_name) else {
-            let what = std::format!("enum type {} is not registered", field.type_name);
+        let Some(ty) = self.pool.enum_of(field) else {
+            let what = std::format!("{} is not an enum field", field.full_name);
             return Err(self.lex.error(t.at, what));
         };
         let number = if let Kind::Ident(name) = t.kind {
@@ -383,7 +383,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                 Some(n) => n,
                 None if self.ignore_unknown => return Ok(()),
                 None => {
-                    let what = std::format!("{} has no value named {name}", field.type_name);
+                    let what = std::format!("{} has no value named {name}", ty.full_name);
                     return Err(self.lex.error(t.at, what));
                 }
             }
@@ -394,7 +394,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                 if self.ignore_unknown {
                     return Ok(());
                 }
-                let what = std::format!("{n} is not a value of the closed enum {}", field.type_name);
+                let what = std::format!("{n} is not a value of the closed enum {}", ty.full_name);
                 return Err(self.lex.error(t.at, what));
             }
             n

@@ -10,7 +10,7 @@ use core::fmt::Write as _;
 use std::string::String;
 use std::vec::Vec;
 
-use super::schema::{Field, MessageType, Pool, Type};
+use crate::reflect::pool::{FieldData, MessageData, Tables, Ty};
 use crate::wire::records::{self, Record, Value};
 use crate::wire::varint;
 
@@ -27,14 +27,14 @@ pub struct Style {
 }
 
 pub struct Printer<'p> {
-    pool: &'p Pool,
+    pool: &'p Tables,
     style: Style,
     out: String,
     indent: usize,
 }
 
 impl<'p> Printer<'p> {
-    pub fn new(pool: &'p Pool, style: Style) -> Self {
+    pub fn new(pool: &'p Tables, style: Style) -> Self {
         Printer {
             pool,
             style,
@@ -49,7 +49,7 @@ impl<'p> Printer<'p> {
 
     /// The fields of `bytes`, an encoded message of type `ty` (`None`: a
     /// type the pool does not know; every field is then unknown).
-    pub fn message(&mut self, ty: Option<&MessageType>, bytes: &[u8]) {
+    pub fn message(&mut self, ty: Option<&MessageData>, bytes: &[u8]) {
         let Some(records) = records::scan(bytes) else {
             // Not a message after all: nothing sensible to show field by field.
             if self.style.unknown_fields {
@@ -60,7 +60,7 @@ impl<'p> Printer<'p> {
         if ty.is_some_and(|t| t.full_name == "google.protobuf.Any") && self.any(&records) {
             return;
         }
-        let mut known: Vec<(&Field, Record<'_>)> = Vec::new();
+        let mut known: Vec<(&FieldData, Record<'_>)> = Vec::new();
         let mut unknown: Vec<Record<'_>> = Vec::new();
         for r in records {
             match ty.and_then(|t| self.field_of(t, r.number)) {
@@ -85,7 +85,7 @@ impl<'p> Printer<'p> {
         }
     }
 
-    fn field_of<'t>(&self, ty: &'t MessageType, number: u32) -> Option<&'t Field>
+    fn field_of<'t>(&self, ty: &'t MessageData, number: u32) -> Option<&'t FieldData>
     where
         'p: 't,
     {
@@ -119,7 +119,7 @@ impl<'p> Printer<'p> {
     }
 
     /// `head { fields }`, or past [`MAX_DEPTH`] `head: "bytes"`.
-    fn nested(&mut self, head: core::fmt::Arguments<'_>, ty: Option<&MessageType>, bytes: &[u8]) {
+    fn nested(&mut self, head: core::fmt::Arguments<'_>, ty: Option<&MessageData>, bytes: &[u8]) {
         if self.indent >= MAX_DEPTH {
             self.start_field(format_args!("{head}: "));
             quote(&mut self.out, bytes, false);
@@ -131,10 +131,10 @@ impl<'p> Printer<'p> {
     }
 
     /// All values of `field` (its records, in order).
-    fn field(&mut self, field: &Field, values: &[Record<'_>]) {
-        let name = Name(field);
-        if field.ty == Type::Message {
-            let Some(ty) = self.pool.message(&field.type_name) else {
+    fn field(&mut self, field: &FieldData, values: &[Record<'_>]) {
+        let name = Name(self.pool, field);
+        if matches!(field.ty, Ty::Message(_)) {
+            let Some(ty) = self.pool.message_of(field) else {
                 for r in values {
                     if let Value::Bytes(b) | Value::Group(b) = r.value {
                         self.nested(format_args!("{name}"), None, b);
@@ -156,7 +156,7 @@ impl<'p> Printer<'p> {
         for r in values {
             match r.value {
                 // A packed run: one value after another.
-                Value::Bytes(run) if field.ty != Type::String && field.ty != Type::Bytes => {
+                Value::Bytes(run) if field.ty.packable() => {
                     let mut rest = run;
                     while let Some((v, after)) = one_packed(field.ty, rest) {
                         self.scalar(field, name, v);
@@ -170,7 +170,7 @@ impl<'p> Printer<'p> {
 
     /// Map entries, sorted by key as protobuf's printers do (and with the
     /// key and value always shown).
-    fn map(&mut self, field: &Field, entry: &MessageType, values: &[Record<'_>]) {
+    fn map(&mut self, field: &FieldData, entry: &MessageData, values: &[Record<'_>]) {
         let (Some(key_field), Some(value_field)) = (entry.field(1), entry.field(2)) else {
             return;
         };
@@ -182,7 +182,7 @@ impl<'p> Printer<'p> {
             })
             .collect();
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let name = Name(field);
+        let name = Name(self.pool, field);
         for (_, bytes) in entries {
             self.open(format_args!("{name}"));
             let records = records::scan(bytes).unwrap_or_default();
@@ -198,12 +198,12 @@ impl<'p> Printer<'p> {
     }
 
     /// The default of a map entry's key or value, which its encoding may leave out.
-    fn default_value(&mut self, f: &Field) {
+    fn default_value(&mut self, f: &FieldData) {
         let value = match f.ty {
-            Type::Message => Value::Bytes(&[]),
-            Type::String | Type::Bytes => Value::Bytes(&[]),
-            Type::Double | Type::Fixed64 | Type::Sfixed64 => Value::Fixed64(0),
-            Type::Float | Type::Fixed32 | Type::Sfixed32 => Value::Fixed32(0),
+            Ty::Message(_) => Value::Bytes(&[]),
+            Ty::String | Ty::Bytes => Value::Bytes(&[]),
+            Ty::Double | Ty::Fixed64 | Ty::Sfixed64 => Value::Fixed64(0),
+            Ty::Float | Ty::Fixed32 | Ty::Sfixed32 => Value::Fixed32(0),
             _ => Value::Varint(0),
         };
         self.field(
@@ -215,15 +215,15 @@ impl<'p> Printer<'p> {
         );
     }
 
-    fn scalar(&mut self, field: &Field, name: Name<'_>, value: Value<'_>) {
+    fn scalar(&mut self, field: &FieldData, name: Name<'_>, value: Value<'_>) {
         self.start_field(format_args!("{name}: "));
         match (field.ty, value) {
-            (Type::String | Type::Bytes, Value::Bytes(b)) => quote(&mut self.out, b, field.ty == Type::String),
-            (Type::Enum, Value::Varint(v)) => {
+            (Ty::String | Ty::Bytes, Value::Bytes(b)) => quote(&mut self.out, b, field.ty == Ty::String),
+            (Ty::Enum(_), Value::Varint(v)) => {
                 // An int32 on the wire: sign-extended to 64 bits.
                 #[allow(clippy::cast_possible_truncation)]
                 let number = v as i32;
-                match self.pool.enumeration(&field.type_name).and_then(|e| e.name_of(number)) {
+                match self.pool.enum_of(field).and_then(|e| e.name_of(number)) {
                     Some(name) => self.out.push_str(name),
                     None => push_display(&mut self.out, number),
                 }
@@ -288,27 +288,28 @@ impl<'p> Printer<'p> {
 
 /// A field's name as printed: `[full.name]` for extensions.
 #[derive(Clone, Copy)]
-struct Name<'f>(&'f Field);
+struct Name<'f>(&'f Tables, &'f FieldData);
 
 impl core::fmt::Display for Name<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.0.full_name.is_empty() {
-            f.write_str(self.0.printed_name())
+        let Name(pool, field) = *self;
+        if field.extendee.is_some() {
+            write!(f, "[{}]", field.full_name)
         } else {
-            write!(f, "[{}]", self.0.full_name)
+            f.write_str(pool.printed_name(field))
         }
     }
 }
 
 /// Whether record `r` has a wire type field `f` reads (a packed run counts
 /// for repeated scalars).
-fn fits(f: &Field, r: &Record<'_>) -> bool {
+fn fits(f: &FieldData, r: &Record<'_>) -> bool {
     match r.value {
-        Value::Group(_) => f.ty == Type::Message && f.delimited,
+        Value::Group(_) => matches!(f.ty, Ty::Message(_)) && f.delimited,
         Value::Bytes(b) => match f.ty {
-            Type::Message => !f.delimited,
-            Type::String | Type::Bytes => true,
-            ty => f.repeated && packed_ok(ty, b),
+            Ty::Message(_) => !f.delimited,
+            Ty::String | Ty::Bytes => true,
+            ty => f.repeated() && packed_ok(ty, b),
         },
         Value::Varint(_) => f.ty.wire_type() == 0,
         Value::Fixed64(_) => f.ty.wire_type() == 1,
@@ -317,7 +318,7 @@ fn fits(f: &Field, r: &Record<'_>) -> bool {
 }
 
 /// Whether `run` is a whole number of packed values of type `ty`.
-fn packed_ok(ty: Type, mut run: &[u8]) -> bool {
+fn packed_ok(ty: Ty, mut run: &[u8]) -> bool {
     while !run.is_empty() {
         match one_packed(ty, run) {
             Some((_, rest)) => run = rest,
@@ -327,7 +328,7 @@ fn packed_ok(ty: Type, mut run: &[u8]) -> bool {
     true
 }
 
-fn one_packed(ty: Type, run: &[u8]) -> Option<(Value<'_>, &[u8])> {
+fn one_packed(ty: Ty, run: &[u8]) -> Option<(Value<'_>, &[u8])> {
     match ty.wire_type() {
         0 => records::varint(run).map(|(v, rest)| (Value::Varint(v), rest)),
         1 => run
@@ -351,7 +352,7 @@ enum Key<'a> {
 impl<'a> Key<'a> {
     /// The key of an encoded entry (the last key field wins; absent: zero).
     #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    fn of(key: &Field, entry: &'a [u8]) -> Key<'a> {
+    fn of(key: &FieldData, entry: &'a [u8]) -> Key<'a> {
         let mut found = None;
         let _ = records::for_each(entry, |r| {
             if r.number == 1 {
@@ -359,13 +360,13 @@ impl<'a> Key<'a> {
             }
         });
         match (key.ty, found) {
-            (Type::String | Type::Bytes, Some(Value::Bytes(b))) => Key::Bytes(b),
-            (Type::String | Type::Bytes, _) => Key::Bytes(&[]),
-            (Type::Sint32, Some(Value::Varint(v))) => Key::Signed(i64::from(varint::unzigzag32(v as u32))),
-            (Type::Sint64, Some(Value::Varint(v))) => Key::Signed(varint::unzigzag64(v)),
-            (Type::Int32 | Type::Int64, Some(Value::Varint(v))) => Key::Signed(v as i64),
-            (Type::Sfixed32, Some(Value::Fixed32(v))) => Key::Signed(i64::from(v as i32)),
-            (Type::Sfixed64, Some(Value::Fixed64(v))) => Key::Signed(v as i64),
+            (Ty::String | Ty::Bytes, Some(Value::Bytes(b))) => Key::Bytes(b),
+            (Ty::String | Ty::Bytes, _) => Key::Bytes(&[]),
+            (Ty::Sint32, Some(Value::Varint(v))) => Key::Signed(i64::from(varint::unzigzag32(v as u32))),
+            (Ty::Sint64, Some(Value::Varint(v))) => Key::Signed(varint::unzigzag64(v)),
+            (Ty::Int32 | Ty::Int64, Some(Value::Varint(v))) => Key::Signed(v as i64),
+            (Ty::Sfixed32, Some(Value::Fixed32(v))) => Key::Signed(i64::from(v as i32)),
+            (Ty::Sfixed64, Some(Value::Fixed64(v))) => Key::Signed(v as i64),
             (_, Some(Value::Varint(v) | Value::Fixed64(v))) => Key::Unsigned(v),
             (_, Some(Value::Fixed32(v))) => Key::Unsigned(u64::from(v)),
             _ => Key::Signed(0),
@@ -375,21 +376,21 @@ impl<'a> Key<'a> {
 
 /// A number of type `ty` from its wire value.
 #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-fn number(out: &mut String, ty: Type, v: Value<'_>) {
+fn number(out: &mut String, ty: Ty, v: Value<'_>) {
     match (ty, v) {
-        (Type::Int32, Value::Varint(v)) => push_display(out, v as i32),
-        (Type::Int64, Value::Varint(v)) => push_display(out, v as i64),
-        (Type::Uint32, Value::Varint(v)) => push_display(out, v as u32),
-        (Type::Uint64, Value::Varint(v)) => push_display(out, v),
-        (Type::Sint32, Value::Varint(v)) => push_display(out, varint::unzigzag32(v as u32)),
-        (Type::Sint64, Value::Varint(v)) => push_display(out, varint::unzigzag64(v)),
-        (Type::Bool, Value::Varint(v)) => out.push_str(if v != 0 { "true" } else { "false" }),
-        (Type::Fixed32, Value::Fixed32(v)) => push_display(out, v),
-        (Type::Sfixed32, Value::Fixed32(v)) => push_display(out, v as i32),
-        (Type::Float, Value::Fixed32(v)) => float(out, f32::from_bits(v)),
-        (Type::Fixed64, Value::Fixed64(v)) => push_display(out, v),
-        (Type::Sfixed64, Value::Fixed64(v)) => push_display(out, v as i64),
-        (Type::Double, Value::Fixed64(v)) => double(out, f64::from_bits(v)),
+        (Ty::Int32, Value::Varint(v)) => push_display(out, v as i32),
+        (Ty::Int64, Value::Varint(v)) => push_display(out, v as i64),
+        (Ty::Uint32, Value::Varint(v)) => push_display(out, v as u32),
+        (Ty::Uint64, Value::Varint(v)) => push_display(out, v),
+        (Ty::Sint32, Value::Varint(v)) => push_display(out, varint::unzigzag32(v as u32)),
+        (Ty::Sint64, Value::Varint(v)) => push_display(out, varint::unzigzag64(v)),
+        (Ty::Bool, Value::Varint(v)) => out.push_str(if v != 0 { "true" } else { "false" }),
+        (Ty::Fixed32, Value::Fixed32(v)) => push_display(out, v),
+        (Ty::Sfixed32, Value::Fixed32(v)) => push_display(out, v as i32),
+        (Ty::Float, Value::Fixed32(v)) => float(out, f32::from_bits(v)),
+        (Ty::Fixed64, Value::Fixed64(v)) => push_display(out, v),
+        (Ty::Sfixed64, Value::Fixed64(v)) => push_display(out, v as i64),
+        (Ty::Double, Value::Fixed64(v)) => double(out, f64::from_bits(v)),
         // `fits` admits no other pairs.
         _ => {}
     }

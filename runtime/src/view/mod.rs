@@ -73,6 +73,33 @@ pub(crate) fn read<'a, V: View<'a>>(buf: &'a [u8], options: &DecodeOptions) -> R
     Ok(view)
 }
 
+impl crate::Mask {
+    /// Reads a view of the fields of `buf` that the mask selects. The view
+    /// borrows `scratch`, which is cleared and then holds the selected
+    /// records ([`Mask::filter`]); reuse it across calls to keep its
+    /// capacity. Fields the mask leaves out read as absent, and `required`
+    /// fields are not checked.
+    ///
+    /// ```
+    /// # use fastrs::{Mask, Message};
+    /// # use fastrs::well_known::{Api, ApiView};
+    /// let api = Api { name: "shop".into(), version: "v2".into(), ..Default::default() };
+    /// let bytes = api.encode_to_vec();
+    /// let mut scratch = Vec::new();
+    /// let view: ApiView<'_> = Mask::new().field(1).view(&bytes, &mut scratch)?;
+    /// assert_eq!((view.name, view.version), ("shop", ""));
+    /// # Ok::<(), fastrs::DecodeError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Mask::decode`].
+    pub fn view<'a, V: View<'a>>(&self, buf: &[u8], scratch: &'a mut Vec<u8>) -> Result<V, DecodeError> {
+        scratch.clear();
+        self.filter_into::<V::Message>(buf, scratch)?;
+        read(scratch, &DecodeOptions::default())
+    }
+}
+
 /// A zero-copy view of a message, generated as `FooView<'a>` for a message
 /// `Foo` (see the [module docs](self)).
 pub trait View<'a>: Default + Clone + core::fmt::Debug {

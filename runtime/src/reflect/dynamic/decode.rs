@@ -146,7 +146,7 @@ impl Field<'_> {
     ) -> Result<bool, DecodeError> {
         let f = self.field;
         let wire_type = wire::wire_type(tag);
-        if wire_type == self.wire_type() {
+        if wire_type == self.field.wire_type() {
             if f.cardinality != Cardinality::Repeated {
                 return self.read_singular(slot, tag, r, depth, unknown);
             }
@@ -173,18 +173,6 @@ impl Field<'_> {
         }
         r.skip_field(tag, depth, unknown)?;
         Ok(false)
-    }
-
-    /// The wire type of one value.
-    fn wire_type(&self) -> u8 {
-        match self.field.ty {
-            Ty::Double | Ty::Fixed64 | Ty::Sfixed64 => wire::FIXED64,
-            Ty::Float | Ty::Fixed32 | Ty::Sfixed32 => wire::FIXED32,
-            Ty::String | Ty::Bytes => wire::LEN,
-            Ty::Message(_) if self.field.delimited => wire::START_GROUP,
-            Ty::Message(_) => wire::LEN,
-            _ => wire::VARINT,
-        }
     }
 
     fn is_map(&self) -> bool {
@@ -267,7 +255,7 @@ impl Field<'_> {
         unknown: &mut UnknownFields,
     ) -> Result<(), DecodeError> {
         let mut run = r.read_nested()?;
-        let width = match self.wire_type() {
+        let width = match self.field.wire_type() {
             wire::FIXED32 => 4,
             wire::FIXED64 => 8,
             _ => 0,
@@ -283,7 +271,7 @@ impl Field<'_> {
         r.charge(count.saturating_mul(VALUE_FOOTPRINT))?;
         let items = list(slot);
         items.reserve(count);
-        let element_tag = wire::tag(wire::field_number(tag), self.wire_type());
+        let element_tag = wire::tag(wire::field_number(tag), self.field.wire_type());
         while !run.is_empty() {
             match read_scalar(self.field.ty, false, &mut run)? {
                 Value::EnumNumber(n) if !self.known_enum(n) => push_varint_field(unknown, element_tag, n),

@@ -71,18 +71,6 @@ impl DynamicMessage {
     }
 }
 
-/// The wire type of one value of `field`.
-fn wire_type(field: &FieldData) -> u8 {
-    match field.ty {
-        Ty::Double | Ty::Fixed64 | Ty::Sfixed64 => wire::FIXED64,
-        Ty::Float | Ty::Fixed32 | Ty::Sfixed32 => wire::FIXED32,
-        Ty::String | Ty::Bytes => wire::LEN,
-        Ty::Message(_) if field.delimited => wire::START_GROUP,
-        Ty::Message(_) => wire::LEN,
-        _ => wire::VARINT,
-    }
-}
-
 fn tag_len(field: &FieldData) -> usize {
     varint::len(u64::from(field.number) << 3)
 }
@@ -161,7 +149,7 @@ fn value_size(field: &FieldData, value: &Value) -> usize {
 }
 
 fn write_field(tables: &Tables, field: &FieldData, value: &Value, w: &mut Writer<'_>) {
-    let tag = u64::from(wire::tag(field.number, wire_type(field)));
+    let tag = u64::from(wire::tag(field.number, field.wire_type()));
     match value {
         Value::List(items) if field.packed => {
             if items.is_empty() {
@@ -185,9 +173,9 @@ fn write_field(tables: &Tables, field: &FieldData, value: &Value, w: &mut Writer
             for (k, v) in entries.iter().rev() {
                 let end = w.remaining();
                 write_value(val, v, w);
-                w.put_varint(u64::from(wire::tag(2, wire_type(val))));
+                w.put_varint(u64::from(wire::tag(2, val.wire_type())));
                 write_key(key, k, w);
-                w.put_varint(u64::from(wire::tag(1, wire_type(key))));
+                w.put_varint(u64::from(wire::tag(1, key.wire_type())));
                 w.put_len_since(end);
                 w.put_varint(tag);
             }

@@ -1,0 +1,87 @@
+//! The process's registry: one pool that the text format, JSON's `Any`
+//! and anything else resolving types by name at run time read. Generated
+//! messages with descriptors register their package's files (and those it
+//! imports) on first use; other sets are registered by hand.
+
+use std::collections::HashSet;
+use std::sync::{LazyLock, PoisonError, RwLock};
+use std::vec::Vec;
+
+use super::{DescriptorPool, PoolError};
+use crate::Described;
+
+struct Registry {
+    pool: DescriptorPool,
+    /// Addresses of the registered sets (generated code's constants), so
+    /// registering one again costs a lookup.
+    sets: HashSet<usize>,
+}
+
+/// The well-known types first, then each registered set.
+static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
+    let mut pool = DescriptorPool::new();
+    let _ = pool.add_new_files(&[crate::well_known::FILE_DESCRIPTOR_SET]);
+    let sets = HashSet::from([crate::well_known::FILE_DESCRIPTOR_SET.as_ptr() as usize]);
+    RwLock::new(Registry { pool, sets })
+});
+
+/// The registry's pool, holding `M`'s descriptors and those of the
+/// packages it imports.
+pub(crate) fn described<M: Described>() -> DescriptorPool {
+    {
+        let registry = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
+        if registry.sets.contains(&(M::FILE_DESCRIPTOR_SET.as_ptr() as usize)) {
+            return registry.pool.clone();
+        }
+    }
+    let mut registry = REGISTRY.write().unwrap_or_else(PoisonError::into_inner);
+    let sets: Vec<&[u8]> = M::IMPORTED_DESCRIPTOR_SETS
+        .iter()
+        .copied()
+        .chain([M::FILE_DESCRIPTOR_SET])
+        .collect();
+    // A set that does not link (it conflicts with one registered before)
+    // leaves the pool as it was: its types are then not found by name.
+    let _ = registry.pool.add_new_files(&sets);
+    registry.sets.insert(M::FILE_DESCRIPTOR_SET.as_ptr() as usize);
+    registry.pool.clone()
+}
+
+/// Adds the files of an encoded `FileDescriptorSet` that the registry does
+/// not hold yet (by name).
+pub(crate) fn register_set(set: &'static [u8]) -> Result<(), PoolError> {
+    let mut registry = REGISTRY.write().unwrap_or_else(PoisonError::into_inner);
+    if registry.sets.contains(&(set.as_ptr() as usize)) {
+        return Ok(());
+    }
+    registry.pool.add_new_files(&[set])?;
+    registry.sets.insert(set.as_ptr() as usize);
+    Ok(())
+}
+
+impl DescriptorPool {
+    /// The process's registry: the well-known types, every generated type
+    /// with descriptors used so far with the text format or `Any`, and
+    /// every set registered with [`DescriptorPool::register_global`]. A
+    /// snapshot: files registered later are not in it.
+    #[must_use]
+    pub fn global() -> DescriptorPool {
+        REGISTRY.read().unwrap_or_else(PoisonError::into_inner).pool.clone()
+    }
+
+    /// Adds the files of an encoded `FileDescriptorSet` to the process's
+    /// registry (files it holds already, by name, are skipped), so the text
+    /// format and JSON resolve their types by name, in `Any` values and
+    /// extensions.
+    ///
+    /// # Errors
+    /// As [`DescriptorPool::add_file_descriptor_set`].
+    pub fn register_global(set: &'static [u8]) -> Result<(), PoolError> {
+        register_set(set)
+    }
+
+    /// Adds `M`'s descriptors to the process's registry.
+    pub fn register_described<M: Described>() {
+        described::<M>();
+    }
+}
