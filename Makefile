@@ -51,10 +51,10 @@ conformance:
 			echo "full log: $$out/log.txt"; exit $$status; fi; \
 	done
 
-# The three published crates, packaged together and each verified by a
+# The four published crates, packaged together and each verified by a
 # build from its package (as `cargo publish` would), then their sizes.
 package:
-	$(CARGO) package -p fastrs -p protoc-gen-fastrs -p fastrs-tonic
+	$(CARGO) package -p fastrs -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli
 	@ls -l target/package/*.crate
 
 lint:
@@ -65,7 +65,7 @@ lint:
 # The published crates' API docs, and the docs of generated code (the test
 # schemas and, with ../shared, the corpus), with every rustdoc warning an
 # error: .proto comments must render as written.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs-tonic/health,fastrs-tonic/reflection \
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs/reflect,fastrs-tonic/health,fastrs-tonic/reflection \
 	&& RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs-tests -p fastrs-corpus
 
 fmt:

@@ -293,7 +293,7 @@ impl MessageDescriptor {
         }
     }
 
-    pub(super) fn data(&self) -> &MessageData {
+    pub(crate) fn data(&self) -> &MessageData {
         &self.pool.tables.messages[self.index as usize]
     }
 

@@ -35,6 +35,7 @@
 //! descriptor: text is for people, and this keeps the generated code free
 //! of per-message printing and parsing code.
 
+mod dynamic;
 mod lexer;
 mod parse;
 mod print;
@@ -42,7 +43,7 @@ mod print;
 use core::fmt;
 use std::string::String;
 
-use crate::reflect::pool::Tables;
+use crate::reflect::pool::{MessageData, Tables};
 use crate::reflect::registry;
 use crate::{DecodeOptions, Described};
 
@@ -201,15 +202,38 @@ pub fn to_string_pretty<M: Described>(message: &M) -> String {
 /// `message` printed with `options`.
 pub fn to_string_with<M: Described>(message: &M, options: PrintOptions) -> String {
     let bytes = message.encode_to_vec();
-    with_pool::<M, _>(|pool| {
-        let style = print::Style {
-            multi_line: options.multi_line,
-            unknown_fields: options.print_unknown_fields,
-        };
-        let mut printer = print::Printer::new(pool, style);
-        printer.message(pool.message(M::FULL_NAME), &bytes);
-        printer.finish()
-    })
+    with_pool::<M, _>(|pool| print_bytes(pool, pool.message(M::FULL_NAME), &bytes, options))
+}
+
+/// `bytes`, an encoded message of type `ty`, printed.
+fn print_bytes(pool: &Tables, ty: Option<&MessageData>, bytes: &[u8], options: PrintOptions) -> String {
+    let style = print::Style {
+        multi_line: options.multi_line,
+        unknown_fields: options.print_unknown_fields,
+    };
+    let mut printer = print::Printer::new(pool, style);
+    printer.message(ty, bytes);
+    printer.finish()
+}
+
+/// Any encoded message, printed with no schema as `protoc --decode_raw`
+/// prints it: every field by number, one per line, a length-delimited value
+/// as a nested message when its bytes read as one and as a string
+/// otherwise.
+///
+/// ```
+/// assert_eq!(fastrs::text::to_string_raw(&[0x08, 0x96, 0x01, 0x12, 0x02, b'h', b'i'])?, "1: 150\n2: \"hi\"");
+/// # Ok::<(), fastrs::text::Error>(())
+/// ```
+///
+/// # Errors
+/// Bytes that are not a sequence of fields.
+pub fn to_string_raw(bytes: &[u8]) -> Result<String, Error> {
+    if crate::wire::records::scan(bytes).is_none() {
+        return Err(Error::whole("the input is not an encoded message".into()));
+    }
+    let options = PrintOptions::new().multi_line(true).print_unknown_fields(true);
+    Ok(print_bytes(&Tables::default(), None, bytes, options))
 }
 
 /// Parses a message from text, strictly.

@@ -1,0 +1,142 @@
+//! `fastrs`: decode, encode and describe Protocol Buffers messages by a
+//! schema loaded at run time (a descriptor set), or with none (`--raw`).
+//!
+//! ```text
+//! fastrs decode --descriptor-set FILE --type FULL.NAME [--json | --text]  < binary
+//! fastrs encode --descriptor-set FILE --type FULL.NAME [--json | --text]  < text
+//! fastrs decode --raw                                                      < binary
+//! fastrs describe --descriptor-set FILE [FULL.NAME]
+//! ```
+//!
+//! Exit status: 0 on success, 1 for input that is not what the schema says
+//! (with the error and its position on stderr), 2 for a bad command line
+//! or schema.
+
+mod args;
+mod describe;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use args::{Args, Command, Format};
+use fastrs::reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+use fastrs::text::PrintOptions;
+
+/// How a run failed: the message for stderr, and the exit status.
+struct Failure {
+    message: String,
+    status: u8,
+}
+
+impl Failure {
+    /// The command line or the schema is wrong (status 2).
+    fn usage(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: 2,
+        }
+    }
+
+    /// The input is wrong (status 1).
+    fn input(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            status: 1,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match Args::parse(&args).map_err(Failure::usage).and_then(run) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("fastrs: {}", failure.message);
+            if failure.status == 2 {
+                eprintln!("\n{}", args::USAGE);
+            }
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+fn run(args: Args) -> Result<(), Failure> {
+    match args.command {
+        Command::Help => write_stdout(args::USAGE.as_bytes()),
+        Command::Version => write_stdout(format!("fastrs {}\n", env!("CARGO_PKG_VERSION")).as_bytes()),
+        Command::DecodeRaw => {
+            let input = read_stdin()?;
+            let text = fastrs::text::to_string_raw(&input).map_err(|e| Failure::input(e.to_string()))?;
+            write_stdout(with_newline(text).as_bytes())
+        }
+        Command::Decode { schema, format } => {
+            let ty = message_type(&schema)?;
+            let input = read_stdin()?;
+            let message = DynamicMessage::decode(ty, &input)
+                .map_err(|e| Failure::input(format!("the input does not decode: {e}")))?;
+            let out = match format {
+                Format::Text => {
+                    let options = PrintOptions::new().multi_line(true).print_unknown_fields(true);
+                    with_newline(message.to_text_with(options))
+                }
+                Format::Json => return Err(Failure::usage("--json is not supported yet; use --text")),
+            };
+            write_stdout(out.as_bytes())
+        }
+        Command::Encode { schema, format } => {
+            let ty = message_type(&schema)?;
+            let input = read_stdin()?;
+            let text = String::from_utf8(input).map_err(|_| Failure::input("the input is not UTF-8 text"))?;
+            let message = match format {
+                Format::Text => DynamicMessage::parse_text(ty, &text).map_err(|e| Failure::input(e.to_string()))?,
+                Format::Json => return Err(Failure::usage("--json is not supported yet; use --text")),
+            };
+            write_stdout(&message.encode_to_vec())
+        }
+        Command::Describe { descriptor_set, name } => {
+            let pool = load(&descriptor_set)?;
+            let out = describe::describe(&pool, name.as_deref()).map_err(Failure::usage)?;
+            write_stdout(out.as_bytes())
+        }
+    }
+}
+
+/// The pool of a descriptor set file.
+fn load(path: &str) -> Result<DescriptorPool, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
+    DescriptorPool::decode(&bytes).map_err(|e| Failure::usage(format!("{path}: {e}")))
+}
+
+/// The message type a command names, from its schema.
+fn message_type(schema: &args::Schema) -> Result<MessageDescriptor, Failure> {
+    let pool = load(&schema.descriptor_set)?;
+    pool.get_message_by_name(&schema.type_name).ok_or_else(|| {
+        Failure::usage(format!(
+            "{} declares no message {}",
+            schema.descriptor_set, schema.type_name
+        ))
+    })
+}
+
+fn read_stdin() -> Result<Vec<u8>, Failure> {
+    let mut input = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut input)
+        .map_err(|e| Failure::input(format!("cannot read standard input: {e}")))?;
+    Ok(input)
+}
+
+fn write_stdout(bytes: &[u8]) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::input(format!("cannot write standard output: {e}")))
+}
+
+/// `text` ending in a newline, unless empty.
+fn with_newline(mut text: String) -> String {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text
+}

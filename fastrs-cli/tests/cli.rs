@@ -1,0 +1,226 @@
+//! The `fastrs` binary end to end: its output against `protoc --decode`
+//! and `--decode_raw` on the same input, round trips, and exit statuses on
+//! bad input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const SHOP: &str = r#"
+syntax = "proto3";
+package acme.shop.v1;
+import "google/protobuf/timestamp.proto";
+message Order {
+  int64 id = 1;
+  repeated Line lines = 2;
+  map<string, int32> tags = 3;
+  google.protobuf.Timestamp placed = 4;
+  oneof pay { string card = 5; bool cash = 6; }
+  message Line { string sku = 1; uint32 quantity = 2; }
+  enum State { STATE_UNSPECIFIED = 0; OPEN = 1; }
+  State state = 7;
+}
+service Shop { rpc Get(Order) returns (stream Order); }
+"#;
+
+const ORDER: &str = r#"id: 7 lines { sku: "A-1" quantity: 2 } lines { sku: "B-2" } tags { key: "x" value: 1 } placed { seconds: 5 } cash: true state: OPEN"#;
+
+/// A scratch directory holding `shop.proto` and its descriptor set.
+struct Fixture {
+    dir: PathBuf,
+}
+
+impl Fixture {
+    fn new(name: &str) -> Fixture {
+        let dir = std::env::temp_dir().join(format!("fastrs-cli-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("shop.proto"), SHOP).unwrap();
+        let status = protoc(&dir)
+            .args(["--include_imports", "-o", "shop.pb", "shop.proto"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        Fixture { dir }
+    }
+
+    fn set(&self) -> PathBuf {
+        self.dir.join("shop.pb")
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn protoc(dir: &Path) -> Command {
+    let mut command = Command::new(protoc_bin_vendored::protoc_bin_path().unwrap());
+    command.current_dir(dir);
+    command
+}
+
+/// Runs `command` with `input` on stdin.
+fn run(command: &mut Command, input: &[u8]) -> Output {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn fastrs(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fastrs"));
+    command.args(args);
+    command
+}
+
+fn typed<'a>(command: &'a str, set: &'a Path) -> Vec<&'a str> {
+    vec![
+        command,
+        "--descriptor-set",
+        set.to_str().unwrap(),
+        "--type",
+        "acme.shop.v1.Order",
+    ]
+}
+
+#[test]
+fn encode_then_decode_matches_protoc() {
+    let f = Fixture::new("match");
+    let set = f.set();
+    let encoded = run(&mut fastrs(&typed("encode", &set)), ORDER.as_bytes());
+    assert!(encoded.status.success(), "{}", String::from_utf8_lossy(&encoded.stderr));
+    let by_protoc = run(
+        protoc(&f.dir).args(["--encode=acme.shop.v1.Order", "shop.proto"]),
+        ORDER.as_bytes(),
+    );
+    assert_eq!(encoded.stdout, by_protoc.stdout, "the same bytes as protoc --encode");
+
+    let decoded = run(&mut fastrs(&typed("decode", &set)), &encoded.stdout);
+    assert!(decoded.status.success());
+    let expected = run(
+        protoc(&f.dir).args(["--decode=acme.shop.v1.Order", "shop.proto"]),
+        &encoded.stdout,
+    );
+    assert_eq!(
+        String::from_utf8(decoded.stdout).unwrap(),
+        String::from_utf8(expected.stdout).unwrap()
+    );
+
+    let raw = run(&mut fastrs(&["decode", "--raw"]), &encoded.stdout);
+    let expected = run(protoc(&f.dir).arg("--decode_raw"), &encoded.stdout);
+    assert!(raw.status.success());
+    assert_eq!(
+        String::from_utf8(raw.stdout).unwrap(),
+        String::from_utf8(expected.stdout).unwrap()
+    );
+}
+
+#[test]
+fn unknown_fields_are_printed_by_number() {
+    let f = Fixture::new("unknown");
+    let input = [0x08, 0x07, 0xa0, 0x06, 0x2a]; // id = 7, then field 100 = 42
+    let decoded = run(&mut fastrs(&typed("decode", &f.set())), &input);
+    assert_eq!(String::from_utf8(decoded.stdout).unwrap(), "id: 7\n100: 42\n");
+}
+
+#[test]
+fn describe_prints_the_schema() {
+    let f = Fixture::new("describe");
+    let set = f.set();
+    let out = run(
+        &mut fastrs(&[
+            "describe",
+            "--descriptor-set",
+            set.to_str().unwrap(),
+            "acme.shop.v1.Order",
+        ]),
+        b"",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "message Order {",
+        "  repeated .acme.shop.v1.Order.Line lines = 2;",
+        "  map<string, int32> tags = 3;",
+        "  oneof pay {\n    string card = 5;",
+        "  enum State {",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
+    let out = run(
+        &mut fastrs(&[
+            "describe",
+            "--descriptor-set",
+            set.to_str().unwrap(),
+            "acme.shop.v1.Shop",
+        ]),
+        b"",
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("rpc Get(.acme.shop.v1.Order) returns (stream .acme.shop.v1.Order);"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_input_fails_with_its_position() {
+    let f = Fixture::new("bad");
+    let set = f.set();
+    let out = run(&mut fastrs(&typed("decode", &set)), &[0x12, 0x05, 0x0a]);
+    assert_eq!(out.status.code(), Some(1));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(error.contains("at byte"), "{error}");
+
+    let out = run(&mut fastrs(&typed("encode", &set)), b"id: 1\nlines { nope: 2 }");
+    assert_eq!(out.status.code(), Some(1));
+    let error = String::from_utf8(out.stderr).unwrap();
+    assert!(error.contains("line 2, column 9"), "{error}");
+
+    let out = run(&mut fastrs(&["decode", "--raw"]), &[0x0a, 0x7f]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn bad_command_lines_and_schemas_fail_with_usage() {
+    let f = Fixture::new("usage");
+    let set = f.set();
+    for args in [
+        vec!["decode", "--type", "x"],
+        vec!["frobnicate"],
+        vec![
+            "decode",
+            "--descriptor-set",
+            set.to_str().unwrap(),
+            "--type",
+            "acme.Nope",
+        ],
+        vec!["decode", "--descriptor-set", "no-such-file.pb", "--type", "x"],
+        vec!["decode", "--raw", "--json"],
+        vec![
+            "encode",
+            "--descriptor-set",
+            set.to_str().unwrap(),
+            "--type",
+            "acme.shop.v1.Order",
+            "--json",
+            "--text",
+        ],
+    ] {
+        let out = run(&mut fastrs(&args), b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+    let bad_set = f.dir.join("bad.pb");
+    std::fs::write(&bad_set, [0xff]).unwrap();
+    let out = run(
+        &mut fastrs(&["decode", "--descriptor-set", bad_set.to_str().unwrap(), "--type", "x"]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let help = run(&mut fastrs(&["--help"]), b"");
+    assert!(help.status.success() && String::from_utf8(help.stdout).unwrap().contains("decode --raw"));
+}
