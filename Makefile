@@ -27,8 +27,9 @@ test:
 
 # Google's conformance runner (protobuf v36.0, binary + JSON and text format
 # suites, editions included) on the testee, once with speed-mode and once
-# with size-mode generated code, and once reading binary payloads through
-# zero-copy views. Needs ../shared/conformance/ beside the
+# with size-mode generated code, once reading binary payloads through
+# zero-copy views, and once through DynamicMessage (no generated test
+# messages: a descriptor pool and reflection). Needs ../shared/conformance/ beside the
 # repository (SHARED=dir elsewhere). A test in a failure list that passes
 # fails the run, so the lists only ever shrink.
 SHARED ?= ../shared
@@ -38,7 +39,7 @@ conformance:
 		{ cat tests/conformance/src/notice.txt; exit 1; }
 	$(if $(filter-out ../shared,$(SHARED)),FASTRS_SHARED=$(abspath $(SHARED))) \
 		$(CARGO) build --release -p fastrs-conformance
-	@for mode in speed size view; do \
+	@for mode in speed size view dynamic; do \
 		out=$(CONFORMANCE_OUT)/$$mode; mkdir -p $$out; echo "$$mode mode:"; \
 		FASTRS_CONFORMANCE_MODE=$$mode $(SHARED)/conformance/runner/conformance_test_runner \
 			--maximum_edition 2023 --enforce_recommended \

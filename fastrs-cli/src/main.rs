@@ -79,7 +79,7 @@ fn run(args: Args) -> Result<(), Failure> {
                     let options = PrintOptions::new().multi_line(true).print_unknown_fields(true);
                     with_newline(message.to_text_with(options))
                 }
-                Format::Json => return Err(Failure::usage("--json is not supported yet; use --text")),
+                Format::Json => with_newline(message.to_json_pretty().map_err(|e| Failure::input(e.to_string()))?),
             };
             write_stdout(out.as_bytes())
         }
@@ -89,7 +89,7 @@ fn run(args: Args) -> Result<(), Failure> {
             let text = String::from_utf8(input).map_err(|_| Failure::input("the input is not UTF-8 text"))?;
             let message = match format {
                 Format::Text => DynamicMessage::parse_text(ty, &text).map_err(|e| Failure::input(e.to_string()))?,
-                Format::Json => return Err(Failure::usage("--json is not supported yet; use --text")),
+                Format::Json => DynamicMessage::from_json(ty, &text).map_err(|e| Failure::input(e.to_string()))?,
             };
             write_stdout(&message.encode_to_vec())
         }

@@ -224,3 +224,31 @@ fn bad_command_lines_and_schemas_fail_with_usage() {
     let help = run(&mut fastrs(&["--help"]), b"");
     assert!(help.status.success() && String::from_utf8(help.stdout).unwrap().contains("decode --raw"));
 }
+
+#[test]
+fn json_round_trips_through_binary() {
+    let f = Fixture::new("json");
+    let set = f.set();
+    let encoded = run(&mut fastrs(&typed("encode", &set)), ORDER.as_bytes());
+    let mut args = typed("decode", &set);
+    args.push("--json");
+    let json = run(&mut fastrs(&args), &encoded.stdout);
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let text = String::from_utf8(json.stdout).unwrap();
+    for part in [
+        "\"id\": \"7\"",
+        "\"placed\": \"1970-01-01T00:00:05Z\"",
+        "\"state\": \"OPEN\"",
+        "\"cash\": true",
+    ] {
+        assert!(text.contains(part), "{part} in {text}");
+    }
+    let mut args = typed("encode", &set);
+    args.push("--json");
+    let back = run(&mut fastrs(&args), text.as_bytes());
+    assert!(back.status.success());
+    assert_eq!(back.stdout, encoded.stdout);
+    let bad = run(&mut fastrs(&args), b"{\"id\": \"x\"}");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8(bad.stderr).unwrap().contains("id"));
+}

@@ -280,7 +280,7 @@ fn null_inside<E: de::Error>(field: &str) -> E {
 
 /// A Rust number type of a numeric protobuf type, read from JSON numbers or
 /// strings.
-trait Number: Copy + Sized {
+pub(crate) trait Number: Copy + Sized {
     /// The protobuf type name, for messages.
     const WHAT: &'static str;
     fn from_i64(v: i64) -> Option<Self>;

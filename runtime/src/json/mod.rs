@@ -24,8 +24,9 @@
 //! Code generated with the `json` option reaches the rest of this module
 //! through `fastrs::__private::json`.
 
-mod base64;
+pub(crate) mod base64;
 pub(crate) mod codec;
+mod dynamic;
 pub(crate) mod extensions;
 pub(crate) mod read;
 mod registry;

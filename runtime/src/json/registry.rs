@@ -133,7 +133,7 @@ pub(super) fn from_json(
 /// Well-known types that `Any` holds as `{"@type": ..., "value": <their JSON>}`.
 /// Not `Empty`: its JSON is an ordinary (empty) object, so an `Any` holding
 /// one is `{"@type": ".../google.protobuf.Empty"}`, as in C++ and Java.
-fn has_value_form(full_name: &str) -> bool {
+pub(super) fn has_value_form(full_name: &str) -> bool {
     matches!(
         full_name.strip_prefix("google.protobuf."),
         Some(

@@ -107,6 +107,7 @@ impl DescriptorPool {
     }
 
     /// The linked tables, for the text format and JSON.
+    #[cfg_attr(not(any(feature = "json", feature = "text")), allow(dead_code))]
     pub(crate) fn tables(&self) -> &Tables {
         &self.tables
     }
@@ -517,7 +518,7 @@ impl FieldDescriptor {
         }
     }
 
-    pub(super) fn data(&self) -> &FieldData {
+    pub(crate) fn data(&self) -> &FieldData {
         let tables = &self.pool.tables;
         match self.message {
             NONE => &tables.extensions[self.index as usize],

@@ -77,15 +77,9 @@ pub(crate) struct MessageData {
 const DENSE: u32 = 64;
 pub(crate) const NONE: u32 = u32::MAX;
 
+// For the formats (JSON, text), which walk the tables directly.
+#[cfg_attr(not(any(feature = "json", feature = "text")), allow(dead_code))]
 impl Tables {
-    /// The message named `full_name` (no leading dot).
-    pub fn message(&self, full_name: &str) -> Option<&MessageData> {
-        match self.names.get(full_name)? {
-            Symbol::Message(m) => Some(&self.messages[*m as usize]),
-            _ => None,
-        }
-    }
-
     /// The message type of a message field.
     pub fn message_of(&self, field: &FieldData) -> Option<&MessageData> {
         match field.ty {
@@ -101,45 +95,11 @@ impl Tables {
             _ => None,
         }
     }
-
-    /// The extension named `full_name` of the message named `extendee`.
-    pub fn extension(&self, extendee: &str, full_name: &str) -> Option<&FieldData> {
-        let Symbol::Extension(e) = *self.names.get(full_name)? else {
-            return None;
-        };
-        let field = &self.extensions[e as usize];
-        let of = field.extendee?;
-        (self.messages[of as usize].full_name == extendee).then_some(field)
-    }
-
-    /// The extension numbered `number` of the message named `extendee`.
-    pub fn extension_numbered(&self, extendee: &str, number: u32) -> Option<&FieldData> {
-        let Symbol::Message(m) = *self.names.get(extendee)? else {
-            return None;
-        };
-        let e = *self.extension_numbers.get(&(m, number))?;
-        Some(&self.extensions[e as usize])
-    }
-
-    /// The name the text format writes a field by: its own, or for a
-    /// group-like field its type's.
-    pub fn printed_name<'s>(&'s self, field: &'s FieldData) -> &'s str {
-        match self.message_of(field) {
-            Some(ty) if field.group_like => &ty.name,
-            _ => &field.name,
-        }
-    }
-
-    /// The field of `ty` a name in text refers to: its own name, or for a
-    /// group-like field its type's name.
-    pub fn field_named<'s>(&'s self, ty: &'s MessageData, name: &str) -> Option<&'s FieldData> {
-        let own = ty.fields.iter().find(|f| f.name == name);
-        own.or_else(|| ty.fields.iter().find(|f| f.group_like && self.printed_name(f) == name))
-    }
 }
 
 impl MessageData {
     /// The field numbered `number`.
+    #[cfg_attr(not(any(feature = "json", feature = "text")), allow(dead_code))]
     pub fn field(&self, number: u32) -> Option<&FieldData> {
         self.field_index(number).map(|i| &self.fields[i as usize])
     }
@@ -281,13 +241,9 @@ impl FieldData {
             self.ty.wire_type()
         }
     }
-
-    /// True for a repeated field (maps included).
-    pub fn repeated(&self) -> bool {
-        self.cardinality == Cardinality::Repeated
-    }
 }
 
+#[cfg_attr(not(any(feature = "json", feature = "text")), allow(dead_code))]
 impl EnumData {
     /// The name of the (first) value numbered `number`.
     pub fn name_of(&self, number: i32) -> Option<&str> {
@@ -554,13 +510,20 @@ fn fill(
         t.services[at as usize] = s;
     }
     t.files[base.file as usize] = data;
-    mark_group_like(t, base);
+    finish_fields(t, base);
     Ok(())
 }
 
-/// Sets [`FieldData::group_like`] on the fields and extensions of the file
-/// just filled in (it needs their types' names, known only now).
-fn mark_group_like(t: &mut Tables, base: &Base) {
+/// What the fields and extensions of the file just filled in need of their
+/// types, known only now: map fields, and the fields of map entries, are
+/// never delimited (protoc writes map entries and their values
+/// length-prefixed whatever the features say), and which fields are
+/// group-like.
+fn finish_fields(t: &mut Tables, base: &Base) {
+    let map = |messages: &[MessageData], f: &FieldData| match f.ty {
+        Ty::Message(m) => messages[m as usize].map_entry,
+        _ => false,
+    };
     let group_like = |messages: &[MessageData], f: &FieldData| {
         let Ty::Message(m) = f.ty else { return false };
         let ty = &messages[m as usize];
@@ -571,7 +534,11 @@ fn mark_group_like(t: &mut Tables, base: &Base) {
             && ty.full_name.strip_prefix(scope) == Some(ty.name.as_str())
     };
     for m in base.message as usize..t.messages.len() {
+        let in_entry = t.messages[m].map_entry;
         for i in 0..t.messages[m].fields.len() {
+            let is_map = map(&t.messages, &t.messages[m].fields[i]);
+            let field = &mut t.messages[m].fields[i];
+            field.delimited &= !is_map && !in_entry;
             let like = group_like(&t.messages, &t.messages[m].fields[i]);
             t.messages[m].fields[i].group_like = like;
         }

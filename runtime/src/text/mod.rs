@@ -37,6 +37,7 @@
 
 mod dynamic;
 mod lexer;
+mod lookup;
 mod parse;
 mod print;
 

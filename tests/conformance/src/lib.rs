@@ -33,5 +33,9 @@ pub mod size {
     include!("testee.rs");
 }
 
+/// The testee over `DynamicMessage` (no generated test messages).
+#[cfg(conformance_schemas)]
+pub mod dynamic;
+
 #[cfg(conformance_schemas)]
 pub use speed::*;

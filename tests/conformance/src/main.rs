@@ -6,7 +6,8 @@
 //! (binary or JSON); text format and unknown message types are answered
 //! `skipped`. Arguments are ignored; with `FASTRS_CONFORMANCE_MODE=size` the
 //! answers come from size-mode generated code, with `view` binary payloads
-//! are read through zero-copy views.
+//! are read through zero-copy views, and with `dynamic` every test message
+//! goes through `DynamicMessage` and a descriptor pool.
 
 #[cfg(conformance_schemas)]
 fn main() -> std::io::Result<()> {
@@ -28,10 +29,11 @@ mod serve {
         let answer = match std::env::var("FASTRS_CONFORMANCE_MODE").as_deref() {
             Ok("size") => fastrs_conformance::size::answer,
             Ok("view") => fastrs_conformance::speed::answer_views,
+            Ok("dynamic") => fastrs_conformance::dynamic::answer,
             Ok("speed") | Err(_) => fastrs_conformance::speed::answer,
             Ok(other) => {
                 return Err(io::Error::other(format!(
-                    "FASTRS_CONFORMANCE_MODE is speed, size or view, not {other}"
+                    "FASTRS_CONFORMANCE_MODE is speed, size, view or dynamic, not {other}"
                 )))
             }
         };

@@ -1,0 +1,70 @@
+//! Proto3 JSON for [`DynamicMessage`]s: printed and parsed through their
+//! descriptors, by the same rules as generated code. The well-known types
+//! with a JSON form of their own go through their generated types (the
+//! same code generated messages use); `Any` resolves its type in the
+//! message's pool.
+
+mod parse;
+mod print;
+mod strict;
+
+use std::string::String;
+
+use serde::de::Error as _;
+
+use super::{Error, JsonOptions};
+use crate::reflect::{DynamicMessage, MessageDescriptor};
+
+pub(crate) use parse::message_from_json;
+pub(crate) use print::message_to_json;
+
+impl DynamicMessage {
+    /// The proto3 JSON text of the message.
+    ///
+    /// # Errors
+    /// As [`json::to_string`](super::to_string): a value with no JSON form,
+    /// an `Any` of a type the pool does not know, a proto2 string that is
+    /// not UTF-8.
+    pub fn to_json(&self) -> Result<String, Error> {
+        let value = message_to_json(self).map_err(Error::custom)?;
+        serde_json::to_string(&value)
+    }
+
+    /// The proto3 JSON text of the message, indented.
+    ///
+    /// # Errors
+    /// As [`DynamicMessage::to_json`].
+    pub fn to_json_pretty(&self) -> Result<String, Error> {
+        let value = message_to_json(self).map_err(Error::custom)?;
+        serde_json::to_string_pretty(&value)
+    }
+
+    /// Parses a message of type `descriptor` from proto3 JSON, strictly.
+    ///
+    /// # Errors
+    /// As [`json::from_str`](super::from_str).
+    pub fn from_json(descriptor: MessageDescriptor, text: &str) -> Result<Self, Error> {
+        Self::from_json_with(descriptor, text, JsonOptions::new())
+    }
+
+    /// Parses a message of type `descriptor` from proto3 JSON with `options`.
+    ///
+    /// # Errors
+    /// As [`json::from_str`](super::from_str).
+    pub fn from_json_with(descriptor: MessageDescriptor, text: &str, options: JsonOptions) -> Result<Self, Error> {
+        let json = strict::parse(text)?;
+        if json.is_null() {
+            let what = format_args!("expected a JSON object for {}, found null", descriptor.full_name());
+            return Err(Error::custom(what));
+        }
+        let message = message_from_json(&descriptor, &json, options).map_err(Error::custom)?;
+        message.check_required().map_err(Error::custom)?;
+        Ok(message)
+    }
+}
+
+/// Well-known types whose JSON is not an object of their fields (and which
+/// `Any` holds under `"value"`), but for `Any` itself.
+pub(super) fn has_own_form(full_name: &str) -> bool {
+    full_name != "google.protobuf.Any" && super::registry::has_value_form(full_name)
+}
