@@ -51,6 +51,7 @@ pub mod bf {
 }
 
 pub mod data;
+pub mod dynamic;
 pub mod harness;
 pub mod peers;
 pub mod read;

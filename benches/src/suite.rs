@@ -300,6 +300,7 @@ pub fn run(settings: Settings, mut select: impl FnMut(&str) -> bool) -> Vec<Row>
         varied_row(&mut rows, &name, payload, libs, settings);
     }
     json_rows(&mut rows, settings, &mut select);
+    dynamic_rows(&mut rows, settings, &mut select);
     read_rows(&mut rows, settings, &mut select);
     for depth in [16, 64, 256] {
         if !select(&format!("nested depth {depth}")) {
@@ -363,6 +364,74 @@ fn json_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&s
     }
 }
 
+/// The dynamic rows: fastrs's `DynamicMessage` and prost-reflect's on the
+/// seed workloads, beside fastrs's generated code, in binary and (Go
+/// message) JSON.
+fn dynamic_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&str) -> bool) {
+    use crate::dynamic::{fastrs_dynamic, fastrs_dynamic_json, prost_reflect, prost_reflect_json};
+    // Workload, message type, payload, and fastrs's generated code on it.
+    type Generated = fn(&[Vec<u8>]) -> [Op; 3];
+    let workloads: [(&str, &str, Vec<u8>, Generated); 6] = [
+        (
+            "Go message",
+            "bench.go.Go",
+            data::go_message(Shape::Fixed),
+            peers::fastrs::<fast::bench::go::Go>,
+        ),
+        (
+            "fastpb Number",
+            "benchmark.Number",
+            data::fastpb("Number"),
+            peers::fastrs::<fast::benchmark::Number>,
+        ),
+        (
+            "fastpb String",
+            "benchmark.String",
+            data::fastpb("String"),
+            peers::fastrs::<fast::benchmark::String>,
+        ),
+        (
+            "fastpb List",
+            "benchmark.List",
+            data::fastpb("List"),
+            peers::fastrs::<fast::benchmark::List>,
+        ),
+        (
+            "fastpb Map",
+            "benchmark.Map",
+            data::fastpb("Map"),
+            peers::fastrs::<fast::benchmark::Map>,
+        ),
+        (
+            "wide payload",
+            "bench.wide.Wide",
+            data::wide_message(Shape::Fixed),
+            peers::fastrs::<fast::bench::wide::Wide>,
+        ),
+    ];
+    for (workload, name, p, generated) in workloads {
+        let row = format!("Dynamic {workload}");
+        if select(&row) {
+            let libs = vec![
+                generated(from_ref(&p)),
+                fastrs_dynamic(&p, name),
+                prost_reflect(&p, name),
+            ];
+            run_payload(rows, &row, &p, libs, settings, None);
+        }
+    }
+    if select("Dynamic JSON Go message") {
+        let p = data::go_message(Shape::Fixed);
+        let json = json_text::<fast::bench::go::Go>(&p);
+        let libs = vec![
+            peers::fastrs_json::<fast::bench::go::Go>(&p),
+            fastrs_dynamic_json(&json, "bench.go.Go"),
+            prost_reflect_json(&json, "bench.go.Go"),
+        ];
+        run_payload(rows, "Dynamic JSON Go message", &json, libs, settings, None);
+    }
+}
+
 fn json_text<M: fastrs::json::JsonMessage>(payload: &[u8]) -> Vec<u8> {
     let m = M::decode(payload).expect("decodes");
     fastrs::json::to_vec(&m).expect("prints")
@@ -385,13 +454,53 @@ fn fmt_ns(ns: f64) -> String {
 /// The tables: binary rows, the borrowed decoders on them, then JSON rows
 /// (if measured).
 pub fn table(rows: &[Row]) -> String {
-    let (json, binary): (Vec<Row>, Vec<Row>) = rows.iter().cloned().partition(|r| r.workload.starts_with("JSON "));
+    let (dynamic, rows): (Vec<Row>, Vec<Row>) = rows.iter().cloned().partition(|r| r.workload.starts_with("Dynamic "));
+    let (json, binary): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.workload.starts_with("JSON "));
     let mut out = binary_table(&binary);
     out.push('\n');
     out.push_str(&views_table(&binary));
     if !json.is_empty() {
         out.push('\n');
         out.push_str(&json_table(&json));
+    }
+    if !dynamic.is_empty() {
+        out.push('\n');
+        out.push_str(&dynamic_table(&dynamic));
+    }
+    out
+}
+
+/// The dynamic table: fastrs's `DynamicMessage`, prost-reflect's and
+/// fastrs's generated code, medians in ns/op, the dynamic message's ratios
+/// to each, allocations per operation. JSON rows print (encode) and parse
+/// (decode) the text fastrs prints.
+fn dynamic_table(rows: &[Row]) -> String {
+    let mut out = String::new();
+    out.push_str("| dynamic workload | op | bytes | fastrs dynamic ns | prost-reflect ns | fastrs generated ns | dynamic ÷ prost-reflect | dynamic ÷ generated | allocs/op dynamic · prost-reflect · generated |\n");
+    out.push_str("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for row in rows.iter().filter(|r| r.op != "decode (reused)") {
+        let get = |lib: &str| row.results.iter().find(|m| m.lib == lib);
+        let ns = |lib: &str| get(lib).map_or("—".to_string(), |m| fmt_ns(m.ns));
+        let ratio = |lib: &str| match (get("fastrs dynamic"), get(lib)) {
+            (Some(d), Some(o)) => format!("{:.2}", d.ns / o.ns),
+            _ => "—".into(),
+        };
+        let allocs = ["fastrs dynamic", "prost-reflect", "fastrs"]
+            .map(|l| get(l).map_or("—".into(), |m| m.allocs.to_string()))
+            .join(" · ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            row.workload.trim_start_matches("Dynamic "),
+            row.op,
+            row.wire_bytes,
+            ns("fastrs dynamic"),
+            ns("prost-reflect"),
+            ns("fastrs"),
+            ratio("prost-reflect"),
+            ratio("fastrs"),
+            allocs,
+        );
     }
     out
 }

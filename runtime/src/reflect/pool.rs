@@ -71,6 +71,9 @@ pub(crate) struct MessageData {
     pub by_number: Vec<u32>,
     /// Field index by number, for numbers below [`DENSE`]; `NONE` where none.
     pub dense: Vec<u32>,
+    /// True if a message of this type can lack a `required` field: it has
+    /// one, holds a message type that can, or has extensions.
+    pub checks_required: bool,
 }
 
 /// Field numbers below this are found by indexing, the rest by search.
@@ -230,6 +233,25 @@ pub(crate) struct FieldData {
     /// after its type in lower case, the type declared beside it in the
     /// same file. The text format writes it by its type's name.
     pub group_like: bool,
+    /// The tag of one value as the field's own encoding writes it
+    /// (unpacked; a group's START_GROUP).
+    pub tag: u32,
+    /// How decoding reads a record with [`FieldData::tag`].
+    pub path: DecodePath,
+}
+
+/// How dynamic decoding reads a field's record when its tag is the field's
+/// own: chosen once per field when its file joins the pool, so the decode
+/// loop reads the common cases without looking at the field's type twice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum DecodePath {
+    /// A singular scalar (not a closed enum): the value replaces the slot.
+    Scalar,
+    /// A repeated scalar (not a closed enum), unpacked: the value is pushed.
+    Push,
+    /// Messages, groups, maps, closed enums, packed runs: the general path.
+    #[default]
+    General,
 }
 
 impl FieldData {
@@ -328,7 +350,36 @@ pub(super) fn add(tables: &mut Tables, files: Vec<FileProto>) -> Result<(), Pool
     for (file, base) in new.into_iter().zip(bases) {
         link(tables, file, &base)?;
     }
+    mark_checks_required(tables);
     Ok(())
+}
+
+/// Sets [`MessageData::checks_required`] on every message: a fixpoint over
+/// the message fields, as types may hold each other in cycles.
+fn mark_checks_required(t: &mut Tables) {
+    for m in &mut t.messages {
+        m.checks_required =
+            !m.extension_ranges.is_empty() || m.fields.iter().any(|f| f.cardinality == Cardinality::Required);
+    }
+    loop {
+        let mut changed = false;
+        for i in 0..t.messages.len() {
+            if t.messages[i].checks_required {
+                continue;
+            }
+            let holds = t.messages[i]
+                .fields
+                .iter()
+                .any(|f| matches!(f.ty, Ty::Message(m) if t.messages[m as usize].checks_required));
+            if holds {
+                t.messages[i].checks_required = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
 }
 
 /// Gives the file's elements their indices and names, checking for names
@@ -540,12 +591,29 @@ fn finish_fields(t: &mut Tables, base: &Base) {
             let field = &mut t.messages[m].fields[i];
             field.delimited &= !is_map && !in_entry;
             let like = group_like(&t.messages, &t.messages[m].fields[i]);
-            t.messages[m].fields[i].group_like = like;
+            let path = decode_path(t, &t.messages[m].fields[i]);
+            let field = &mut t.messages[m].fields[i];
+            field.group_like = like;
+            field.tag = wire::tag(field.number, field.wire_type());
+            field.path = path;
         }
     }
     for e in base.extension as usize..t.extensions.len() {
         let like = group_like(&t.messages, &t.extensions[e]);
-        t.extensions[e].group_like = like;
+        let field = &mut t.extensions[e];
+        field.group_like = like;
+        field.tag = wire::tag(field.number, field.wire_type());
+    }
+}
+
+/// [`FieldData::path`] of a field whose type is linked.
+fn decode_path(t: &Tables, f: &FieldData) -> DecodePath {
+    let closed_enum = matches!(f.ty, Ty::Enum(e) if t.enums[e as usize].closed);
+    match (f.ty, f.cardinality) {
+        (Ty::Message(_), _) => DecodePath::General,
+        _ if closed_enum => DecodePath::General,
+        (_, Cardinality::Repeated) => DecodePath::Push,
+        _ => DecodePath::Scalar,
     }
 }
 
@@ -628,6 +696,7 @@ impl Linker<'_> {
             nested_extensions: Vec::new(),
             by_number,
             dense,
+            checks_required: false,
         })
     }
 
@@ -681,6 +750,8 @@ impl Linker<'_> {
             file: base.file,
             proto3_optional: f.proto3_optional,
             group_like: false,
+            tag: 0,
+            path: DecodePath::General,
         })
     }
 }

@@ -8,7 +8,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::{DynamicMessage, MapKey, Value};
-use crate::reflect::pool::{Cardinality, FieldData, Tables, Ty};
+use crate::reflect::pool::{Cardinality, DecodePath, FieldData, Tables, Ty};
 use crate::reflect::MessageDescriptor;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -85,17 +85,29 @@ impl DynamicMessage {
             let number = wire::field_number(tag);
             if let Some(i) = data.field_index(number) {
                 let field = &data.fields[i as usize];
-                let cx = Field {
-                    tables,
-                    descriptor,
-                    field,
+                let slot = &mut fields[i as usize];
+                // The common cases, straight from the field's decode path.
+                let set = if tag == field.tag && field.path != DecodePath::General {
+                    let value = read_scalar(field.ty, field.utf8, r)?;
+                    if field.path == DecodePath::Push {
+                        r.charge(VALUE_FOOTPRINT)?;
+                        list(slot).push(value);
+                        continue;
+                    }
+                    *slot = Some(value);
+                    true
+                } else {
+                    let cx = Field {
+                        tables,
+                        descriptor,
+                        field,
+                    };
+                    cx.read(slot, tag, r, depth, unknown)?
                 };
-                if cx.read(&mut fields[i as usize], tag, r, depth, unknown)? {
-                    if let Some(oneof) = field.oneof {
-                        for &other in &data.oneofs[oneof as usize].fields {
-                            if other != i {
-                                fields[other as usize] = None;
-                            }
+                if let Some(oneof) = field.oneof.filter(|_| set) {
+                    for &other in &data.oneofs[oneof as usize].fields {
+                        if other != i {
+                            fields[other as usize] = None;
                         }
                     }
                 }
@@ -340,6 +352,7 @@ impl Field<'_> {
 }
 
 /// The list in `slot`, made if absent.
+#[inline]
 fn list(slot: &mut Option<Value>) -> &mut Vec<Value> {
     if !matches!(slot, Some(Value::List(_))) {
         *slot = Some(Value::List(Vec::new()));
@@ -373,7 +386,10 @@ fn push_varint_field(unknown: &mut UnknownFields, tag: u32, number: i32) {
     unknown.push_field(tag, &buf[..n]);
 }
 
-/// Reads one scalar of type `ty` (not a message).
+/// Reads one scalar of type `ty` (not a message). Inlined into the decode
+/// loop in optimised builds only: in debug builds its locals would grow
+/// every level's frame of a deeply nested decode.
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // protobuf's conversions
 fn read_scalar(ty: Ty, check_utf8: bool, r: &mut Reader<'_>) -> Result<Value, DecodeError> {
     Ok(match ty {

@@ -67,7 +67,8 @@ impl DynamicMessage {
     /// An empty message of type `descriptor`.
     #[must_use]
     pub fn new(descriptor: MessageDescriptor) -> Self {
-        let fields = std::vec![None; descriptor.data().fields.len()];
+        let mut fields = Vec::new();
+        fields.resize_with(descriptor.data().fields.len(), || None);
         Self {
             descriptor,
             fields,
@@ -281,6 +282,9 @@ impl DynamicMessage {
     /// The first required field missing, by its field number.
     pub fn check_required(&self) -> Result<(), crate::DecodeError> {
         let data = self.descriptor.data();
+        if !data.checks_required {
+            return Ok(());
+        }
         for (f, slot) in data.fields.iter().zip(&self.fields) {
             if f.cardinality == Cardinality::Required && slot.is_none() {
                 return Err(crate::DecodeError::missing_required("", f.number));
