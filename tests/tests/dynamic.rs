@@ -408,3 +408,25 @@ fn json_and_text_round_trip_through_the_pool() {
         assert_eq!(parsed.to_text(), text, "seed {seed}");
     }
 }
+
+#[test]
+fn one_registration_serves_any_in_text_and_json() {
+    use fastrs::well_known::Any;
+    let outer = t::Outer {
+        kind: t::outer::inner::Kind::A.into(),
+        ..Default::default()
+    };
+    let any = Any::pack(&outer);
+    // Not registered with JSON's own table: only the descriptors are.
+    let before = fastrs::json::to_string(&any);
+    assert!(before.is_err(), "{before:?}");
+    DescriptorPool::register_described::<t::Outer>();
+    let json = fastrs::json::to_string(&any).unwrap();
+    assert_eq!(
+        json,
+        r#"{"@type":"type.googleapis.com/fastrs.test.Outer","kind":"KIND_A"}"#
+    );
+    let back: Any = fastrs::json::from_str(&json).unwrap();
+    assert_eq!(back, any);
+    assert!(fastrs::text::to_string(&any).starts_with("[type.googleapis.com/fastrs.test.Outer] {"));
+}

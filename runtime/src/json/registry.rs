@@ -1,6 +1,7 @@
 //! The types `google.protobuf.Any` can show as JSON: a process-wide table from
 //! full message name to functions that convert that message's bytes to JSON
-//! and back.
+//! and back, and behind it the process's descriptor registry, read through
+//! `DynamicMessage` (one registration serves binary, text and JSON).
 
 use std::collections::HashMap;
 use std::string::{String, ToString};
@@ -9,6 +10,7 @@ use std::vec::Vec;
 
 use super::read::Read;
 use super::{JsonMessage, JsonOptions};
+use crate::reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
 use crate::well_known as wk;
 
 /// A registered type's conversions.
@@ -16,9 +18,6 @@ use crate::well_known as wk;
 struct Entry {
     to_json: fn(&[u8]) -> Result<serde_json::Value, String>,
     from_json: fn(serde_json::Value, JsonOptions) -> Result<Vec<u8>, String>,
-    /// Shown as `"value": <JSON>` beside `@type` (well-known types with a
-    /// JSON form of their own), not as fields beside it.
-    value_form: bool,
 }
 
 static TYPES: LazyLock<RwLock<HashMap<&'static str, Entry>>> = LazyLock::new(|| {
@@ -77,14 +76,16 @@ fn entry<M: JsonMessage>() -> Entry {
             Read::Value(message) => Ok(message.encode_to_vec()),
             Read::Null | Read::Skip => Ok(Vec::new()),
         },
-        value_form: has_value_form(M::FULL_NAME),
     }
 }
 
 fn lookup(name: &str) -> Result<Entry, String> {
     let types = TYPES.read().unwrap_or_else(PoisonError::into_inner);
     types.get(name).copied().ok_or_else(|| {
-        format!("google.protobuf.Any holds `{name}`, which is not registered: call fastrs::json::register::<T>()")
+        format!(
+            "google.protobuf.Any holds `{name}`, which is not registered: call fastrs::json::register::<T>(), \
+             or register its descriptors (fastrs::reflect::DescriptorPool::register_described::<T>())"
+        )
     })
 }
 
@@ -96,13 +97,28 @@ pub(super) enum Json {
     Fields(serde_json::Map<String, serde_json::Value>),
 }
 
-/// The JSON of the message `name` encoded in `bytes`.
+/// The JSON of the message `name` encoded in `bytes`: through its
+/// registered conversions, or else through the process's descriptor
+/// registry (`DescriptorPool::global`), which every generated type with
+/// descriptors joins when the text format or reflection first sees it.
 pub(super) fn to_json(name: &str, bytes: &[u8]) -> Result<Json, String> {
-    let entry = lookup(name)?;
-    match (entry.to_json)(bytes)? {
-        serde_json::Value::Object(fields) if !entry.value_form => Ok(Json::Fields(fields)),
+    let json = match lookup(name) {
+        Ok(entry) => (entry.to_json)(bytes)?,
+        Err(not_found) => {
+            let ty = described(name).ok_or(not_found)?;
+            let message = DynamicMessage::decode(ty, bytes).map_err(|e| e.to_string())?;
+            super::dynamic::message_to_json(&message)?
+        }
+    };
+    match json {
+        serde_json::Value::Object(fields) if !has_value_form(name) => Ok(Json::Fields(fields)),
         value => Ok(Json::Value(value)),
     }
+}
+
+/// The message type `name` in the process's descriptor registry.
+fn described(name: &str) -> Option<MessageDescriptor> {
+    DescriptorPool::global().get_message_by_name(name)
 }
 
 /// The encoding of the message `name` from the JSON fields beside `@type`.
@@ -111,8 +127,8 @@ pub(super) fn from_json(
     mut fields: serde_json::Map<String, serde_json::Value>,
     options: JsonOptions,
 ) -> Result<Vec<u8>, String> {
-    let entry = lookup(name)?;
-    let json = if entry.value_form {
+    let entry = lookup(name);
+    let json = if has_value_form(name) {
         let value = fields.remove("value").unwrap_or(serde_json::Value::Null);
         if let Some(other) = fields.keys().next() {
             return Err(format!(
@@ -127,7 +143,14 @@ pub(super) fn from_json(
         }
         serde_json::Value::Object(fields)
     };
-    (entry.from_json)(json, options)
+    match entry {
+        Ok(entry) => (entry.from_json)(json, options),
+        Err(not_found) => {
+            let ty = described(name).ok_or(not_found)?;
+            let message = super::dynamic::message_from_json(&ty, &json, options)?;
+            Ok(message.encode_to_vec())
+        }
+    }
 }
 
 /// Well-known types that `Any` holds as `{"@type": ..., "value": <their JSON>}`.
