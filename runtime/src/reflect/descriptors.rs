@@ -2,6 +2,7 @@
 //! index), `Clone + Send + Sync`, with no lifetimes.
 
 use core::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::vec::Vec;
 
@@ -23,16 +24,29 @@ use crate::Described;
 /// assert_eq!(names, ["seconds", "nanos"]);
 /// # Ok::<(), fastrs::reflect::PoolError>(())
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct DescriptorPool {
     pub(super) tables: Arc<Tables>,
+}
+
+impl Default for DescriptorPool {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl DescriptorPool {
     /// A pool with no files.
     #[must_use]
     pub fn new() -> Self {
-        Self::default()
+        static LINEAGES: AtomicU64 = AtomicU64::new(1);
+        let tables = Tables {
+            lineage: LINEAGES.fetch_add(1, Ordering::Relaxed),
+            ..Tables::default()
+        };
+        Self {
+            tables: Arc::new(tables),
+        }
     }
 
     /// A pool of the files of an encoded `google.protobuf.FileDescriptorSet`
@@ -217,8 +231,16 @@ impl DescriptorPool {
         out
     }
 
-    fn same(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.tables, &other.tables)
+    /// True if both are the same version of a pool (`Some(true)`), versions
+    /// of one pool (`Some(false)`: an index then means one element, as
+    /// long as the full names agree, since two clones of a pool may have
+    /// grown apart), or unrelated (`None`).
+    fn same(&self, other: &Self) -> Option<bool> {
+        if Arc::ptr_eq(&self.tables, &other.tables) {
+            Some(true)
+        } else {
+            (self.tables.lineage == other.tables.lineage).then_some(false)
+        }
     }
 }
 
@@ -238,9 +260,16 @@ fn index(i: usize) -> u32 {
 /// full name) and the typed options for a descriptor handle.
 macro_rules! handle {
     ($ty:ident, $options:ident, [$($key:ident),*]) => {
+        /// The same element of one pool, in any of its versions (taken
+        /// before or after files were added).
         impl PartialEq for $ty {
             fn eq(&self, other: &Self) -> bool {
-                self.pool.same(&other.pool) $(&& self.$key == other.$key)*
+                let keys = true $(&& self.$key == other.$key)*;
+                keys && match self.pool.same(&other.pool) {
+                    Some(true) => true,
+                    Some(false) => self.full_name() == other.full_name(),
+                    None => false,
+                }
             }
         }
 

@@ -15,6 +15,7 @@
 mod descriptors;
 mod dynamic;
 mod error;
+mod generated;
 pub(crate) mod pool;
 mod read;
 pub(crate) mod registry;
@@ -25,4 +26,5 @@ pub use descriptors::{
 };
 pub use dynamic::{DynamicMessage, MapKey, SetError, Value};
 pub use error::{PoolError, PoolErrorKind};
+pub use generated::ReflectMessage;
 pub use pool::Cardinality;

@@ -22,6 +22,9 @@ pub(crate) struct Tables {
     pub file_names: HashMap<String, u32>,
     /// (extendee, number) → extension.
     pub extension_numbers: HashMap<(u32, u32), u32>,
+    /// Which pool these tables are a version of: adding files only appends,
+    /// so an index means the same element in every version of one pool.
+    pub lineage: u64,
 }
 
 /// What a full name declares.

@@ -145,7 +145,7 @@ impl Value {
             | (Value::EnumNumber(_), Ty::Enum(_)) => true,
             // A proto2 string that is not UTF-8.
             (Value::Bytes(_), Ty::String) => !field.data().utf8,
-            (Value::Message(m), Ty::Message(index)) => m.descriptor().index() == index,
+            (Value::Message(m), Ty::Message(_)) => matches!(field.kind(), Kind::Message(ty) if *m.descriptor() == ty),
             _ => false,
         }
     }
