@@ -4,6 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use fastrs::reflect::{DynamicMessage, ReflectMessage};
 use fastrs::{DecodeErrorKind, DecodeOptions, HasView, Message, View};
 use fastrs_tests::fast::fastrs::test::{Everything, EverythingView, Lists, Tree, TreeView};
 use fastrs_tests::fast::fastrs::test2::Nest;
@@ -58,24 +59,39 @@ unsafe impl GlobalAlloc for Largest {
 static ALLOCATOR: Largest = Largest;
 
 /// The error decoding `bytes` as `M` gives, which decoding them as `M`'s
-/// zero-copy view must give too.
-fn kind<M: HasView>(bytes: &[u8]) -> DecodeErrorKind {
-    let owned = M::decode(bytes).expect_err("hostile input must fail").kind();
-    let view = M::View::decode(bytes)
-        .expect_err("hostile input must fail as a view")
-        .kind();
-    assert_eq!(view, owned, "the view fails otherwise");
-    owned
+/// zero-copy view and as a `DynamicMessage` of its type must give too.
+fn kind<M: HasView + ReflectMessage>(bytes: &[u8]) -> DecodeErrorKind {
+    kind_with::<M>(bytes, &DecodeOptions::default())
 }
 
 /// As [`kind`], under `options`.
-fn kind_with<M: HasView>(bytes: &[u8], options: &DecodeOptions) -> DecodeErrorKind {
+fn kind_with<M: HasView + ReflectMessage>(bytes: &[u8], options: &DecodeOptions) -> DecodeErrorKind {
     let owned = M::default()
         .fast_read_with(bytes, options)
         .expect_err("hostile input must fail");
     let view = M::View::decode_with(bytes, options).expect_err("hostile input must fail as a view");
     assert_eq!(view.kind(), owned.kind(), "the view fails otherwise");
+    let dynamic = DynamicMessage::decode_with(M::descriptor(), bytes, options)
+        .expect_err("hostile input must fail as a DynamicMessage");
+    assert_eq!(dynamic.kind(), owned.kind(), "the DynamicMessage fails otherwise");
     owned.kind()
+}
+
+/// Generated code and `DynamicMessage` on arbitrary bytes: both decode them
+/// or both fail with the same error; what decodes re-encodes to bytes of
+/// its `encoded_len`, which decode again.
+fn check_dynamic<M: ReflectMessage>(bytes: &[u8]) {
+    let generated = M::decode(bytes).map_err(|e| e.kind());
+    let dynamic = DynamicMessage::decode(M::descriptor(), bytes).map_err(|e| e.kind());
+    match (generated, dynamic) {
+        (Ok(_), Ok(d)) => {
+            let encoded = d.encode_to_vec();
+            assert_eq!(encoded.len(), d.encoded_len());
+            let again = DynamicMessage::decode(M::descriptor(), &encoded).expect("reads its own encoding");
+            assert_eq!(again.encode_to_vec().len(), encoded.len());
+        }
+        (g, d) => assert_eq!(g.err(), d.err(), "the same error, on {bytes:02x?}"),
+    }
 }
 
 fn varint(mut v: u64) -> Vec<u8> {
@@ -164,6 +180,13 @@ fn deep_input_on_a_small_stack() {
             );
             // The deepest input the default limit accepts also fits.
             assert!(Tree::decode(&deep_tree(100)).is_ok());
+            // And through DynamicMessage.
+            let dynamic = |bytes: &[u8]| DynamicMessage::decode(Tree::descriptor(), bytes).map(drop);
+            assert_eq!(
+                dynamic(&deep_tree(100_000)).unwrap_err().kind(),
+                DecodeErrorKind::RecursionLimit
+            );
+            assert!(dynamic(&deep_tree(100)).is_ok());
         })
         .unwrap();
     worker.join().expect("no stack overflow");
@@ -334,6 +357,9 @@ proptest! {
         fastrs_tests::check_view::<Everything>(&bytes);
         fastrs_tests::check_view::<fastrs_tests::fast::fastrs::test2::Groups>(&bytes);
         fastrs_tests::check_view::<fastrs_tests::fast::fastrs::test2::Closed>(&bytes);
+        check_dynamic::<Everything>(&bytes);
+        check_dynamic::<fastrs_tests::fast::fastrs::test2::Groups>(&bytes);
+        check_dynamic::<fastrs_tests::fast::fastrs::test2::Closed>(&bytes);
     }
 
     /// Truncating a valid encoding anywhere never panics.
@@ -346,5 +372,6 @@ proptest! {
         let cut = cut.index(full.len() + 1);
         fastrs_tests::check_round_trip::<SortedEverything>(&full[..cut]);
         fastrs_tests::check_view::<Everything>(&full[..cut]);
+        check_dynamic::<Everything>(&full[..cut]);
     }
 }

@@ -258,6 +258,12 @@ pub(crate) enum DecodePath {
 }
 
 impl FieldData {
+    /// True for a map field (its type a map entry of `tables`).
+    pub fn is_map_in(&self, tables: &Tables) -> bool {
+        self.cardinality == Cardinality::Repeated
+            && matches!(self.ty, Ty::Message(m) if tables.messages[m as usize].map_entry)
+    }
+
     /// The wire type of one value, unpacked (a group's is START_GROUP).
     pub fn wire_type(&self) -> u8 {
         if self.delimited {

@@ -71,6 +71,11 @@ impl DynamicMessage {
     }
 
     /// Reads fields from `r` until it is empty.
+    ///
+    /// Nested messages recurse through here and [`read_message_field`]
+    /// only, and both keep few locals: the other cases are functions of
+    /// their own, off the recursion, so deep input stays within a small
+    /// stack even in debug builds.
     fn merge_fields(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
         let DynamicMessage {
             descriptor,
@@ -78,63 +83,168 @@ impl DynamicMessage {
             extensions,
             unknown,
         } = self;
-        let tables = descriptor.tables();
         let data = descriptor.data();
         while !r.is_empty() {
             let tag = r.read_tag()?;
-            let number = wire::field_number(tag);
-            if let Some(i) = data.field_index(number) {
-                let field = &data.fields[i as usize];
-                let slot = &mut fields[i as usize];
-                // The common cases, straight from the field's decode path.
-                let set = if tag == field.tag && field.path != DecodePath::General {
-                    let value = read_scalar(field.ty, field.utf8, r)?;
-                    if field.path == DecodePath::Push {
-                        r.charge(VALUE_FOOTPRINT)?;
-                        list(slot).push(value);
-                        continue;
-                    }
-                    *slot = Some(value);
-                    true
-                } else {
-                    let cx = Field {
-                        tables,
-                        descriptor,
-                        field,
-                    };
-                    cx.read(slot, tag, r, depth, unknown)?
-                };
-                if let Some(oneof) = field.oneof.filter(|_| set) {
-                    for &other in &data.oneofs[oneof as usize].fields {
-                        if other != i {
-                            fields[other as usize] = None;
-                        }
-                    }
-                }
-                continue;
-            }
-            let Some(&e) = tables.extension_numbers.get(&(descriptor.index(), number)) else {
-                r.skip_field(tag, depth, unknown)?;
+            let Some(i) = data.field_index(wire::field_number(tag)) else {
+                read_extension(descriptor, extensions, unknown, tag, r, depth)?;
                 continue;
             };
-            let field = &tables.extensions[e as usize];
-            let at = extensions.iter().position(|(x, _)| *x == e);
-            let mut slot = at.map(|at| core::mem::replace(&mut extensions[at].1, Value::Bool(false)));
-            let read = Field {
-                tables,
-                descriptor,
-                field,
+            let field = &data.fields[i as usize];
+            let slot = &mut fields[i as usize];
+            let set = if tag != field.tag {
+                read_general(descriptor, field, slot, unknown, tag, r, depth)?
+            } else if field.path != DecodePath::General {
+                read_plain(field, slot, r)?
+            } else if let (Ty::Message(m), false) = (field.ty, field.is_map_in(descriptor.tables())) {
+                let repeated = field.cardinality == Cardinality::Repeated;
+                read_message_field(descriptor.pool(), m, repeated, slot, tag, r, depth)?;
+                true
+            } else {
+                read_general(descriptor, field, slot, unknown, tag, r, depth)?
+            };
+            if set && field.oneof.is_some() {
+                clear_oneof(data, fields, i);
             }
-            .read(&mut slot, tag, r, depth, unknown);
-            match (at, slot) {
-                (Some(at), Some(v)) => extensions[at].1 = v,
-                (None, Some(v)) => extensions.push((e, v)),
-                (Some(at), None) => drop(extensions.remove(at)),
-                (None, None) => {}
-            }
-            read?;
         }
         Ok(())
+    }
+}
+
+/// Clears the other members of the oneof of field `i`.
+#[inline(never)]
+fn clear_oneof(data: &crate::reflect::pool::MessageData, fields: &mut [Option<Value>], i: u32) {
+    if let Some(oneof) = data.fields[i as usize].oneof {
+        for &other in &data.oneofs[oneof as usize].fields {
+            if other != i {
+                fields[other as usize] = None;
+            }
+        }
+    }
+}
+
+/// A record of `field` for the general path: maps, closed enums, packed
+/// runs, wire types other than the field's own.
+#[inline(never)]
+fn read_general(
+    descriptor: &MessageDescriptor,
+    field: &FieldData,
+    slot: &mut Option<Value>,
+    unknown: &mut UnknownFields,
+    tag: u32,
+    r: &mut Reader<'_>,
+    depth: u32,
+) -> Result<bool, DecodeError> {
+    let tables = descriptor.tables();
+    Field {
+        tables,
+        descriptor,
+        field,
+    }
+    .read(slot, tag, r, depth, unknown)
+}
+
+/// A record whose number the type does not declare: an extension the pool
+/// knows, or an unknown field.
+#[inline(never)]
+fn read_extension(
+    descriptor: &MessageDescriptor,
+    extensions: &mut Vec<(u32, Value)>,
+    unknown: &mut UnknownFields,
+    tag: u32,
+    r: &mut Reader<'_>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    let tables = descriptor.tables();
+    let key = (descriptor.index(), wire::field_number(tag));
+    let Some(&e) = tables.extension_numbers.get(&key) else {
+        return r.skip_field(tag, depth, unknown);
+    };
+    let field = &tables.extensions[e as usize];
+    let at = extensions.iter().position(|(x, _)| *x == e);
+    let mut slot = at.map(|at| core::mem::replace(&mut extensions[at].1, Value::Bool(false)));
+    let read = Field {
+        tables,
+        descriptor,
+        field,
+    }
+    .read(&mut slot, tag, r, depth, unknown);
+    match (at, slot) {
+        (Some(at), Some(v)) => extensions[at].1 = v,
+        (None, Some(v)) => extensions.push((e, v)),
+        (Some(at), None) => drop(extensions.remove(at)),
+        (None, None) => {}
+    }
+    read.map(drop)
+}
+
+/// A scalar record on the field's own decode path: the value replaces the
+/// slot's or joins its list. True: the field is set.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn read_plain(field: &FieldData, slot: &mut Option<Value>, r: &mut Reader<'_>) -> Result<bool, DecodeError> {
+    let value = read_scalar(field.ty, field.utf8, r)?;
+    if field.path == DecodePath::Push {
+        r.charge(VALUE_FOOTPRINT)?;
+        list(slot).push(value);
+    } else {
+        *slot = Some(value);
+    }
+    Ok(true)
+}
+
+/// A message record (tag read) of a message field of type `m`: merged into
+/// the message in `slot`, or for a repeated field a new element.
+fn read_message_field(
+    pool: &crate::reflect::DescriptorPool,
+    m: u32,
+    repeated: bool,
+    slot: &mut Option<Value>,
+    tag: u32,
+    r: &mut Reader<'_>,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    r.charge(MESSAGE_FOOTPRINT)?;
+    let mut inner = if wire::wire_type(tag) == wire::START_GROUP {
+        r.read_group(wire::field_number(tag), depth)?
+    } else {
+        r.read_nested()?
+    };
+    let message = message_in(pool, m, repeated, slot);
+    let merged = message.merge_fields(&mut inner, depth);
+    r.absorb(&inner);
+    merged.map_err(|e| e.within("", inner.field()))
+}
+
+/// The message a message record merges into: the one in `slot` (made if
+/// absent), or a new element of the list in `slot`.
+#[inline(never)]
+fn message_in<'s>(
+    pool: &crate::reflect::DescriptorPool,
+    m: u32,
+    repeated: bool,
+    slot: &'s mut Option<Value>,
+) -> &'s mut DynamicMessage {
+    let fresh = || Box::new(DynamicMessage::new(MessageDescriptor::new(pool, m)));
+    if repeated {
+        let items = list(slot);
+        items.push(Value::Message(fresh()));
+        return match items.last_mut() {
+            Some(Value::Message(message)) => message,
+            _ => unreachable!("just pushed"),
+        };
+    }
+    match slot {
+        Some(Value::Message(message)) => message,
+        _ => {
+            *slot = Some(Value::Message(fresh()));
+            match slot {
+                Some(Value::Message(message)) => message,
+                _ => unreachable!("just set"),
+            }
+        }
     }
 }
 
