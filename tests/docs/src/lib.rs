@@ -55,4 +55,5 @@ guides! {
     strings => "strings.md",
     generated_code => "generated-code.md",
     migrating_from_prost => "migrating-from-prost.md",
+    reflection => "reflection.md",
 }
