@@ -468,3 +468,50 @@ fn descriptors_from_two_versions_of_a_pool_are_equal() {
     assert_ne!(after, other, "another pool's type is another type");
     assert!(m.set(&other.get_field(1).unwrap(), Value::I32(4)).is_err());
 }
+
+#[test]
+fn a_closed_enum_in_a_oneof_keeps_unnamed_numbers_unknown() {
+    // Closed.level_choice (5) = 34, which Level does not name.
+    let closed = pool().get_message_by_name("fastrs.test2.Closed").unwrap();
+    let m = DynamicMessage::decode(closed.clone(), &[0x28, 0x22]).unwrap();
+    assert_eq!(m.get(&closed.get_field(5).unwrap()), None);
+    assert_eq!(m.unknown_fields().as_bytes(), [0x28, 0x22]);
+    assert_eq!(m.to_text(), "");
+    assert_eq!(
+        DynamicMessage::parse_text(closed, &m.to_text()).unwrap(),
+        m.clone().tap_clear()
+    );
+}
+
+trait TapClear {
+    fn tap_clear(self) -> Self;
+}
+
+impl TapClear for DynamicMessage {
+    fn tap_clear(mut self) -> Self {
+        self.clear_unknown_fields();
+        self
+    }
+}
+
+#[test]
+fn a_map_entry_with_an_unnamed_closed_enum_value_stays_unknown() {
+    // Closed.level_map (4): {key 0: 5 then 767} (the last value counts, and
+    // Level names neither), then {key 1: 2} (LEVEL_HIGH).
+    let input = [
+        0x22, 0x05, 0x10, 0x05, 0x10, 0xff, 0x05, 0x22, 0x04, 0x08, 0x01, 0x10, 0x02,
+    ];
+    let closed = pool().get_message_by_name("fastrs.test2.Closed").unwrap();
+    let m = DynamicMessage::decode(closed.clone(), &input).unwrap();
+    let generated = t2::Closed::decode(&input).unwrap();
+    assert_eq!(m.unknown_fields().as_bytes(), generated.unknown_fields.as_bytes());
+    assert_eq!(m.to_text(), fastrs::text::to_string(&generated));
+    assert_eq!(m.to_text(), "level_map { key: 1 value: LEVEL_HIGH }");
+    DynamicMessage::parse_text(closed.clone(), &m.to_text()).unwrap();
+    // A value record of the wrong wire type is skipped: the varint before it
+    // is the value, unnamed, so the entry stays unknown.
+    let input = [0x22, 0x09, 0x10, 0x8e, 0x8e, 0x8e, 0x8e, 0x0e, 0x12, 0x01, 0x10];
+    let m = DynamicMessage::decode(closed.clone(), &input).unwrap();
+    assert_eq!(m.unknown_fields().as_bytes(), input);
+    assert_eq!(m.to_text(), "");
+}

@@ -762,3 +762,17 @@ mod hostile {
         }
     }
 }
+
+/// A closed enum's unnamed number is an unknown field once decoded, so it
+/// prints as one (and only when asked), never as the field's value, which
+/// would not parse back.
+#[test]
+fn closed_enum_numbers_the_enum_does_not_name_print_as_unknown() {
+    // level_choice (5) = 34, then packed_levels (3) = [1, 34].
+    let closed = Closed::decode(&[0x28, 0x22, 0x1a, 0x02, 0x01, 0x22]).unwrap();
+    assert_eq!(text::to_string(&closed), "packed_levels: LEVEL_LOW");
+    let with_unknown = text::to_string_with(&closed, PrintOptions::new().print_unknown_fields(true));
+    assert!(with_unknown.contains("5: 34"), "{with_unknown}");
+    let back: Closed = text::from_str(&text::to_string(&closed)).unwrap();
+    assert_eq!(back.packed_levels.len(), 1);
+}

@@ -64,7 +64,7 @@ impl<'p> Printer<'p> {
         let mut unknown: Vec<Record<'_>> = Vec::new();
         for r in records {
             match ty.and_then(|t| self.field_of(t, r.number)) {
-                Some(f) if fits(f, &r) => known.push((f, r)),
+                Some(f) if fits(f, &r) && !self.unnamed_closed(f, &r) => known.push((f, r)),
                 _ => unknown.push(r),
             }
         }
@@ -91,6 +91,36 @@ impl<'p> Printer<'p> {
     {
         ty.field(number)
             .or_else(|| self.pool.extension_numbered(&ty.full_name, number))
+    }
+
+    /// True for a closed enum's value the enum does not name: decoding
+    /// keeps it as an unknown field, so it prints as one.
+    fn unnamed_closed(&self, field: &FieldData, r: &Record<'_>) -> bool {
+        match (self.pool.enum_of(field), r.value) {
+            // An int32 on the wire: sign-extended to 64 bits.
+            #[allow(clippy::cast_possible_truncation)]
+            (Some(e), Value::Varint(v)) => e.closed && e.name_of(v as i32).is_none(),
+            // A map entry whose (last) value is such a number is kept whole
+            // as an unknown field.
+            (None, Value::Bytes(entry)) => {
+                let Some(value_field) = self
+                    .pool
+                    .message_of(field)
+                    .filter(|m| m.map_entry)
+                    .and_then(|m| m.field(2))
+                else {
+                    return false;
+                };
+                let mut last = None;
+                let _ = records::for_each(entry, |r| {
+                    if r.number == 2 && fits(value_field, &r) {
+                        last = Some(r);
+                    }
+                });
+                last.is_some_and(|r| self.unnamed_closed(value_field, &r))
+            }
+            _ => false,
+        }
     }
 
     /// An `Any` whose type is known, as `[type_url] { ... }`; false (nothing
@@ -159,7 +189,15 @@ impl<'p> Printer<'p> {
                 Value::Bytes(run) if field.ty.packable() => {
                     let mut rest = run;
                     while let Some((v, after)) = one_packed(field.ty, rest) {
-                        self.scalar(field, name, v);
+                        // A closed enum's unnamed values are unknown fields
+                        // once decoded: not this field's.
+                        let value = Record {
+                            number: field.number,
+                            value: v,
+                        };
+                        if !self.unnamed_closed(field, &value) {
+                            self.scalar(field, name, v);
+                        }
                         rest = after;
                     }
                 }

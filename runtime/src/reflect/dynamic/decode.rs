@@ -442,8 +442,11 @@ impl Field<'_> {
             let target = if number == 1 { &mut key } else { &mut value };
             let mut dropped = UnknownFields::default();
             let kept = cx.read(target, t, &mut inner, depth, &mut dropped)?;
-            // A closed enum's unnamed value: the entry is kept whole, unknown.
-            lost |= !kept && matches!(field.ty, Ty::Enum(_)) && wire::wire_type(t) == wire::VARINT;
+            // A closed enum's unnamed value (the last one counts): the entry
+            // is kept whole, unknown.
+            if number == 2 && matches!(field.ty, Ty::Enum(_)) && wire::wire_type(t) == wire::VARINT {
+                lost = !kept;
+            }
         }
         r.absorb(&inner);
         if lost {
