@@ -18,12 +18,15 @@
 //! ```
 //!
 //! Every service of the registered files is listed. A file is answered
-//! with the files it imports, transitively, as far as they are registered.
+//! with the files it imports, transitively. The files are linked into a
+//! `fastrs::reflect::DescriptorPool`, the same schema layer as reflection,
+//! `DynamicMessage` and the text format; [`Reflection::with_pool`] serves a
+//! pool loaded at run time.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
-use fastrs::descriptor::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
+use fastrs::reflect::{DescriptorPool, FileDescriptor, PoolError};
 use fastrs::{Described, Message};
 use tokio_stream::StreamExt as _;
 use tonic::{Code, Request, Response, Status, Streaming};
@@ -51,6 +54,7 @@ use v1::{
 #[derive(Debug, Clone)]
 pub struct Reflection {
     sets: Vec<&'static [u8]>,
+    pool: DescriptorPool,
 }
 
 impl Default for Reflection {
@@ -59,13 +63,14 @@ impl Default for Reflection {
     }
 }
 
-/// A descriptor set that does not decode.
+/// Registered descriptors that do not decode or link; says which file and
+/// symbol.
 #[derive(Debug)]
-pub struct BadDescriptors(fastrs::DecodeError);
+pub struct BadDescriptors(PoolError);
 
 impl std::fmt::Display for BadDescriptors {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a registered descriptor set does not decode: {}", self.0)
+        write!(f, "the registered descriptors do not link: {}", self.0)
     }
 }
 
@@ -77,7 +82,16 @@ impl Reflection {
     pub fn new() -> Self {
         Reflection {
             sets: vec![v1::FILE_DESCRIPTOR_SET, v1alpha::FILE_DESCRIPTOR_SET],
+            pool: DescriptorPool::new(),
         }
+    }
+
+    /// Serves the files of `pool` too: a schema loaded at run time (a
+    /// gateway's or a registry's), or `DescriptorPool::global()`.
+    #[must_use]
+    pub fn with_pool(mut self, pool: DescriptorPool) -> Self {
+        self.pool = pool;
+        self
     }
 
     /// Registers an encoded `google.protobuf.FileDescriptorSet` (a
@@ -96,19 +110,18 @@ impl Reflection {
         self
     }
 
-    /// Indexes the registered files.
+    /// Links the registered files into one pool (`fastrs::reflect`), which
+    /// the services answer from.
     ///
     /// # Errors
-    /// A registered set that does not decode.
+    /// Registered sets that do not decode or link: a file of one name with
+    /// two contents, a name declared twice, an import not registered.
     pub fn build(self) -> Result<ReflectionServices, BadDescriptors> {
-        let mut index = Index::default();
-        for set in self.sets {
-            let set = FileDescriptorSet::decode(set).map_err(BadDescriptors)?;
-            for file in set.file {
-                index.add(file);
-            }
-        }
-        Ok(ReflectionServices { index: Arc::new(index) })
+        let mut pool = self.pool;
+        pool.add_file_descriptor_sets(&self.sets).map_err(BadDescriptors)?;
+        Ok(ReflectionServices {
+            index: Arc::new(Index { pool }),
+        })
     }
 }
 
@@ -136,137 +149,79 @@ impl ReflectionServices {
     }
 }
 
-/// What the registered files declare, by name.
-#[derive(Debug, Default)]
+/// What the registered files declare: a descriptor pool, which finds
+/// symbols, extensions and imports by name.
+#[derive(Debug)]
 struct Index {
-    /// File name → the file and its encoding.
-    files: HashMap<String, (FileDescriptorProto, Vec<u8>)>,
-    /// Fully qualified symbol → the file declaring it.
-    symbols: HashMap<String, String>,
-    /// (extended message, number) → the file declaring the extension.
-    extensions: HashMap<(String, i32), String>,
-    services: Vec<String>,
+    pool: DescriptorPool,
 }
 
 impl Index {
-    fn add(&mut self, file: FileDescriptorProto) {
-        let name = file.name().to_string();
-        if self.files.contains_key(&name) {
-            return;
-        }
-        let package = file.package();
-        let mut symbols = Vec::new();
-        for m in &file.message_type {
-            self.message(m, package, &name, &mut symbols);
-        }
-        symbols.extend(file.enum_type.iter().map(|e| join(package, e.name())));
-        for s in &file.service {
-            let full = join(package, s.name());
-            symbols.extend(s.method.iter().map(|m| join(&full, m.name())));
-            self.services.push(full.clone());
-            symbols.push(full);
-        }
-        for ext in &file.extension {
-            symbols.push(join(package, ext.name()));
-            let extendee = ext.extendee().trim_start_matches('.').to_string();
-            self.extensions.insert((extendee, ext.number()), name.clone());
-        }
-        for s in symbols {
-            self.symbols.entry(s).or_insert_with(|| name.clone());
-        }
-        let encoded = file.encode_to_vec();
-        self.files.insert(name, (file, encoded));
-    }
-
-    fn message(&mut self, m: &DescriptorProto, scope: &str, file: &str, symbols: &mut Vec<String>) {
-        let full = join(scope, m.name());
-        symbols.extend(m.field.iter().map(|f| join(&full, f.name())));
-        symbols.extend(m.enum_type.iter().map(|e| join(&full, e.name())));
-        for ext in &m.extension {
-            symbols.push(join(&full, ext.name()));
-            let extendee = ext.extendee().trim_start_matches('.').to_string();
-            self.extensions.insert((extendee, ext.number()), file.to_string());
-        }
-        for nested in &m.nested_type {
-            self.message(nested, &full, file, symbols);
-        }
-        symbols.push(full);
-    }
-
-    /// `name` and the files it imports, transitively, encoded.
-    fn file_with_imports(&self, name: &str) -> Option<Vec<Vec<u8>>> {
-        self.files.get(name)?;
+    /// `file` and the files it imports, transitively, encoded.
+    fn file_with_imports(&self, file: &FileDescriptor) -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         let mut seen = HashSet::new();
-        let mut queue = vec![name.to_string()];
+        let mut queue = vec![file.clone()];
         while let Some(next) = queue.pop() {
-            if !seen.insert(next.clone()) {
+            if !seen.insert(next.name().to_string()) {
                 continue;
             }
-            if let Some((file, encoded)) = self.files.get(&next) {
-                out.push(encoded.clone());
-                queue.extend(file.dependency.iter().filter_map(|d| d.as_str()).map(str::to_string));
-            }
+            out.push(next.encoded().to_vec());
+            queue.extend(next.dependencies());
         }
-        Some(out)
+        out
     }
 
     fn answer(&self, request: ServerReflectionRequest) -> ServerReflectionResponse {
         let not_found = |what: String| MessageResponse::ErrorResponse(error(Code::NotFound, what));
-        let files = |found: Option<Vec<Vec<u8>>>, what: String| match found {
-            Some(file_descriptor_proto) => MessageResponse::FileDescriptorResponse(FileDescriptorResponse {
-                file_descriptor_proto,
+        let files = |found: Option<FileDescriptor>, what: String| match found {
+            Some(file) => MessageResponse::FileDescriptorResponse(FileDescriptorResponse {
+                file_descriptor_proto: self.file_with_imports(&file),
                 ..Default::default()
             }),
             None => not_found(what),
         };
+        let pool = &self.pool;
         let answer = match &request.message_request {
             Some(MessageRequest::FileByFilename(name)) => {
-                files(self.file_with_imports(name), format!("no file named {name:?}"))
+                files(pool.get_file_by_name(name), format!("no file named {name:?}"))
             }
             Some(MessageRequest::FileContainingSymbol(symbol)) => {
-                let found = self.symbols.get(symbol.trim_start_matches('.'));
-                files(
-                    found.and_then(|f| self.file_with_imports(f)),
-                    format!("no symbol {symbol:?}"),
-                )
+                files(pool.get_file_containing_symbol(symbol), format!("no symbol {symbol:?}"))
             }
             Some(MessageRequest::FileContainingExtension(ext)) => {
-                let key = (
-                    ext.containing_type.trim_start_matches('.').to_string(),
-                    ext.extension_number,
-                );
-                let found = self.extensions.get(&key);
+                let ty = ext.containing_type.trim_start_matches('.');
+                let found = u32::try_from(ext.extension_number)
+                    .ok()
+                    .and_then(|n| pool.get_message_by_name(ty)?.get_extension(n));
                 files(
-                    found.and_then(|f| self.file_with_imports(f)),
-                    format!("no extension {} of {:?}", key.1, key.0),
+                    found.map(|e| e.file()),
+                    format!("no extension {} of {ty:?}", ext.extension_number),
                 )
             }
             Some(MessageRequest::AllExtensionNumbersOfType(ty)) => {
                 let ty = ty.trim_start_matches('.');
-                if self.symbols.contains_key(ty) {
-                    let mut extension_number: Vec<i32> = self
-                        .extensions
-                        .keys()
-                        .filter(|(of, _)| of == ty)
-                        .map(|&(_, n)| n)
-                        .collect();
-                    extension_number.sort_unstable();
-                    MessageResponse::AllExtensionNumbersResponse(ExtensionNumberResponse {
-                        base_type_name: ty.to_string(),
-                        extension_number,
-                        ..Default::default()
-                    })
-                } else {
-                    not_found(format!("no message type {ty:?}"))
+                match pool.get_message_by_name(ty) {
+                    Some(message) => {
+                        let mut extension_number: Vec<i32> = message
+                            .extensions()
+                            .filter_map(|e| i32::try_from(e.number()).ok())
+                            .collect();
+                        extension_number.sort_unstable();
+                        MessageResponse::AllExtensionNumbersResponse(ExtensionNumberResponse {
+                            base_type_name: ty.to_string(),
+                            extension_number,
+                            ..Default::default()
+                        })
+                    }
+                    None => not_found(format!("no message type {ty:?}")),
                 }
             }
             Some(MessageRequest::ListServices(_)) => MessageResponse::ListServicesResponse(ListServiceResponse {
-                service: self
-                    .services
-                    .iter()
-                    .map(|name| ServiceResponse {
-                        name: name.clone(),
+                service: pool
+                    .all_services()
+                    .map(|s| ServiceResponse {
+                        name: s.full_name().to_string(),
                         ..Default::default()
                     })
                     .collect(),
@@ -288,14 +243,6 @@ fn error(code: Code, error_message: String) -> ErrorResponse {
         error_code: code as i32,
         error_message,
         ..Default::default()
-    }
-}
-
-fn join(scope: &str, name: &str) -> String {
-    if scope.is_empty() {
-        name.to_string()
-    } else {
-        format!("{scope}.{name}")
     }
 }
 
@@ -346,5 +293,99 @@ impl v1alpha::server_reflection_server::ServerReflection for ReflectionV1alpha {
                 .map_err(|e| Status::internal(e.to_string()))
         });
         Ok(Response::new(Box::pin(answers)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(index: &Index, request: MessageRequest) -> MessageResponse {
+        let request = ServerReflectionRequest {
+            message_request: Some(request),
+            ..Default::default()
+        };
+        index.answer(request).message_response.expect("an answer")
+    }
+
+    fn file_names(response: MessageResponse) -> Vec<String> {
+        let MessageResponse::FileDescriptorResponse(files) = response else {
+            panic!("files expected, got {response:?}")
+        };
+        // Each file's name is its first field (1), a short string.
+        let mut names: Vec<String> = files
+            .file_descriptor_proto
+            .iter()
+            .map(|f| {
+                assert_eq!(f[0], 0x0a, "the name comes first");
+                String::from_utf8(f[2..2 + usize::from(f[1])].to_vec()).unwrap()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn answers_every_kind_of_request_from_the_pool() {
+        let services = Reflection::new()
+            .register_described::<fastrs::well_known::Timestamp>()
+            .build()
+            .unwrap();
+        let index = &services.index;
+        let by_symbol = |s: &str| file_names(ask(index, MessageRequest::FileContainingSymbol(s.into())));
+        let reflection = ["grpc/reflection/v1/reflection.proto"];
+        assert_eq!(by_symbol("grpc.reflection.v1.ServerReflection"), reflection);
+        assert_eq!(
+            by_symbol("grpc.reflection.v1.ServerReflection.ServerReflectionInfo"),
+            reflection
+        );
+        assert_eq!(by_symbol(".grpc.reflection.v1.ErrorResponse.error_code"), reflection);
+        assert_eq!(
+            by_symbol("google.protobuf.Timestamp"),
+            ["google/protobuf/timestamp.proto"]
+        );
+        let by_name = file_names(ask(
+            index,
+            MessageRequest::FileByFilename("google/protobuf/timestamp.proto".into()),
+        ));
+        assert_eq!(by_name, ["google/protobuf/timestamp.proto"]);
+        for missing in [
+            MessageRequest::FileContainingSymbol("no.Such".into()),
+            MessageRequest::FileContainingSymbol("grpc.reflection".into()),
+            MessageRequest::FileByFilename("nope.proto".into()),
+            MessageRequest::AllExtensionNumbersOfType("no.Such".into()),
+        ] {
+            let MessageResponse::ErrorResponse(e) = ask(index, missing) else {
+                panic!("not found expected")
+            };
+            assert_eq!(e.error_code, Code::NotFound as i32);
+        }
+        let MessageResponse::ListServicesResponse(list) = ask(index, MessageRequest::ListServices(String::new()))
+        else {
+            panic!("a list expected")
+        };
+        let names: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "grpc.reflection.v1.ServerReflection",
+                "grpc.reflection.v1alpha.ServerReflection"
+            ]
+        );
+        let MessageResponse::AllExtensionNumbersResponse(numbers) = ask(
+            index,
+            MessageRequest::AllExtensionNumbersOfType("google.protobuf.Timestamp".into()),
+        ) else {
+            panic!("numbers expected")
+        };
+        assert!(numbers.extension_number.is_empty());
+    }
+
+    #[test]
+    fn descriptors_that_do_not_link_are_refused() {
+        let result = Reflection::new()
+            .register_descriptor_set(&[0x0a, 0x02, 0x0a, 0x00, 0xff])
+            .build();
+        assert!(result.is_err());
     }
 }

@@ -72,6 +72,19 @@ impl DescriptorPool {
         self.add(read::set(set)?)
     }
 
+    /// Adds the files of several encoded `FileDescriptorSet`s together, so
+    /// a file may come in a later set than the files importing it.
+    ///
+    /// # Errors
+    /// As [`DescriptorPool::add_file_descriptor_set`].
+    pub fn add_file_descriptor_sets(&mut self, sets: &[&[u8]]) -> Result<(), PoolError> {
+        let mut files = Vec::new();
+        for set in sets {
+            files.extend(read::set(set)?);
+        }
+        self.add(files)
+    }
+
     /// Adds one encoded `FileDescriptorProto`, whose imports must be in the
     /// pool.
     ///
@@ -179,6 +192,26 @@ impl DescriptorPool {
     #[must_use]
     pub fn get_file_by_name(&self, name: &str) -> Option<FileDescriptor> {
         let index = *self.tables.file_names.get(name)?;
+        Some(FileDescriptor {
+            pool: self.clone(),
+            index,
+        })
+    }
+
+    /// The file declaring the symbol `full_name`: a message, enum, service,
+    /// extension, or a field, oneof, enum value or method (a package is
+    /// declared by many files, so none).
+    #[must_use]
+    pub fn get_file_containing_symbol(&self, full_name: &str) -> Option<FileDescriptor> {
+        let t = &self.tables;
+        let index = match self.symbol(full_name)? {
+            Symbol::Package => return None,
+            Symbol::Message(m) => t.messages[m as usize].file,
+            Symbol::Enum(e) => t.enums[e as usize].file,
+            Symbol::Service(s) => t.services[s as usize].file,
+            Symbol::Extension(e) => t.extensions[e as usize].file,
+            Symbol::Member(file) => file,
+        };
         Some(FileDescriptor {
             pool: self.clone(),
             index,

@@ -35,8 +35,8 @@ pub(crate) enum Symbol {
     Enum(u32),
     Service(u32),
     Extension(u32),
-    /// A field, oneof, enum value or method: names that only clash.
-    Member,
+    /// A field, oneof, enum value or method, in the file of that index.
+    Member(u32),
 }
 
 #[derive(Clone, Default)]
@@ -417,10 +417,10 @@ fn declare(t: &mut Tables, file: &FileProto) -> Result<Base, PoolError> {
     for (i, m) in file.messages.iter().enumerate() {
         name(t, &m.full_name, Symbol::Message(base.message + index(i)))?;
         for f in &m.fields {
-            name(t, &read::join(&m.full_name, &f.name), Symbol::Member)?;
+            name(t, &read::join(&m.full_name, &f.name), Symbol::Member(base.file))?;
         }
         for o in &m.oneofs {
-            name(t, &read::join(&m.full_name, o), Symbol::Member)?;
+            name(t, &read::join(&m.full_name, o), Symbol::Member(base.file))?;
         }
     }
     for (i, e) in file.enums.iter().enumerate() {
@@ -428,7 +428,7 @@ fn declare(t: &mut Tables, file: &FileProto) -> Result<Base, PoolError> {
         // Enum values are scoped beside their enum, as in C++.
         let scope = e.full_name.rsplit_once('.').map_or("", |(s, _)| s);
         for (value, _, _) in &e.values {
-            name(t, &read::join(scope, value), Symbol::Member)?;
+            name(t, &read::join(scope, value), Symbol::Member(base.file))?;
         }
     }
     for (i, f) in file.extensions.iter().enumerate() {
@@ -441,7 +441,7 @@ fn declare(t: &mut Tables, file: &FileProto) -> Result<Base, PoolError> {
     for (i, s) in file.services.iter().enumerate() {
         name(t, &s.full_name, Symbol::Service(base.service + index(i)))?;
         for m in &s.methods {
-            name(t, &read::join(&s.full_name, &m.name), Symbol::Member)?;
+            name(t, &read::join(&s.full_name, &m.name), Symbol::Member(base.file))?;
         }
     }
     // Placeholders, so later files of the batch index past this one.
