@@ -27,41 +27,6 @@ impl FileDescriptorSet {
     }
 }
 
-impl crate::Mask {
-    /// The mask of the fields `paths` name in message `M`, as a
-    /// `google.protobuf.FieldMask` names them: a field's name, with `.`
-    /// between a message field and a field inside it (`address.city`).
-    /// `M` must carry its descriptors (generator option `descriptors=true`).
-    ///
-    /// # Errors
-    /// A path names no field, or goes inside a field that is not a message.
-    pub fn from_paths<M: crate::Described>(paths: &[impl AsRef<str>]) -> Result<Self, crate::MaskPathError> {
-        let sets: alloc::vec::Vec<FileDescriptorSet> = core::iter::once(M::FILE_DESCRIPTOR_SET)
-            .chain(M::IMPORTED_DESCRIPTOR_SETS.iter().copied())
-            .filter_map(|set| crate::Message::decode(set).ok())
-            .collect();
-        let find = |name: &str| sets.iter().find_map(|set| set.message(name));
-        let mut mask = Self::new();
-        for path in paths {
-            let path = path.as_ref();
-            let error = || crate::MaskPathError::new(path);
-            let mut message = find(M::FULL_NAME).ok_or_else(error)?;
-            let mut numbers = alloc::vec::Vec::new();
-            let mut segments = path.split('.').peekable();
-            while let Some(segment) = segments.next() {
-                let field = message.field.iter().find(|f| f.name() == segment).ok_or_else(error)?;
-                numbers.push(u32::try_from(field.number()).map_err(|_| error())?);
-                if segments.peek().is_some() {
-                    let type_name = field.type_name().strip_prefix('.').ok_or_else(error)?;
-                    message = find(type_name).ok_or_else(error)?;
-                }
-            }
-            mask = mask.with_path(&numbers);
-        }
-        Ok(mask)
-    }
-}
-
 /// `path` (`Outer.Inner`) among `messages` and their nested types.
 fn find_nested<'m>(messages: &'m [DescriptorProto], path: &str) -> Option<&'m DescriptorProto> {
     let (first, rest) = match path.split_once('.') {

@@ -15,7 +15,7 @@ use crate::wire::varint;
 /// form of a `google.protobuf.FieldMask`: build one by numbers with
 /// [`Mask::field`] and [`Mask::nested`], or, for messages generated with
 /// their descriptors, from field paths (`Mask::from_paths`, feature
-/// `descriptor`).
+/// `reflect`).
 ///
 /// A masked decode ([`Mask::decode`], [`Mask::merge`]) leaves every other
 /// field at its default. What it does not read it checks only as far as
@@ -201,7 +201,7 @@ pub struct MaskPathError {
 }
 
 impl MaskPathError {
-    #[cfg_attr(not(feature = "descriptor"), allow(dead_code))]
+    #[cfg_attr(not(feature = "reflect"), allow(dead_code))]
     pub(crate) fn new(path: &str) -> Self {
         Self { path: path.into() }
     }

@@ -71,3 +71,36 @@ pub trait ReflectMessage: Described {
 }
 
 impl<M: Described> ReflectMessage for M {}
+
+impl crate::Mask {
+    /// The mask of the fields `paths` name in message `M`, as a
+    /// `google.protobuf.FieldMask` names them: a field's name, with `.`
+    /// between a message field and a field inside it (`address.city`).
+    /// `M` must carry its descriptors (generator option `descriptors=true`).
+    ///
+    /// # Errors
+    /// A path names no field, or goes inside a field that is not a message.
+    pub fn from_paths<M: Described>(paths: &[impl AsRef<str>]) -> Result<Self, crate::MaskPathError> {
+        let root = M::descriptor();
+        let mut mask = Self::new();
+        for path in paths {
+            let path = path.as_ref();
+            let error = || crate::MaskPathError::new(path);
+            let mut message = root.clone();
+            let mut numbers = std::vec::Vec::new();
+            let mut segments = path.split('.').peekable();
+            while let Some(segment) = segments.next() {
+                let field = message.get_field_by_name(segment).ok_or_else(error)?;
+                numbers.push(field.number());
+                if segments.peek().is_some() {
+                    let super::Kind::Message(inner) = field.kind() else {
+                        return Err(error());
+                    };
+                    message = inner;
+                }
+            }
+            mask = mask.with_path(&numbers);
+        }
+        Ok(mask)
+    }
+}
