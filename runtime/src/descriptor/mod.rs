@@ -27,6 +27,38 @@ impl FileDescriptorSet {
     }
 }
 
+/// Each reflection descriptor's options, decoded: custom options read from
+/// them with the typed extension API (`MY_OPTION.get(&options)`).
+#[cfg(feature = "reflect")]
+mod reflected_options {
+    use crate::reflect;
+
+    macro_rules! options {
+        ($($handle:ident => $options:ident,)*) => {$(
+            impl reflect::$handle {
+                /// The options, decoded (feature `descriptor`): read custom
+                /// options from them with the typed extension API
+                /// (`MY_OPTION.get(&options)`).
+                #[must_use]
+                pub fn options(&self) -> super::$options {
+                    crate::Message::decode(self.options_bytes()).unwrap_or_default()
+                }
+            }
+        )*};
+    }
+
+    options! {
+        MessageDescriptor => MessageOptions,
+        FieldDescriptor => FieldOptions,
+        OneofDescriptor => OneofOptions,
+        EnumDescriptor => EnumOptions,
+        EnumValueDescriptor => EnumValueOptions,
+        ServiceDescriptor => ServiceOptions,
+        MethodDescriptor => MethodOptions,
+        FileDescriptor => FileOptions,
+    }
+}
+
 /// `path` (`Outer.Inner`) among `messages` and their nested types.
 fn find_nested<'m>(messages: &'m [DescriptorProto], path: &str) -> Option<&'m DescriptorProto> {
     let (first, rest) = match path.split_once('.') {

@@ -289,10 +289,11 @@ fn index(i: usize) -> u32 {
     u32::try_from(i).expect("fewer than 2^32 descriptors")
 }
 
-/// Implements equality (same pool version, same element), `Debug` (the
-/// full name) and the typed options for a descriptor handle.
+/// Implements equality (the same element of one pool), `Debug` (the full
+/// name) and the encoded options for a descriptor handle. (The decoded
+/// options are in `fastrs::descriptor`, with the `descriptor` feature.)
 macro_rules! handle {
-    ($ty:ident, $options:ident, [$($key:ident),*]) => {
+    ($ty:ident, [$($key:ident),*]) => {
         /// The same element of one pool, in any of its versions (taken
         /// before or after files were added).
         impl PartialEq for $ty {
@@ -322,14 +323,6 @@ macro_rules! handle {
                 self.options_data()
             }
 
-            /// The options, decoded: read custom options from them with
-            /// the typed extension API (`MY_OPTION.get(&options)`).
-            #[cfg(feature = "descriptor")]
-            #[must_use]
-            pub fn options(&self) -> crate::descriptor::$options {
-                crate::Message::decode(self.options_data()).unwrap_or_default()
-            }
-
             /// The pool this descriptor belongs to.
             #[must_use]
             pub fn pool(&self) -> &DescriptorPool {
@@ -346,7 +339,7 @@ pub struct MessageDescriptor {
     index: u32,
 }
 
-handle!(MessageDescriptor, MessageOptions, [index]);
+handle!(MessageDescriptor, [index]);
 
 impl MessageDescriptor {
     pub(super) fn new(pool: &DescriptorPool, index: u32) -> Self {
@@ -569,7 +562,7 @@ pub struct FieldDescriptor {
     index: u32,
 }
 
-handle!(FieldDescriptor, FieldOptions, [message, index]);
+handle!(FieldDescriptor, [message, index]);
 
 impl FieldDescriptor {
     fn extension(pool: &DescriptorPool, index: u32) -> Self {
@@ -747,7 +740,7 @@ pub struct OneofDescriptor {
     index: u32,
 }
 
-handle!(OneofDescriptor, OneofOptions, [message, index]);
+handle!(OneofDescriptor, [message, index]);
 
 impl OneofDescriptor {
     fn message_data(&self) -> &MessageData {
@@ -793,7 +786,7 @@ pub struct EnumDescriptor {
     index: u32,
 }
 
-handle!(EnumDescriptor, EnumOptions, [index]);
+handle!(EnumDescriptor, [index]);
 
 impl EnumDescriptor {
     pub(super) fn data(&self) -> &EnumData {
@@ -874,7 +867,7 @@ pub struct EnumValueDescriptor {
     index: u32,
 }
 
-handle!(EnumValueDescriptor, EnumValueOptions, [enumeration, index]);
+handle!(EnumValueDescriptor, [enumeration, index]);
 
 impl EnumValueDescriptor {
     fn value(&self) -> &(std::string::String, i32, Vec<u8>) {
@@ -914,7 +907,7 @@ pub struct ServiceDescriptor {
     index: u32,
 }
 
-handle!(ServiceDescriptor, ServiceOptions, [index]);
+handle!(ServiceDescriptor, [index]);
 
 impl ServiceDescriptor {
     fn data(&self) -> &pool::ServiceData {
@@ -964,7 +957,7 @@ pub struct MethodDescriptor {
     index: u32,
 }
 
-handle!(MethodDescriptor, MethodOptions, [service, index]);
+handle!(MethodDescriptor, [service, index]);
 
 impl MethodDescriptor {
     fn data(&self) -> &pool::MethodData {
@@ -1019,7 +1012,7 @@ pub struct FileDescriptor {
     index: u32,
 }
 
-handle!(FileDescriptor, FileOptions, [index]);
+handle!(FileDescriptor, [index]);
 
 impl FileDescriptor {
     fn data(&self) -> &pool::FileData {

@@ -76,7 +76,7 @@ pub(crate) fn read<'a, V: View<'a>>(buf: &'a [u8], options: &DecodeOptions) -> R
 impl crate::Mask {
     /// Reads a view of the fields of `buf` that the mask selects. The view
     /// borrows `scratch`, which is cleared and then holds the selected
-    /// records ([`Mask::filter`]); reuse it across calls to keep its
+    /// records ([`Mask::filter`](crate::Mask::filter)); reuse it across calls to keep its
     /// capacity. Fields the mask leaves out read as absent, and `required`
     /// fields are not checked.
     ///
@@ -92,7 +92,7 @@ impl crate::Mask {
     /// ```
     ///
     /// # Errors
-    /// As [`Mask::decode`].
+    /// As [`Mask::decode`](crate::Mask::decode).
     pub fn view<'a, V: View<'a>>(&self, buf: &[u8], scratch: &'a mut Vec<u8>) -> Result<V, DecodeError> {
         scratch.clear();
         self.filter_into::<V::Message>(buf, scratch)?;

@@ -1,6 +1,7 @@
 //! The real-world schemas of `shared/corpus` against prost: random valid
 //! encodings of every message type (the differential harness of
-//! `fastrs-tests`), and golden copies of fastrs's generated code.
+//! `fastrs-tests`), through generated code and through `DynamicMessage`,
+//! and golden copies of fastrs's generated code.
 
 #[cfg(not(corpus))]
 #[test]
@@ -14,12 +15,24 @@ mod with_corpus {
 
     use fastrs_tests::random::Schema;
 
-    type Check = fn(&Schema, &str, u64);
+    use fastrs::reflect::DescriptorPool;
 
-    /// `".full.Name" => path;` lines → `(name, differential::<fast::path, pb::path>)`.
+    /// Generated code against prost, and `DynamicMessage` against prost.
+    type Check = (fn(&Schema, &str, u64), fn(&Schema, &DescriptorPool, &str, u64));
+
+    /// `".full.Name" => path;` lines → `(name, (differential::<fast::path,
+    /// pb::path>, differential_dynamic::<pb::path>))`.
     macro_rules! corpus_types {
         ($($name:literal => $($seg:ident)::+;)*) => {
-            &[$(($name, fastrs_tests::differential::<fast::$($seg)::+, pb::$($seg)::+> as Check),)*]
+            &[$((
+                $name,
+                (
+                    fastrs_tests::differential::<fast::$($seg)::+, pb::$($seg)::+>
+                        as fn(&fastrs_tests::random::Schema, &str, u64),
+                    fastrs_tests::differential_dynamic::<pb::$($seg)::+>
+                        as fn(&fastrs_tests::random::Schema, &fastrs::reflect::DescriptorPool, &str, u64),
+                ),
+            ),)*]
         };
     }
 
@@ -28,10 +41,13 @@ mod with_corpus {
 
     fn run(descriptors: &[u8], types: &[(&str, Check)]) {
         let schema = Schema::load(descriptors);
+        let pool = DescriptorPool::decode(descriptors).expect("the corpus's descriptors link");
         assert!(types.len() > 10, "found the corpus's types");
-        for (name, check) in types {
+        for (name, (generated, dynamic)) in types {
+            let dotless = name.trim_start_matches('.');
             for seed in 0..SEEDS {
-                check(&schema, name, seed);
+                generated(&schema, name, seed);
+                dynamic(&schema, &pool, dotless, seed);
             }
         }
     }

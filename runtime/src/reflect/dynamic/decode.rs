@@ -393,14 +393,17 @@ impl Field<'_> {
         r.charge(count.saturating_mul(VALUE_FOOTPRINT))?;
         let items = list(slot);
         items.reserve(count);
-        let element_tag = wire::tag(wire::field_number(tag), self.field.wire_type());
-        while !run.is_empty() {
-            match read_scalar(self.field.ty, false, &mut run)? {
-                Value::EnumNumber(n) if !self.known_enum(n) => push_varint_field(unknown, element_tag, n),
-                v => items.push(v),
+        if matches!(self.field.ty, Ty::Enum(_)) {
+            let element_tag = wire::tag(wire::field_number(tag), self.field.wire_type());
+            while !run.is_empty() {
+                match read_scalar(self.field.ty, false, &mut run)? {
+                    Value::EnumNumber(n) if !self.known_enum(n) => push_varint_field(unknown, element_tag, n),
+                    v => items.push(v),
+                }
             }
+            return Ok(());
         }
-        Ok(())
+        read_run(self.field.ty, &mut run, items)
     }
 
     /// Reads a map entry into the map in `slot`. A closed enum value the
@@ -462,6 +465,42 @@ impl Field<'_> {
         map(slot).insert(key, value);
         Ok(true)
     }
+}
+
+/// Reads a packed run of a numeric type (not an enum) into `items`: one
+/// loop per type, so the type is matched once per run, not per value.
+#[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // protobuf's conversions
+fn read_run(ty: Ty, run: &mut Reader<'_>, items: &mut Vec<Value>) -> Result<(), DecodeError> {
+    macro_rules! each {
+        ($read:ident, |$v:ident| $value:expr) => {
+            while !run.is_empty() {
+                let $v = run.$read()?;
+                items.push($value);
+            }
+        };
+    }
+    match ty {
+        Ty::Bool => each!(read_varint, |v| Value::Bool(v != 0)),
+        Ty::Int32 => each!(read_varint, |v| Value::I32(v as i32)),
+        Ty::Int64 => each!(read_varint, |v| Value::I64(v as i64)),
+        Ty::Uint32 => each!(read_varint, |v| Value::U32(v as u32)),
+        Ty::Uint64 => each!(read_varint, |v| Value::U64(v)),
+        Ty::Sint32 => each!(read_varint, |v| Value::I32(varint::unzigzag32(v as u32))),
+        Ty::Sint64 => each!(read_varint, |v| Value::I64(varint::unzigzag64(v))),
+        Ty::Fixed32 => each!(read_fixed32, |v| Value::U32(v)),
+        Ty::Sfixed32 => each!(read_fixed32, |v| Value::I32(v as i32)),
+        Ty::Float => each!(read_fixed32, |v| Value::F32(f32::from_bits(v))),
+        Ty::Fixed64 => each!(read_fixed64, |v| Value::U64(v)),
+        Ty::Sfixed64 => each!(read_fixed64, |v| Value::I64(v as i64)),
+        Ty::Double => each!(read_fixed64, |v| Value::F64(f64::from_bits(v))),
+        // Not packable: the caller reads these one at a time.
+        Ty::String | Ty::Bytes | Ty::Message(_) | Ty::Enum(_) => {
+            while !run.is_empty() {
+                items.push(read_scalar(ty, false, run)?);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The list in `slot`, made if absent.
