@@ -268,6 +268,13 @@ impl DescriptorPool {
     /// of one pool (`Some(false)`: an index then means one element, as
     /// long as the full names agree, since two clones of a pool may have
     /// grown apart), or unrelated (`None`).
+    fn file_at(&self, index: u32) -> FileDescriptor {
+        FileDescriptor {
+            pool: self.clone(),
+            index,
+        }
+    }
+
     fn same(&self, other: &Self) -> Option<bool> {
         if Arc::ptr_eq(&self.tables, &other.tables) {
             Some(true)
@@ -380,10 +387,7 @@ impl MessageDescriptor {
     /// The file declaring it.
     #[must_use]
     pub fn file(&self) -> FileDescriptor {
-        FileDescriptor {
-            pool: self.pool.clone(),
-            index: self.data().file,
-        }
+        self.pool.file_at(self.data().file)
     }
 
     /// The message it is nested in.
@@ -612,10 +616,7 @@ impl FieldDescriptor {
     /// The file declaring it.
     #[must_use]
     pub fn file(&self) -> FileDescriptor {
-        FileDescriptor {
-            pool: self.pool.clone(),
-            index: self.data().file,
-        }
+        self.pool.file_at(self.data().file)
     }
 
     /// The field number.
@@ -812,10 +813,7 @@ impl EnumDescriptor {
     /// The file declaring it.
     #[must_use]
     pub fn file(&self) -> FileDescriptor {
-        FileDescriptor {
-            pool: self.pool.clone(),
-            index: self.data().file,
-        }
+        self.pool.file_at(self.data().file)
     }
 
     /// The message it is nested in.
@@ -933,10 +931,7 @@ impl ServiceDescriptor {
     /// The file declaring it.
     #[must_use]
     pub fn file(&self) -> FileDescriptor {
-        FileDescriptor {
-            pool: self.pool.clone(),
-            index: self.data().file,
-        }
+        self.pool.file_at(self.data().file)
     }
 
     /// Its methods, in declaration order.

@@ -4,6 +4,30 @@
 //! same code generated messages use); `Any` resolves its type in the
 //! message's pool.
 
+/// Calls `$then!` with the well-known types that have a JSON form of their
+/// own (`Any` aside), for the printer and the parser to dispatch on.
+macro_rules! with_own_forms {
+    ($then:ident) => {
+        $then!(
+            Timestamp,
+            Duration,
+            FieldMask,
+            Struct,
+            Value,
+            ListValue,
+            DoubleValue,
+            FloatValue,
+            Int64Value,
+            UInt64Value,
+            Int32Value,
+            UInt32Value,
+            BoolValue,
+            StringValue,
+            BytesValue
+        )
+    };
+}
+
 mod parse;
 mod print;
 mod strict;

@@ -277,21 +277,5 @@ fn own_form(name: &str, json: Json, options: JsonOptions) -> Result<Vec<u8>, Str
             }
         };
     }
-    by_name!(
-        Timestamp,
-        Duration,
-        FieldMask,
-        Struct,
-        Value,
-        ListValue,
-        DoubleValue,
-        FloatValue,
-        Int64Value,
-        UInt64Value,
-        Int32Value,
-        UInt32Value,
-        BoolValue,
-        StringValue,
-        BytesValue
-    )
+    with_own_forms!(by_name)
 }

@@ -48,23 +48,7 @@ fn own_form(name: &str, bytes: &[u8]) -> Result<Json, String> {
             }
         };
     }
-    by_name!(
-        Timestamp,
-        Duration,
-        FieldMask,
-        Struct,
-        Value,
-        ListValue,
-        DoubleValue,
-        FloatValue,
-        Int64Value,
-        UInt64Value,
-        Int32Value,
-        UInt32Value,
-        BoolValue,
-        StringValue,
-        BytesValue
-    )
+    with_own_forms!(by_name)
 }
 
 /// `{"@type": url, ...}`: the held message's fields beside its type, or

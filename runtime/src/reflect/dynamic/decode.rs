@@ -277,7 +277,10 @@ impl Field<'_> {
             }
             r.charge(VALUE_FOOTPRINT)?;
             let value = match f.ty {
-                Ty::Message(m) => Value::Message(Box::new(self.read_message(None, m, tag, r, depth)?)),
+                Ty::Message(m) => {
+                    read_message_field(self.descriptor.pool(), m, true, slot, tag, r, depth)?;
+                    return Ok(true);
+                }
                 ty => match read_scalar(ty, f.utf8, r)? {
                     Value::EnumNumber(n) if !self.known_enum(n) => {
                         push_varint_field(unknown, tag, n);
@@ -321,12 +324,7 @@ impl Field<'_> {
         unknown: &mut UnknownFields,
     ) -> Result<bool, DecodeError> {
         if let Ty::Message(m) = self.field.ty {
-            let existing = match slot.take() {
-                Some(Value::Message(existing)) => Some(*existing),
-                _ => None,
-            };
-            let message = self.read_message(existing, m, tag, r, depth)?;
-            *slot = Some(Value::Message(Box::new(message)));
+            read_message_field(self.descriptor.pool(), m, false, slot, tag, r, depth)?;
             return Ok(true);
         }
         match read_scalar(self.field.ty, self.field.utf8, r)? {
@@ -339,33 +337,6 @@ impl Field<'_> {
                 Ok(true)
             }
         }
-    }
-
-    /// Reads a message value (length-delimited or a group), merged into
-    /// `existing` if given.
-    fn read_message(
-        &self,
-        existing: Option<DynamicMessage>,
-        m: u32,
-        tag: u32,
-        r: &mut Reader<'_>,
-        depth: u32,
-    ) -> Result<DynamicMessage, DecodeError> {
-        let Some(depth) = depth.checked_sub(1) else {
-            return Err(r.error(DecodeErrorKind::RecursionLimit));
-        };
-        r.charge(MESSAGE_FOOTPRINT)?;
-        let mut inner = if wire::wire_type(tag) == wire::START_GROUP {
-            r.read_group(wire::field_number(tag), depth)?
-        } else {
-            r.read_nested()?
-        };
-        let mut message =
-            existing.unwrap_or_else(|| DynamicMessage::new(MessageDescriptor::new(self.descriptor.pool(), m)));
-        let merged = message.merge_fields(&mut inner, depth);
-        r.absorb(&inner);
-        merged.map_err(|e| e.within("", inner.field()))?;
-        Ok(message)
     }
 
     /// Reads a packed run of scalars.
