@@ -107,3 +107,35 @@ fn options_can_be_set_and_encoded() {
     o::ROUTE.set(&mut method, &route);
     assert_eq!(o::ROUTE.get(&method).unwrap(), Some(route));
 }
+
+#[test]
+fn custom_options_read_back_through_the_reflection_pool() {
+    let pool = fastrs::reflect::DescriptorPool::decode(fastrs_tests::DESCRIPTORS).unwrap();
+    let annotated = pool.get_message_by_name("fastrs.options.Annotated").unwrap();
+    assert_eq!(
+        o::FILE_NOTE.get(&annotated.file().options()).unwrap().as_deref(),
+        Some("file")
+    );
+    assert_eq!(
+        o::MESSAGE_NOTE.get(&annotated.options()).unwrap().as_deref(),
+        Some("message")
+    );
+    let field = annotated.fields().next().unwrap();
+    assert_eq!(o::NOTE.get(&field.options()).unwrap().as_deref(), Some("field"));
+    assert_eq!(o::TAGS.get(&field.options()).unwrap(), [1, 2]);
+    let oneof = annotated.oneofs().next().unwrap();
+    assert_eq!(o::ONEOF_FLAG.get(&oneof.options()), Ok(Some(true)));
+    let mood = pool.get_enum_by_name("fastrs.options.Mood").unwrap();
+    assert_eq!(o::ENUM_NOTE.get(&mood.options()).unwrap().as_deref(), Some("enum"));
+    assert_eq!(o::WEIGHT.get(&mood.values().next().unwrap().options()), Ok(Some(3)));
+    let service = pool.get_service_by_name("fastrs.options.Routes").unwrap();
+    assert_eq!(
+        o::SERVICE_NOTE.get(&service.options()).unwrap().as_deref(),
+        Some("service")
+    );
+    let route = o::ROUTE
+        .get(&service.methods().next().unwrap().options())
+        .unwrap()
+        .unwrap();
+    assert_eq!((route.path.as_str(), route.verb.as_str()), ("/get", "GET"));
+}

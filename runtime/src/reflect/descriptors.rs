@@ -749,7 +749,7 @@ impl OneofDescriptor {
     }
 
     fn options_data(&self) -> &[u8] {
-        &[]
+        &self.message_data().oneofs[self.index as usize].options
     }
 
     /// The name.

@@ -128,6 +128,7 @@ impl MessageData {
 #[derive(Clone)]
 pub(crate) struct OneofData {
     pub name: String,
+    pub options: Vec<u8>,
     pub fields: Vec<u32>,
     /// The oneof protoc makes for a proto3 `optional` field.
     pub synthetic: bool,
@@ -419,7 +420,7 @@ fn declare(t: &mut Tables, file: &FileProto) -> Result<Base, PoolError> {
         for f in &m.fields {
             name(t, &read::join(&m.full_name, &f.name), Symbol::Member(base.file))?;
         }
-        for o in &m.oneofs {
+        for (o, _) in &m.oneofs {
             name(t, &read::join(&m.full_name, o), Symbol::Member(base.file))?;
         }
     }
@@ -675,8 +676,9 @@ impl Linker<'_> {
         let mut oneofs: Vec<OneofData> = m
             .oneofs
             .iter()
-            .map(|name| OneofData {
+            .map(|(name, options)| OneofData {
                 name: name.clone(),
+                options: options.clone(),
                 fields: Vec::new(),
                 synthetic: false,
             })

@@ -35,7 +35,8 @@ pub(super) struct MessageProto {
     /// Index in [`FileProto::messages`] of the enclosing message.
     pub parent: Option<usize>,
     pub fields: Vec<FieldProto>,
-    pub oneofs: Vec<String>,
+    /// Name and encoded options of each oneof.
+    pub oneofs: Vec<(String, Vec<u8>)>,
     pub map_entry: bool,
     pub options: Vec<u8>,
     pub extension_ranges: Vec<(u32, u32)>,
@@ -246,12 +247,15 @@ fn message(
             2 => m.fields.push(field(cx, cx.bytes(r)?, &full_name, Some(at), features)?),
             5 => m.extension_ranges.push(cx.range(r)?),
             8 => {
-                let name = cx
-                    .scan(cx.bytes(r)?)?
-                    .iter()
-                    .find(|f| f.number == 1)
-                    .map(|f| cx.text(f));
-                m.oneofs.push(name.transpose()?.unwrap_or_default());
+                let mut oneof = (String::new(), Vec::new());
+                for f in cx.scan(cx.bytes(r)?)? {
+                    match f.number {
+                        1 => oneof.0 = cx.text(&f)?,
+                        2 => oneof.1 = cx.bytes(&f)?.to_vec(),
+                        _ => {}
+                    }
+                }
+                m.oneofs.push(oneof);
             }
             9 => m.reserved_ranges.push(cx.range(r)?),
             10 => m.reserved_names.push(cx.text(r)?),
