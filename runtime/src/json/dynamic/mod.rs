@@ -43,15 +43,16 @@ pub(crate) use parse::message_from_json;
 pub(crate) use print::message_to_json;
 
 impl DynamicMessage {
-    /// The proto3 JSON text of the message.
+    /// The proto3 JSON text of the message (`DynamicMessage` implements
+    /// `serde::Serialize` with the proto3 JSON mapping, so
+    /// `serde_json::to_writer` works too).
     ///
     /// # Errors
     /// As [`json::to_string`](super::to_string): a value with no JSON form,
     /// an `Any` of a type the pool does not know, a proto2 string that is
     /// not UTF-8.
     pub fn to_json(&self) -> Result<String, Error> {
-        let value = message_to_json(self).map_err(Error::custom)?;
-        serde_json::to_string(&value)
+        serde_json::to_string(self)
     }
 
     /// The proto3 JSON text of the message, indented.
@@ -59,8 +60,7 @@ impl DynamicMessage {
     /// # Errors
     /// As [`DynamicMessage::to_json`].
     pub fn to_json_pretty(&self) -> Result<String, Error> {
-        let value = message_to_json(self).map_err(Error::custom)?;
-        serde_json::to_string_pretty(&value)
+        serde_json::to_string_pretty(self)
     }
 
     /// Parses a message of type `descriptor` from proto3 JSON, strictly.

@@ -1,8 +1,11 @@
-//! Dynamic messages to JSON values.
+//! Dynamic messages as JSON: `DynamicMessage` implements `serde::Serialize`
+//! with the proto3 JSON mapping, streaming into the serializer (no tree of
+//! JSON values is built).
 
 use std::string::{String, ToString};
 
-use serde_json::{Map, Number, Value as Json};
+use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
 
 use super::has_own_form;
 use crate::json::base64;
@@ -11,40 +14,57 @@ use crate::reflect::{DynamicMessage, MapKey, Value};
 use crate::well_known as wk;
 use crate::Message;
 
-/// The JSON of `m`.
-pub(crate) fn message_to_json(m: &DynamicMessage) -> Result<Json, String> {
-    let name = m.descriptor().full_name();
-    if name == "google.protobuf.Any" {
-        return any_to_json(m);
+/// The JSON of `m`, as a value (for JSON's `Any` registry).
+pub(crate) fn message_to_json(m: &DynamicMessage) -> Result<serde_json::Value, String> {
+    serde_json::to_value(m).map_err(|e| e.to_string())
+}
+
+/// The proto3 JSON form: an object of the set fields by JSON name
+/// (extensions as `"[full.name]"`), or a well-known type's own form.
+impl Serialize for DynamicMessage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let name = self.descriptor().full_name();
+        if name == "google.protobuf.Any" {
+            return serialize_any(self, s);
+        }
+        if has_own_form(name) {
+            return own_form(name, &self.encode_to_vec(), s);
+        }
+        let mut map = s.serialize_map(None)?;
+        write_fields(self, &mut map)?;
+        map.end()
     }
-    if has_own_form(name) {
-        return own_form(name, &m.encode_to_vec());
-    }
+}
+
+/// The set fields of `m` into `map`.
+fn write_fields<M: SerializeMap>(m: &DynamicMessage, map: &mut M) -> Result<(), M::Error> {
     let tables = m.descriptor().pool().tables();
-    let mut object = Map::new();
     for (field, value) in m.fields() {
         let data = field.data();
-        let key = if field.is_extension() {
-            std::format!("[{}]", data.full_name)
-        } else {
-            data.json_name.clone()
+        let json = FieldJson {
+            tables,
+            field: data,
+            value,
         };
-        object.insert(key, field_to_json(tables, data, value)?);
+        if field.is_extension() {
+            map.serialize_entry(&std::format!("[{}]", data.full_name), &json)?;
+        } else {
+            map.serialize_entry(&data.json_name, &json)?;
+        }
     }
-    Ok(Json::Object(object))
+    Ok(())
 }
 
 /// A well-known type's own JSON form, through its generated type.
-fn own_form(name: &str, bytes: &[u8]) -> Result<Json, String> {
-    fn via<M: Message + serde::Serialize>(bytes: &[u8]) -> Result<Json, String> {
-        let message = M::decode(bytes).map_err(|e| e.to_string())?;
-        serde_json::to_value(&message).map_err(|e| e.to_string())
+fn own_form<S: Serializer>(name: &str, bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+    fn via<M: Message + Serialize, S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        M::decode(bytes).map_err(S::Error::custom)?.serialize(s)
     }
     macro_rules! by_name {
         ($($ty:ident),*) => {
             match name.strip_prefix("google.protobuf.") {
-                $(Some(stringify!($ty)) => via::<wk::$ty>(bytes),)*
-                _ => Err(std::format!("{name} has no JSON form of its own")),
+                $(Some(stringify!($ty)) => via::<wk::$ty, S>(bytes, s),)*
+                _ => Err(S::Error::custom(format_args!("{name} has no JSON form of its own"))),
             }
         };
     }
@@ -53,47 +73,69 @@ fn own_form(name: &str, bytes: &[u8]) -> Result<Json, String> {
 
 /// `{"@type": url, ...}`: the held message's fields beside its type, or
 /// its own form under `"value"`.
-fn any_to_json(m: &DynamicMessage) -> Result<Json, String> {
+fn serialize_any<S: Serializer>(m: &DynamicMessage, s: S) -> Result<S::Ok, S::Error> {
     let url = m.get_by_number(1).and_then(Value::as_str).unwrap_or_default();
     let bytes = m.get_by_number(2).and_then(Value::as_bytes).unwrap_or_default();
+    let mut map = s.serialize_map(None)?;
     if url.is_empty() && bytes.is_empty() {
-        return Ok(Json::Object(Map::new()));
+        return map.end();
     }
     let name = url.rsplit_once('/').map_or(url, |(_, name)| name);
     let Some(ty) = m.descriptor().pool().get_message_by_name(name) else {
-        return Err(std::format!(
+        return Err(S::Error::custom(format_args!(
             "google.protobuf.Any holds `{name}`, which the descriptor pool does not know"
-        ));
+        )));
     };
-    let held = DynamicMessage::decode(ty, bytes).map_err(|e| e.to_string())?;
-    let mut object = Map::new();
-    object.insert("@type".into(), Json::String(url.into()));
-    match message_to_json(&held)? {
-        Json::Object(fields) if !has_own_form(name) && name != "google.protobuf.Any" => object.extend(fields),
-        value => {
-            object.insert("value".into(), value);
-        }
+    let held = DynamicMessage::decode(ty, bytes).map_err(S::Error::custom)?;
+    map.serialize_entry("@type", url)?;
+    if has_own_form(name) || name == "google.protobuf.Any" {
+        map.serialize_entry("value", &held)?;
+    } else {
+        write_fields(&held, &mut map)?;
     }
-    Ok(Json::Object(object))
+    map.end()
 }
 
-fn field_to_json(tables: &Tables, field: &FieldData, value: &Value) -> Result<Json, String> {
-    match value {
-        Value::List(items) => items
-            .iter()
-            .map(|v| single(tables, field, v))
-            .collect::<Result<_, _>>()
-            .map(Json::Array),
-        Value::Map(entries) => {
-            let entry = tables.message_of(field).ok_or("a map field's type is its entry")?;
-            let value_field = entry.field(2).ok_or("a map entry has a value field")?;
-            let mut object = Map::new();
-            for (key, v) in entries {
-                object.insert(key_text(key), single(tables, value_field, v)?);
+/// A field's value (a list, a map or one value) as JSON.
+struct FieldJson<'a> {
+    tables: &'a Tables,
+    field: &'a FieldData,
+    value: &'a Value,
+}
+
+impl Serialize for FieldJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (tables, field) = (self.tables, self.field);
+        match self.value {
+            Value::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for value in items {
+                    seq.serialize_element(&Single { tables, field, value })?;
+                }
+                seq.end()
             }
-            Ok(Json::Object(object))
+            Value::Map(entries) => {
+                let entry = tables
+                    .message_of(field)
+                    .ok_or_else(|| S::Error::custom("a map's type is its entry"))?;
+                let value_field = entry
+                    .field(2)
+                    .ok_or_else(|| S::Error::custom("a map entry has a value"))?;
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (key, value) in entries {
+                    map.serialize_entry(
+                        &key_text(key),
+                        &Single {
+                            tables,
+                            field: value_field,
+                            value,
+                        },
+                    )?;
+                }
+                map.end()
+            }
+            value => Single { tables, field, value }.serialize(s),
         }
-        v => single(tables, field, v),
     }
 }
 
@@ -109,52 +151,63 @@ fn key_text(key: &MapKey) -> String {
     }
 }
 
-/// One value of `field`'s type.
-fn single(tables: &Tables, field: &FieldData, value: &Value) -> Result<Json, String> {
-    Ok(match *value {
-        Value::Bool(v) => Json::Bool(v),
-        Value::I32(v) => Json::Number(v.into()),
-        Value::U32(v) => Json::Number(v.into()),
-        // 64-bit integers are strings: JSON readers keep only 53 bits.
-        Value::I64(v) => Json::String(v.to_string()),
-        Value::U64(v) => Json::String(v.to_string()),
-        Value::F32(v) => float(widened(v)),
-        Value::F64(v) => float(v),
-        Value::String(ref v) => Json::String(v.clone()),
-        Value::Bytes(_) if field.ty == Ty::String => {
-            return Err(std::format!("{} holds bytes that are not UTF-8", field.full_name));
-        }
-        Value::Bytes(ref v) => Json::String(base64::Standard(v).to_string()),
-        Value::EnumNumber(n) => {
-            let e = tables.enum_of(field).ok_or("an enum value of an enum field")?;
-            if e.full_name == "google.protobuf.NullValue" {
-                Json::Null
-            } else {
-                e.name_of(n)
-                    .map_or_else(|| Json::Number(n.into()), |name| Json::String(name.into()))
-            }
-        }
-        Value::Message(ref m) => message_to_json(m)?,
-        Value::List(_) | Value::Map(_) => return Err(std::format!("{} holds a list inside a list", field.full_name)),
-    })
+/// One value of a field's type.
+struct Single<'a> {
+    tables: &'a Tables,
+    field: &'a FieldData,
+    value: &'a Value,
 }
 
-/// A double: a number, or the strings protobuf uses for the values JSON has
-/// no number for.
-fn float(v: f64) -> Json {
-    if v.is_nan() {
-        Json::String("NaN".into())
-    } else if v.is_infinite() {
-        Json::String(if v > 0.0 { "Infinity" } else { "-Infinity" }.into())
-    } else {
-        Number::from_f64(v).map_or(Json::Null, Json::Number)
+impl Serialize for Single<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let field = self.field;
+        match *self.value {
+            Value::Bool(v) => s.serialize_bool(v),
+            Value::I32(v) => s.serialize_i32(v),
+            Value::U32(v) => s.serialize_u32(v),
+            // 64-bit integers are strings: JSON readers keep only 53 bits.
+            Value::I64(v) => s.serialize_str(itoa::Buffer::new().format(v)),
+            Value::U64(v) => s.serialize_str(itoa::Buffer::new().format(v)),
+            Value::F32(v) if v.is_finite() => s.serialize_f32(v),
+            Value::F64(v) if v.is_finite() => s.serialize_f64(v),
+            Value::F32(v) => s.serialize_str(non_finite(f64::from(v))),
+            Value::F64(v) => s.serialize_str(non_finite(v)),
+            Value::String(ref v) => s.serialize_str(v),
+            Value::Bytes(_) if field.ty == Ty::String => Err(S::Error::custom(format_args!(
+                "{} holds bytes that are not UTF-8",
+                field.full_name
+            ))),
+            Value::Bytes(ref v) => s.collect_str(&base64::Standard(v)),
+            Value::EnumNumber(n) => {
+                let e = self
+                    .tables
+                    .enum_of(field)
+                    .ok_or_else(|| S::Error::custom("an enum field"))?;
+                if e.full_name == "google.protobuf.NullValue" {
+                    s.serialize_unit()
+                } else {
+                    match e.name_of(n) {
+                        Some(name) => s.serialize_str(name),
+                        None => s.serialize_i32(n),
+                    }
+                }
+            }
+            Value::Message(ref m) => m.serialize(s),
+            Value::List(_) | Value::Map(_) => Err(S::Error::custom(format_args!(
+                "{} holds a list inside a list",
+                field.full_name
+            ))),
+        }
     }
 }
 
-/// A float as the double of its shortest decimal text, so it prints as
-/// `0.1`, not as the double nearest to it; serde_json's text, so the digits
-/// are those generated code prints where two shortest forms tie.
-fn widened(v: f32) -> f64 {
-    let text = serde_json::to_string(&v).unwrap_or_default();
-    text.parse().unwrap_or(f64::from(v))
+/// The strings protobuf uses for the floats JSON has no number for.
+fn non_finite(v: f64) -> &'static str {
+    if v.is_nan() {
+        "NaN"
+    } else if v > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    }
 }
