@@ -569,7 +569,8 @@ pub struct FieldDescriptor {
 handle!(FieldDescriptor, [message, index]);
 
 impl FieldDescriptor {
-    fn extension(pool: &DescriptorPool, index: u32) -> Self {
+    /// Extension `index` of `pool`.
+    pub(super) fn extension(pool: &DescriptorPool, index: u32) -> Self {
         Self {
             pool: pool.clone(),
             message: NONE,

@@ -263,13 +263,10 @@ impl DynamicMessage {
             .enumerate()
             .filter_map(|(i, v)| Some((self.descriptor.field_at(u32::try_from(i).ok()?), v.as_ref()?)));
         let pool = self.descriptor.pool();
-        let extensions = self.extensions.iter().map(move |(i, v)| {
-            let f = pool
-                .all_extensions()
-                .nth(*i as usize)
-                .expect("an extension of the pool");
-            (f, v)
-        });
+        let extensions = self
+            .extensions
+            .iter()
+            .map(move |(i, v)| (FieldDescriptor::extension(pool, *i), v));
         declared
             .chain(extensions)
             .filter(|(f, v)| f.has_presence() || !v.is_zero())
