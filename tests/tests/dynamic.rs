@@ -515,25 +515,3 @@ fn a_map_entry_with_an_unnamed_closed_enum_value_stays_unknown() {
     assert_eq!(m.unknown_fields().as_bytes(), input);
     assert_eq!(m.to_text(), "");
 }
-
-#[test]
-fn extension_keys_in_json_resolve_through_the_descriptor_registry() {
-    // This test binary never calls `register_json_types`: only the
-    // descriptors know the extensions.
-    DescriptorPool::register_described::<t2::Extendable>();
-    let mut m = t2::Extendable {
-        base: Some(1),
-        ..Default::default()
-    };
-    t2::EXT_INT.set(&mut m, &5);
-    t2::EXT_LIST.push(&mut m, &-7);
-    let json = fastrs::json::to_string(&m).unwrap();
-    assert_eq!(
-        json,
-        r#"{"base":1,"[fastrs.test2.ext_int]":5,"[fastrs.test2.ext_list]":["-7"]}"#
-    );
-    let back: t2::Extendable = fastrs::json::from_str(&json).unwrap();
-    assert_eq!(t2::EXT_INT.get(&back), Ok(Some(5)));
-    assert_eq!(t2::EXT_LIST.get(&back), Ok(vec![-7]));
-    assert!(fastrs::json::from_str::<t2::Extendable>(r#"{"[fastrs.test2.no_such]": 1}"#).is_err());
-}

@@ -1,8 +1,7 @@
 //! Extensions in JSON: `"[full.name]": value` beside a message's own fields,
 //! in both directions, through a process-wide table of the extensions each
-//! message may hold (generated `register_json_types()` functions fill it, as
-//! they do `Any`'s table), and behind it the descriptor registry
-//! (`DescriptorPool::global`), read through `DynamicMessage`.
+//! message may hold. Generated `register_json_types()` functions fill it (as
+//! they do `Any`'s table).
 
 use std::collections::HashMap;
 use std::string::{String, ToString};
@@ -15,7 +14,6 @@ use super::codec::{JsonCodec, List, Single};
 use super::read::Read;
 use super::JsonOptions;
 use crate::field::extension::{append, get_all_in, get_in};
-use crate::reflect::{DescriptorPool, DynamicMessage, FieldDescriptor};
 use crate::{Extension, Message, RepeatedExtension, UnknownFields};
 
 /// A registered extension's conversions, given its field number and name.
@@ -29,6 +27,11 @@ pub(super) struct Entry {
 }
 
 impl Entry {
+    /// The field number, for the check that a key appears once.
+    pub(super) fn number(&self) -> u32 {
+        self.number
+    }
+
     /// Parses `value` into the extension's encoding in `unknown`.
     pub(super) fn read(
         &self,
@@ -73,59 +76,11 @@ fn insert<M: Message>(entry: Entry) {
     entries.insert(at, entry);
 }
 
-/// An extension a JSON key names: registered with its conversions, or known
-/// to the descriptor registry (`DescriptorPool::global`).
-pub(super) enum Found {
-    Registered(Entry),
-    Described(FieldDescriptor),
-}
-
-impl Found {
-    /// The field number, for the check that a key appears once.
-    pub(super) fn number(&self) -> u32 {
-        match self {
-            Found::Registered(entry) => entry.number,
-            Found::Described(field) => field.number(),
-        }
-    }
-
-    /// Parses `value` into the extension's encoding in `unknown`.
-    pub(super) fn read(
-        &self,
-        value: serde_json::Value,
-        options: JsonOptions,
-        unknown: &mut UnknownFields,
-    ) -> Result<(), String> {
-        match self {
-            Found::Registered(entry) => entry.read(value, options, unknown),
-            Found::Described(field) => {
-                let Some(parsed) = super::dynamic::field_from_json(field, &value, options)? else {
-                    return Ok(());
-                };
-                let mut holder = DynamicMessage::new(field.containing_message());
-                holder.set(field, parsed).map_err(|e| e.to_string())?;
-                unknown.append_encoded(&holder.encode_to_vec());
-                Ok(())
-            }
-        }
-    }
-}
-
-/// The extension of message `M` keyed `key` (`[full.name]`): registered,
-/// or else known to the descriptor registry.
-pub(super) fn find<M: Message>(key: &str) -> Option<Found> {
+/// The registered extension of message `M` keyed `key` (`[full.name]`).
+pub(super) fn find<M: Message>(key: &str) -> Option<Entry> {
     let name = key.strip_prefix('[')?.strip_suffix(']')?;
-    let registered = {
-        let table = EXTENSIONS.read().unwrap_or_else(PoisonError::into_inner);
-        table
-            .get(M::FULL_NAME)
-            .and_then(|entries| entries.iter().find(|e| e.name == name).copied())
-    };
-    if let Some(entry) = registered {
-        return Some(Found::Registered(entry));
-    }
-    let field = DescriptorPool::global().get_extension_by_name(name)?;
-    (field.containing_message().full_name() == M::FULL_NAME).then_some(Found::Described(field))
+    let table = EXTENSIONS.read().unwrap_or_else(PoisonError::into_inner);
+    table.get(M::FULL_NAME)?.iter().find(|e| e.name == name).copied()
 }
 
 /// Writes the registered extensions of `M` that `unknown` holds, in number
@@ -140,24 +95,19 @@ pub fn write_extensions<M: Message, S: SerializeMap>(map: &mut S, unknown: &Unkn
     }
     let entries = {
         let table = EXTENSIONS.read().unwrap_or_else(PoisonError::into_inner);
-        table.get(M::FULL_NAME).cloned().unwrap_or_default()
+        match table.get(M::FULL_NAME) {
+            Some(entries) => entries.clone(),
+            None => return Ok(()),
+        }
     };
-    for entry in &entries {
+    for entry in entries {
         let value = (entry.to_json)(entry.number, unknown)
             .map_err(|e| serde::ser::Error::custom(format_args!("extension [{}]: {e}", entry.name)))?;
         if let Some(value) = value {
             map.serialize_entry(&format_args!("[{}]", entry.name).to_string(), &value)?;
         }
     }
-    // Then those the descriptor registry knows and the table does not.
-    let Some(ty) = DescriptorPool::global().get_message_by_name(M::FULL_NAME) else {
-        return Ok(());
-    };
-    let Ok(held) = DynamicMessage::decode(ty, unknown.as_bytes()) else {
-        return Ok(());
-    };
-    let skip: Vec<u32> = entries.iter().map(|e| e.number).collect();
-    super::dynamic::write_extensions(&held, map, &skip)
+    Ok(())
 }
 
 fn single_to_json<C: JsonCodec>(number: u32, unknown: &UnknownFields) -> Result<Option<serde_json::Value>, String> {

@@ -56,13 +56,6 @@ impl UnknownFields {
         self.bytes.extend_from_slice(value);
     }
 
-    /// Appends whole encoded fields (tags and values), as an encoder wrote
-    /// them.
-    #[cfg(feature = "json")]
-    pub(crate) fn append_encoded(&mut self, fields: &[u8]) {
-        self.bytes.extend_from_slice(fields);
-    }
-
     /// Each field as `(tag, value bytes)`, in order. The bytes were validated when
     /// they were read; iteration stops at anything malformed added by hand.
     pub fn fields(&self) -> impl Iterator<Item = (u32, &[u8])> {

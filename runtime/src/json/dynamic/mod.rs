@@ -39,8 +39,8 @@ use serde::de::Error as _;
 use super::{Error, JsonOptions};
 use crate::reflect::{DynamicMessage, MessageDescriptor};
 
-pub(crate) use parse::{field_from_json, message_from_json};
-pub(crate) use print::{message_to_json, write_extensions};
+pub(crate) use parse::message_from_json;
+pub(crate) use print::message_to_json;
 
 impl DynamicMessage {
     /// The proto3 JSON text of the message (`DynamicMessage` implements

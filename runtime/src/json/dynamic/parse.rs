@@ -78,7 +78,7 @@ fn field_named(descriptor: &MessageDescriptor, key: &str) -> Option<FieldDescrip
 }
 
 /// The value of `field` given as `json`; `None` where it stays unset.
-pub(crate) fn field_from_json(field: &FieldDescriptor, json: &Json, options: JsonOptions) -> Result<Parsed, String> {
+fn field_from_json(field: &FieldDescriptor, json: &Json, options: JsonOptions) -> Result<Parsed, String> {
     let tables = field.pool().tables();
     let data = field.data();
     if json.is_null() && !null_is_value(tables, data) {

@@ -55,28 +55,6 @@ fn write_fields<M: SerializeMap>(m: &DynamicMessage, map: &mut M) -> Result<(), 
     Ok(())
 }
 
-/// The extensions `m` holds whose numbers are not in `skip`, as
-/// `"[full.name]": value` entries of `map` (for generated messages, whose
-/// extensions the descriptor registry knows).
-pub(crate) fn write_extensions<M: SerializeMap>(m: &DynamicMessage, map: &mut M, skip: &[u32]) -> Result<(), M::Error> {
-    let tables = m.descriptor().pool().tables();
-    for (field, value) in m
-        .fields()
-        .filter(|(f, _)| f.is_extension() && !skip.contains(&f.number()))
-    {
-        let data = field.data();
-        map.serialize_entry(
-            &std::format!("[{}]", data.full_name),
-            &FieldJson {
-                tables,
-                field: data,
-                value,
-            },
-        )?;
-    }
-    Ok(())
-}
-
 /// A well-known type's own JSON form, through its generated type.
 fn own_form<S: Serializer>(name: &str, bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
     fn via<M: Message + Serialize, S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
