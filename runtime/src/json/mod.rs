@@ -26,6 +26,7 @@
 
 pub(crate) mod base64;
 pub(crate) mod codec;
+#[cfg(feature = "reflect")]
 mod dynamic;
 pub(crate) mod extensions;
 pub(crate) mod read;

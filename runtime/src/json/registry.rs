@@ -1,7 +1,8 @@
 //! The types `google.protobuf.Any` can show as JSON: a process-wide table from
 //! full message name to functions that convert that message's bytes to JSON
-//! and back, and behind it the process's descriptor registry, read through
-//! `DynamicMessage` (one registration serves binary, text and JSON).
+//! and back, and behind it (feature `reflect`) the process's descriptor
+//! registry, read through `DynamicMessage` (one registration serves binary,
+//! text and JSON).
 
 use std::collections::HashMap;
 use std::string::{String, ToString};
@@ -10,7 +11,6 @@ use std::vec::Vec;
 
 use super::read::Read;
 use super::{JsonMessage, JsonOptions};
-use crate::reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
 use crate::well_known as wk;
 
 /// A registered type's conversions.
@@ -104,11 +104,7 @@ pub(super) enum Json {
 pub(super) fn to_json(name: &str, bytes: &[u8]) -> Result<Json, String> {
     let json = match lookup(name) {
         Ok(entry) => (entry.to_json)(bytes)?,
-        Err(not_found) => {
-            let ty = described(name).ok_or(not_found)?;
-            let message = DynamicMessage::decode(ty, bytes).map_err(|e| e.to_string())?;
-            super::dynamic::message_to_json(&message)?
-        }
+        Err(not_found) => described::to_json(name, bytes).ok_or(not_found)??,
     };
     match json {
         serde_json::Value::Object(fields) if !has_value_form(name) => Ok(Json::Fields(fields)),
@@ -116,9 +112,50 @@ pub(super) fn to_json(name: &str, bytes: &[u8]) -> Result<Json, String> {
     }
 }
 
-/// The message type `name` in the process's descriptor registry.
-fn described(name: &str) -> Option<MessageDescriptor> {
-    DescriptorPool::global().get_message_by_name(name)
+/// `Any` values of types the descriptor registry knows, through
+/// `DynamicMessage` (feature `reflect`): `None` for a type it does not know.
+#[cfg(feature = "reflect")]
+mod described {
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    use super::JsonOptions;
+    use crate::reflect::{DescriptorPool, DynamicMessage};
+
+    pub(super) fn to_json(name: &str, bytes: &[u8]) -> Option<Result<serde_json::Value, String>> {
+        let ty = DescriptorPool::global().get_message_by_name(name)?;
+        Some(
+            DynamicMessage::decode(ty, bytes)
+                .map_err(|e| e.to_string())
+                .and_then(|m| super::super::dynamic::message_to_json(&m)),
+        )
+    }
+
+    pub(super) fn from_json(
+        name: &str,
+        json: &serde_json::Value,
+        options: JsonOptions,
+    ) -> Option<Result<Vec<u8>, String>> {
+        let ty = DescriptorPool::global().get_message_by_name(name)?;
+        Some(super::super::dynamic::message_from_json(&ty, json, options).map(|m| m.encode_to_vec()))
+    }
+}
+
+/// Without reflection, only registered types.
+#[cfg(not(feature = "reflect"))]
+mod described {
+    use std::string::String;
+    use std::vec::Vec;
+
+    use super::JsonOptions;
+
+    pub(super) fn to_json(_: &str, _: &[u8]) -> Option<Result<serde_json::Value, String>> {
+        None
+    }
+
+    pub(super) fn from_json(_: &str, _: &serde_json::Value, _: JsonOptions) -> Option<Result<Vec<u8>, String>> {
+        None
+    }
 }
 
 /// The encoding of the message `name` from the JSON fields beside `@type`.
@@ -145,11 +182,7 @@ pub(super) fn from_json(
     };
     match entry {
         Ok(entry) => (entry.from_json)(json, options),
-        Err(not_found) => {
-            let ty = described(name).ok_or(not_found)?;
-            let message = super::dynamic::message_from_json(&ty, &json, options)?;
-            Ok(message.encode_to_vec())
-        }
+        Err(not_found) => described::from_json(name, &json, options).ok_or(not_found)?,
     }
 }
 

@@ -1,5 +1,6 @@
-//! Reflection (the `reflect` feature): schemas loaded at run time, and
-//! messages read and written through them without generated code.
+//! Reflection (the `reflect` feature; `text` turns it on): schemas loaded
+//! at run time, and messages read and written through them without
+//! generated code.
 //!
 //! A [`DescriptorPool`] holds linked `.proto` files, from encoded
 //! `FileDescriptorSet`s (`protoc --descriptor_set_out`, `buf build -o`)
