@@ -271,7 +271,7 @@ impl Field<'_> {
             if f.cardinality != Cardinality::Repeated {
                 return self.read_singular(slot, tag, r, depth, unknown);
             }
-            if self.is_map() {
+            if f.is_map_in(self.tables) {
                 return self.read_entry(slot, tag, r, depth, unknown);
             }
             r.charge(VALUE_FOOTPRINT)?;
@@ -297,10 +297,6 @@ impl Field<'_> {
         }
         r.skip_field(tag, depth, unknown)?;
         Ok(false)
-    }
-
-    fn is_map(&self) -> bool {
-        matches!(self.field.ty, Ty::Message(m) if self.tables.messages[m as usize].map_entry)
     }
 
     /// True unless the field is a closed enum that does not name `number`.
