@@ -54,7 +54,19 @@ conformance:
 
 # The four published crates, packaged together and each verified by a
 # build from its package (as `cargo publish` would), then their sizes.
+#
+# Cargo verifies each package against the others through a temporary local
+# registry, and unpacks them into CARGO_HOME's registry/src/-<hash>/, where
+# the hash comes from the checkout's path. An unpacked copy left there by an
+# earlier run of the same version is reused as is, so a rebuilt checkout would
+# be verified against stale sources: remove our crates' copies first. Those
+# directories hold only local registries (a remote registry's directory
+# starts with its host name).
 package:
+	rm -rf $${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-[0-9]* \
+		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-tonic-[0-9]* \
+		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-cli-[0-9]* \
+		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/protoc-gen-fastrs-[0-9]*
 	$(CARGO) package -p fastrs -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli
 	@ls -l target/package/*.crate
 
