@@ -1,0 +1,264 @@
+//! Loading: each requested file and its imports, read, parsed and numbered
+//! dependencies first, then linked and their options interpreted in that
+//! order, so that a file's imports are complete when it is linked.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use fastrs::descriptor as d;
+use fastrs::well_known as wk;
+use fastrs::{Described, Message};
+
+use crate::error::{Diagnostic, Diagnostics, Error};
+use crate::schema::Schema;
+use crate::symbols::Symbols;
+use crate::Compiler;
+
+/// The files loaded, numbered dependencies first.
+pub struct Loaded {
+    pub files: Vec<d::FileDescriptorProto>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Loaded {
+    /// The files of the set protoc writes for `names`: with `imports`,
+    /// everything they import too; each file after its imports (regular,
+    /// then `import option`).
+    pub fn order(&self, names: &[String], imports: bool) -> Vec<usize> {
+        let requested: Vec<usize> = names.iter().filter_map(|n| self.by_name.get(n).copied()).collect();
+        let mut seen = HashSet::new();
+        if !imports {
+            // Files not asked for count as written already.
+            seen.extend((0..self.files.len()).filter(|i| !requested.contains(i)));
+        }
+        let mut order = Vec::new();
+        for index in requested {
+            self.visit(index, &mut seen, &mut order);
+        }
+        order
+    }
+
+    fn visit(&self, index: usize, seen: &mut HashSet<usize>, order: &mut Vec<usize>) {
+        if !seen.insert(index) {
+            return;
+        }
+        let file = &self.files[index];
+        for dependency in file.dependency.iter().chain(&file.option_dependency) {
+            if let Some(&dep) = self.by_name.get(&**dependency) {
+                self.visit(dep, seen, order);
+            }
+        }
+        order.push(index);
+    }
+}
+
+/// The well-known types' files as fastrs embeds them (compiled by protoc),
+/// for imports no include directory holds.
+static WELL_KNOWN: LazyLock<HashMap<String, d::FileDescriptorProto>> = LazyLock::new(|| {
+    let sets = [
+        <d::FileDescriptorProto as Described>::FILE_DESCRIPTOR_SET,
+        <d::compiler::CodeGeneratorRequest as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Any as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Api as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Duration as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Empty as Described>::FILE_DESCRIPTOR_SET,
+        <wk::FieldMask as Described>::FILE_DESCRIPTOR_SET,
+        <wk::SourceContext as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Struct as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Timestamp as Described>::FILE_DESCRIPTOR_SET,
+        <wk::Type as Described>::FILE_DESCRIPTOR_SET,
+        <wk::DoubleValue as Described>::FILE_DESCRIPTOR_SET,
+    ];
+    let mut files = HashMap::new();
+    for set in sets {
+        for file in d::FileDescriptorSet::decode(set).map(|s| s.file).unwrap_or_default() {
+            files.insert(file.name.as_deref().unwrap_or("").to_owned(), file);
+        }
+    }
+    files
+});
+
+struct Loader<'a> {
+    compiler: &'a Compiler,
+    files: Vec<d::FileDescriptorProto>,
+    /// Whether each file was compiled here (not taken ready-made).
+    from_source: Vec<bool>,
+    by_name: HashMap<String, usize>,
+    /// Files whose imports are being loaded, to catch import cycles.
+    stack: Vec<String>,
+    /// Files that failed, so that each is reported once.
+    failed: HashSet<String>,
+    symbols: Symbols,
+    errors: Vec<Diagnostic>,
+}
+
+/// Loads `names` and their imports, then links them.
+pub fn load(compiler: &Compiler, names: &[String]) -> Result<Loaded, Error> {
+    let mut loader = Loader {
+        compiler,
+        files: Vec::new(),
+        from_source: Vec::new(),
+        by_name: HashMap::new(),
+        stack: Vec::new(),
+        failed: HashSet::new(),
+        symbols: Symbols::default(),
+        errors: Vec::new(),
+    };
+    for name in names {
+        loader.load(name);
+    }
+    if loader.errors.is_empty() {
+        loader.link_all();
+    }
+    if loader.errors.is_empty() {
+        crate::retention::strip(&mut loader.files, &loader.from_source, &crate::schema::BUILT_IN);
+    }
+    if !loader.errors.is_empty() {
+        return Err(Error::new(loader.errors));
+    }
+    Ok(Loaded {
+        files: loader.files,
+        by_name: loader.by_name,
+    })
+}
+
+impl Loader<'_> {
+    /// Loads `name` and its imports; its index, or `None` if it failed.
+    fn load(&mut self, name: &str) -> Option<usize> {
+        if let Some(&index) = self.by_name.get(name) {
+            return Some(index);
+        }
+        if self.failed.contains(name) {
+            return None;
+        }
+        if let Some(at) = self.stack.iter().position(|n| n == name) {
+            let cycle = [&self.stack[at..], &[name.to_owned()]].concat().join(" -> ");
+            let mut diagnostics = Diagnostics::new(&self.stack[self.stack.len() - 1]);
+            diagnostics.file_error(format!("File recursively imports itself: {cycle}"));
+            self.errors.extend(diagnostics.list);
+            return None;
+        }
+        let Some((file, from_source)) = self.read(name) else {
+            self.failed.insert(name.to_owned());
+            return None;
+        };
+        self.stack.push(name.to_owned());
+        let imports: Vec<String> = file
+            .dependency
+            .iter()
+            .chain(&file.option_dependency)
+            .map(|d| d.to_string())
+            .collect();
+        let mut ok = true;
+        for import in imports {
+            if self.load(&import).is_none() {
+                ok = false;
+                self.errors.push(Diagnostic {
+                    file: name.to_owned(),
+                    pos: None,
+                    message: format!("Import \"{import}\" was not found or had errors."),
+                });
+            }
+        }
+        self.stack.pop();
+        if !ok {
+            self.failed.insert(name.to_owned());
+            return None;
+        }
+        let index = self.files.len();
+        let mut errors = Vec::new();
+        self.symbols.declare_file(index, &file, &mut errors);
+        self.errors.extend(errors.into_iter().map(|message| Diagnostic {
+            file: name.to_owned(),
+            pos: None,
+            message,
+        }));
+        self.files.push(file);
+        self.from_source.push(from_source);
+        self.by_name.insert(name.to_owned(), index);
+        Some(index)
+    }
+
+    /// The file `name` parsed, or ready-made for a well-known type.
+    fn read(&mut self, name: &str) -> Option<(d::FileDescriptorProto, bool)> {
+        match self.compiler.read(name) {
+            Some(Ok(text)) => {
+                let mut diagnostics = Diagnostics::new(name);
+                let file = crate::parse::parse(name, &text, &mut diagnostics);
+                self.errors.extend(diagnostics.list);
+                file.map(|f| (f, true))
+            }
+            Some(Err(e)) => {
+                self.errors.push(Diagnostic {
+                    file: name.to_owned(),
+                    pos: None,
+                    message: e.to_string(),
+                });
+                None
+            }
+            None => match WELL_KNOWN.get(name) {
+                Some(file) => Some((file.clone(), false)),
+                None => {
+                    self.errors.push(Diagnostic {
+                        file: name.to_owned(),
+                        pos: None,
+                        message: "File not found.".into(),
+                    });
+                    None
+                }
+            },
+        }
+    }
+
+    /// Links each compiled file and interprets its options, in order.
+    fn link_all(&mut self) {
+        for index in 0..self.files.len() {
+            if !self.from_source[index] {
+                continue;
+            }
+            let visible = self.visible(index);
+            let mut file = std::mem::take(&mut self.files[index]);
+            let name = file.name.as_deref().unwrap_or("").to_owned();
+            let mut errors = crate::link::link(&mut file, &self.symbols, &visible);
+            if errors.is_empty() {
+                let linked = file.clone();
+                let schema = Schema::new(&self.files, (index, &linked), &self.symbols, &visible);
+                errors = crate::options::interpret_file(&mut file, &schema);
+            }
+            self.errors.extend(errors.into_iter().map(|message| Diagnostic {
+                file: name.clone(),
+                pos: None,
+                message,
+            }));
+            self.files[index] = file;
+        }
+    }
+
+    /// The files whose names `index` may use: itself, its imports, and
+    /// what those import publicly.
+    fn visible(&self, index: usize) -> HashSet<usize> {
+        let mut visible = HashSet::from([index]);
+        let file = &self.files[index];
+        for dependency in file.dependency.iter().chain(&file.option_dependency) {
+            if let Some(&dep) = self.by_name.get(&**dependency) {
+                self.add_public(dep, &mut visible);
+            }
+        }
+        visible
+    }
+
+    fn add_public(&self, index: usize, visible: &mut HashSet<usize>) {
+        if !visible.insert(index) {
+            return;
+        }
+        let file = &self.files[index];
+        for &public in &file.public_dependency {
+            let Some(name) = file.dependency.get(public as usize) else {
+                continue;
+            };
+            if let Some(&dep) = self.by_name.get(&**name) {
+                self.add_public(dep, visible);
+            }
+        }
+    }
+}

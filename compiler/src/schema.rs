@@ -1,0 +1,150 @@
+//! What option interpretation reads of the linked files: messages, enums and
+//! extensions by full name, and a descriptor pool for aggregate values.
+
+use std::cell::OnceCell;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use fastrs::descriptor as d;
+use fastrs::reflect::DescriptorPool;
+use fastrs::{Described, Message};
+
+use crate::symbols::{Kind, Symbols};
+
+/// descriptor.proto as fastrs embeds it: the built-in options messages,
+/// for files that set options without importing it.
+pub static BUILT_IN: LazyLock<d::FileDescriptorProto> = LazyLock::new(|| {
+    let set =
+        d::FileDescriptorSet::decode(<d::FileDescriptorProto as Described>::FILE_DESCRIPTOR_SET).unwrap_or_default();
+    set.file
+        .into_iter()
+        .find(|f| f.name.as_deref() == Some("google/protobuf/descriptor.proto"))
+        .unwrap_or_default()
+});
+
+pub struct Schema<'a> {
+    /// Every loaded file by index; linked up to the current one.
+    pub files: &'a [d::FileDescriptorProto],
+    /// The file whose options are interpreted: its index, and its linked
+    /// form before interpretation.
+    pub current: (usize, &'a d::FileDescriptorProto),
+    pub symbols: &'a Symbols,
+    pub visible: &'a HashSet<usize>,
+    /// The files linked so far as a pool, built on the first aggregate value.
+    pool: OnceCell<Result<DescriptorPool, String>>,
+}
+
+impl<'a> Schema<'a> {
+    pub fn new(
+        files: &'a [d::FileDescriptorProto],
+        current: (usize, &'a d::FileDescriptorProto),
+        symbols: &'a Symbols,
+        visible: &'a HashSet<usize>,
+    ) -> Self {
+        Schema {
+            files,
+            current,
+            symbols,
+            visible,
+            pool: OnceCell::new(),
+        }
+    }
+
+    fn file(&self, index: usize) -> &d::FileDescriptorProto {
+        if index == self.current.0 {
+            self.current.1
+        } else {
+            &self.files[index]
+        }
+    }
+
+    /// Resolves `name` as protoc resolves option names from `scope`.
+    pub fn resolve(&self, name: &str, scope: &str) -> Option<(String, Kind)> {
+        let (full, symbol) = self.symbols.resolve(name, scope, self.visible, false).ok()?;
+        Some((full, symbol.kind))
+    }
+
+    /// The message `full_name`, from the loaded files or else the built-in
+    /// descriptor.proto.
+    pub fn message(&self, full_name: &str) -> Option<&d::DescriptorProto> {
+        if let Some(symbol) = self.symbols.get(full_name).filter(|s| s.kind == Kind::Message) {
+            let file = self.file(symbol.file);
+            let (first, rest) = symbol.path.split_first()?;
+            let mut message = file.message_type.get(*first)?;
+            for &i in rest {
+                message = message.nested_type.get(i)?;
+            }
+            return Some(message);
+        }
+        let short = full_name.strip_prefix("google.protobuf.")?;
+        BUILT_IN
+            .message_type
+            .iter()
+            .find(|m| m.name.as_deref() == Some(short))
+            .or_else(|| {
+                let (outer, inner) = short.split_once('.')?;
+                let outer = BUILT_IN
+                    .message_type
+                    .iter()
+                    .find(|m| m.name.as_deref() == Some(outer))?;
+                outer.nested_type.iter().find(|m| m.name.as_deref() == Some(inner))
+            })
+    }
+
+    /// The values (name, number) of the enum `full_name`.
+    pub fn enum_values(&self, full_name: &str) -> Option<Vec<(String, i32)>> {
+        if let Some(symbol) = self.symbols.get(full_name).filter(|s| s.kind == Kind::Enum) {
+            return symbol.values.as_ref().map(|v| v.to_vec());
+        }
+        let short = full_name.strip_prefix("google.protobuf.")?;
+        let (outer, inner) = short.rsplit_once('.')?;
+        let enum_type = self
+            .message(&format!("google.protobuf.{outer}"))?
+            .enum_type
+            .iter()
+            .find(|e| e.name.as_deref() == Some(inner))?;
+        Some(
+            enum_type
+                .value
+                .iter()
+                .map(|v| (v.name.as_deref().unwrap_or("").to_owned(), v.number.unwrap_or(0)))
+                .collect(),
+        )
+    }
+
+    /// The extension `full_name`, linked.
+    pub fn extension(&self, full_name: &str) -> Option<d::FieldDescriptorProto> {
+        let symbol = self.symbols.get(full_name).filter(|s| s.kind == Kind::Extension)?;
+        let file = self.file(symbol.file);
+        let (last, enclosing) = symbol.path.split_last()?;
+        let Some((first, rest)) = enclosing.split_first() else {
+            return file.extension.get(*last).cloned();
+        };
+        let mut message = file.message_type.get(*first)?;
+        for &i in rest {
+            message = message.nested_type.get(i)?;
+        }
+        message.extension.get(*last).cloned()
+    }
+
+    /// The linked files as a descriptor pool (for the text format of
+    /// aggregate values), with descriptor.proto if none of them is it.
+    pub fn pool(&self) -> Result<&DescriptorPool, String> {
+        let pool = self.pool.get_or_init(|| {
+            let mut set = d::FileDescriptorSet::default();
+            let count = self.current.0 + 1;
+            for i in 0..count {
+                set.file.push(self.file(i).clone());
+            }
+            if !set
+                .file
+                .iter()
+                .any(|f| f.name.as_deref() == Some("google/protobuf/descriptor.proto"))
+            {
+                set.file.push(BUILT_IN.clone());
+            }
+            DescriptorPool::decode(&set.encode_to_vec()).map_err(|e| e.to_string())
+        });
+        pool.as_ref().map_err(Clone::clone)
+    }
+}

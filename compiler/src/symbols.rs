@@ -1,0 +1,271 @@
+//! The names every loaded file declares, and protoc's rules for finding
+//! them: innermost scope first, only in files the looking file imports.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use fastrs::descriptor as d;
+
+/// What a name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Package,
+    Message,
+    Enum,
+    EnumValue,
+    Field,
+    Oneof,
+    Extension,
+    Service,
+    Method,
+}
+
+impl Kind {
+    /// A name that may hold others (`a` in `a.b`).
+    fn is_aggregate(self) -> bool {
+        matches!(self, Kind::Package | Kind::Message | Kind::Enum | Kind::Service)
+    }
+
+    fn is_type(self) -> bool {
+        matches!(self, Kind::Message | Kind::Enum)
+    }
+}
+
+/// A declared name.
+#[derive(Clone, Debug)]
+pub struct Symbol {
+    pub kind: Kind,
+    /// The index of the declaring file among the loaded files.
+    pub file: usize,
+    /// An enum's value names and numbers, in order.
+    pub values: Option<Arc<[(String, i32)]>>,
+    /// Where a message, enum or extension sits in its file: the indices of
+    /// the enclosing messages, then its own index.
+    pub path: Arc<[usize]>,
+}
+
+/// Why a name did not resolve.
+pub enum Unresolved {
+    /// Nothing has the name.
+    Missing,
+    /// The first part resolved to `scope`, and the rest is not in it.
+    InnerScope(String),
+    /// It is declared in a file the looking file does not import.
+    NotImported(usize),
+}
+
+#[derive(Default)]
+pub struct Symbols {
+    names: HashMap<String, Symbol>,
+    /// The loaded files' names, by index.
+    pub file_names: Vec<String>,
+}
+
+impl Symbols {
+    pub fn get(&self, full_name: &str) -> Option<&Symbol> {
+        self.names.get(full_name)
+    }
+
+    /// Declares the names of `file` (loaded as file number `index`); a name
+    /// declared before is reported as protoc does.
+    pub fn declare_file(&mut self, index: usize, file: &d::FileDescriptorProto, errors: &mut Vec<String>) {
+        self.file_names.push(file.name.as_deref().unwrap_or("").to_owned());
+        let package = file.package.as_deref().unwrap_or("");
+        if !package.is_empty() {
+            let mut prefix = String::new();
+            for part in package.split('.') {
+                if !prefix.is_empty() {
+                    prefix.push('.');
+                }
+                prefix += part;
+                match self.names.get(&prefix) {
+                    Some(existing) if existing.kind != Kind::Package => errors.push(format!(
+                        "\"{prefix}\" is already defined (as something other than a package) in file \"{}\".",
+                        self.file_names[existing.file]
+                    )),
+                    Some(_) => {}
+                    None => {
+                        self.names.insert(prefix.clone(), Symbol::plain(Kind::Package, index));
+                    }
+                }
+            }
+        }
+        let mut declare = Declarer {
+            symbols: self,
+            file: index,
+            errors,
+        };
+        for (i, message) in file.message_type.iter().enumerate() {
+            declare.message(package, message, &[i]);
+        }
+        for (i, enum_type) in file.enum_type.iter().enumerate() {
+            declare.enum_type(package, enum_type, &[i]);
+        }
+        for (i, extension) in file.extension.iter().enumerate() {
+            let name = join(package, extension.name.as_deref().unwrap_or(""));
+            declare.add(name, package, Symbol::at(Kind::Extension, index, &[i]));
+        }
+        for service in &file.service {
+            let name = join(package, service.name.as_deref().unwrap_or(""));
+            declare.add(name.clone(), package, Symbol::plain(Kind::Service, index));
+            for method in &service.method {
+                let method_name = join(&name, method.name.as_deref().unwrap_or(""));
+                declare.add(method_name, &name, Symbol::plain(Kind::Method, index));
+            }
+        }
+    }
+
+    /// Looks `name` up as protoc does from the scope `relative_to` (a full
+    /// name whose last part is dropped first), in the files `visible`.
+    /// With `types_only`, a name that is not a message or enum is passed
+    /// over for an outer scope.
+    pub fn resolve(
+        &self,
+        name: &str,
+        relative_to: &str,
+        visible: &HashSet<usize>,
+        types_only: bool,
+    ) -> Result<(String, &Symbol), Unresolved> {
+        if let Some(absolute) = name.strip_prefix('.') {
+            return self.find(absolute, visible).map(|s| (absolute.to_owned(), s));
+        }
+        let first = name.split('.').next().unwrap_or(name);
+        let mut scope = relative_to.to_owned();
+        loop {
+            let Some(dot) = scope.rfind('.') else {
+                return self.find(name, visible).map(|s| (name.to_owned(), s));
+            };
+            scope.truncate(dot);
+            let candidate = join(&scope, first);
+            if let Ok(symbol) = self.find(&candidate, visible) {
+                if first.len() < name.len() {
+                    if symbol.kind.is_aggregate() {
+                        let full = join(&scope, name);
+                        return match self.find(&full, visible) {
+                            Ok(symbol) => Ok((full, symbol)),
+                            Err(Unresolved::Missing) => Err(Unresolved::InnerScope(full)),
+                            Err(other) => Err(other),
+                        };
+                    }
+                } else if !types_only || symbol.kind.is_type() {
+                    return Ok((candidate, symbol));
+                }
+            }
+        }
+    }
+
+    /// The symbol `full_name` if a file in `visible` declares it (for a
+    /// package: if any visible file is in it).
+    fn find(&self, full_name: &str, visible: &HashSet<usize>) -> Result<&Symbol, Unresolved> {
+        let symbol = self.names.get(full_name).ok_or(Unresolved::Missing)?;
+        if visible.contains(&symbol.file) || symbol.kind == Kind::Package {
+            return Ok(symbol);
+        }
+        Err(Unresolved::NotImported(symbol.file))
+    }
+}
+
+impl Symbol {
+    fn plain(kind: Kind, file: usize) -> Self {
+        Symbol {
+            kind,
+            file,
+            values: None,
+            path: Arc::new([]),
+        }
+    }
+
+    fn at(kind: Kind, file: usize, path: &[usize]) -> Self {
+        Symbol {
+            kind,
+            file,
+            values: None,
+            path: path.into(),
+        }
+    }
+}
+
+/// `scope.name`, or `name` at the top.
+pub fn join(scope: &str, name: &str) -> String {
+    if scope.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{scope}.{name}")
+    }
+}
+
+struct Declarer<'a> {
+    symbols: &'a mut Symbols,
+    file: usize,
+    errors: &'a mut Vec<String>,
+}
+
+impl Declarer<'_> {
+    fn add(&mut self, full_name: String, scope: &str, symbol: Symbol) {
+        if let Some(existing) = self.symbols.names.get(&full_name) {
+            let short = full_name.rsplit('.').next().unwrap_or(&full_name);
+            self.errors.push(if existing.file == self.file {
+                if scope.is_empty() {
+                    format!("\"{short}\" is already defined.")
+                } else {
+                    format!("\"{short}\" is already defined in \"{scope}\".")
+                }
+            } else {
+                format!(
+                    "\"{full_name}\" is already defined in file \"{}\".",
+                    self.symbols.file_names[existing.file]
+                )
+            });
+            return;
+        }
+        self.symbols.names.insert(full_name, symbol);
+    }
+
+    fn message(&mut self, scope: &str, message: &d::DescriptorProto, path: &[usize]) {
+        let name = join(scope, message.name.as_deref().unwrap_or(""));
+        self.add(name.clone(), scope, Symbol::at(Kind::Message, self.file, path));
+        for field in &message.field {
+            let field_name = join(&name, field.name.as_deref().unwrap_or(""));
+            self.add(field_name, &name, Symbol::plain(Kind::Field, self.file));
+        }
+        for oneof in &message.oneof_decl {
+            let oneof_name = join(&name, oneof.name.as_deref().unwrap_or(""));
+            self.add(oneof_name, &name, Symbol::plain(Kind::Oneof, self.file));
+        }
+        for (i, nested) in message.nested_type.iter().enumerate() {
+            self.message(&name, nested, &[path, &[i]].concat());
+        }
+        for (i, enum_type) in message.enum_type.iter().enumerate() {
+            self.enum_type(&name, enum_type, &[path, &[i]].concat());
+        }
+        for (i, extension) in message.extension.iter().enumerate() {
+            let extension_name = join(&name, extension.name.as_deref().unwrap_or(""));
+            self.add(
+                extension_name,
+                &name,
+                Symbol::at(Kind::Extension, self.file, &[path, &[i]].concat()),
+            );
+        }
+    }
+
+    /// An enum, and its values as siblings of the enum (C++ scoping).
+    fn enum_type(&mut self, scope: &str, enum_type: &d::EnumDescriptorProto, path: &[usize]) {
+        let name = join(scope, enum_type.name.as_deref().unwrap_or(""));
+        let values: Arc<[(String, i32)]> = enum_type
+            .value
+            .iter()
+            .map(|v| (v.name.as_deref().unwrap_or("").to_owned(), v.number.unwrap_or(0)))
+            .collect();
+        let symbol = Symbol {
+            kind: Kind::Enum,
+            file: self.file,
+            values: Some(values),
+            path: path.into(),
+        };
+        self.add(name.clone(), scope, symbol);
+        for value in &enum_type.value {
+            let value_name = join(scope, value.name.as_deref().unwrap_or(""));
+            self.add(value_name, scope, Symbol::plain(Kind::EnumValue, self.file));
+        }
+    }
+}
