@@ -40,14 +40,17 @@ pub struct Token {
     pub end: Pos,
     /// The token's source text (a string with its quotes and escapes).
     pub text: String,
+    /// Where the token's text starts and ends among the file's characters.
+    pub from: usize,
+    pub to: usize,
 }
 
-/// Splits `source` into tokens, ending with [`Tok::Eof`]. Errors go to
-/// `diagnostics`; the tokens after an error are still produced where
-/// possible, as protoc does.
-pub fn tokenize(source: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
+/// Splits a file's characters into tokens, ending with [`Tok::Eof`].
+/// Errors go to `diagnostics`; the tokens after an error are still
+/// produced where possible, as protoc does.
+pub fn tokenize(chars: &[char], diagnostics: &mut Diagnostics) -> Vec<Token> {
     let mut lexer = Lexer {
-        chars: source.chars().collect(),
+        chars,
         at: 0,
         pos: Pos::default(),
         diagnostics,
@@ -63,11 +66,11 @@ pub fn tokenize(source: &str, diagnostics: &mut Diagnostics) -> Vec<Token> {
     }
 }
 
-struct Lexer<'d> {
-    chars: Vec<char>,
+struct Lexer<'a> {
+    chars: &'a [char],
     at: usize,
     pos: Pos,
-    diagnostics: &'d mut Diagnostics,
+    diagnostics: &'a mut Diagnostics,
 }
 
 impl Lexer<'_> {
@@ -130,6 +133,8 @@ impl Lexer<'_> {
             start,
             end: self.pos,
             text,
+            from,
+            to: self.at,
         }
     }
 

@@ -17,6 +17,7 @@
 //! into their messages). The well-known types resolve without an include
 //! directory for them.
 
+mod comments;
 mod error;
 mod lex;
 mod link;
@@ -25,9 +26,11 @@ mod options;
 mod parse;
 mod retention;
 mod schema;
+mod source_info;
 mod symbols;
 mod text;
 mod value;
+mod walk;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -42,6 +45,7 @@ pub struct Compiler {
     include_dirs: Vec<PathBuf>,
     sources: HashMap<String, String>,
     include_imports: bool,
+    include_source_info: bool,
 }
 
 impl Compiler {
@@ -72,6 +76,13 @@ impl Compiler {
         self
     }
 
+    /// Whether each file keeps its source locations and comments
+    /// (`protoc --include_source_info`).
+    pub fn include_source_info(&mut self, yes: bool) -> &mut Self {
+        self.include_source_info = yes;
+        self
+    }
+
     /// Compiles `files` (names relative to an include directory, or paths
     /// inside one), in the order given.
     ///
@@ -82,11 +93,18 @@ impl Compiler {
         let loaded = load::load(self, &names)?;
         let order = loaded.order(&names, self.include_imports);
         let mut set = d::FileDescriptorSet::default();
-        let mut files: Vec<Option<d::FileDescriptorProto>> = loaded.files.into_iter().map(Some).collect();
+        let mut files: Vec<_> = loaded.files.into_iter().zip(loaded.locations).map(Some).collect();
         for index in order {
-            if let Some(file) = files[index].take() {
-                set.file.push(file);
+            let Some((mut file, locations)) = files[index].take() else {
+                continue;
+            };
+            if let Some(locations) = locations.filter(|_| self.include_source_info) {
+                file.source_code_info = Some(d::SourceCodeInfo {
+                    location: locations.list,
+                    ..Default::default()
+                });
             }
+            set.file.push(file);
         }
         Ok(set)
     }

@@ -10,13 +10,18 @@ use fastrs::well_known as wk;
 use fastrs::{Described, Message};
 
 use crate::error::{Diagnostic, Diagnostics, Error};
+use crate::parse::Locations;
 use crate::schema::Schema;
+use crate::source_info;
 use crate::symbols::Symbols;
 use crate::Compiler;
 
 /// The files loaded, numbered dependencies first.
 pub struct Loaded {
     pub files: Vec<d::FileDescriptorProto>,
+    /// Where each compiled file's parts are written (none for the
+    /// well-known types taken ready-made).
+    pub locations: Vec<Option<Locations>>,
     by_name: HashMap<String, usize>,
 }
 
@@ -81,8 +86,9 @@ static WELL_KNOWN: LazyLock<HashMap<String, d::FileDescriptorProto>> = LazyLock:
 struct Loader<'a> {
     compiler: &'a Compiler,
     files: Vec<d::FileDescriptorProto>,
-    /// Whether each file was compiled here (not taken ready-made).
-    from_source: Vec<bool>,
+    /// Where each compiled file's parts are written; `None` for a file
+    /// taken ready-made.
+    locations: Vec<Option<Locations>>,
     by_name: HashMap<String, usize>,
     /// Files whose imports are being loaded, to catch import cycles.
     stack: Vec<String>,
@@ -97,7 +103,7 @@ pub fn load(compiler: &Compiler, names: &[String]) -> Result<Loaded, Error> {
     let mut loader = Loader {
         compiler,
         files: Vec::new(),
-        from_source: Vec::new(),
+        locations: Vec::new(),
         by_name: HashMap::new(),
         stack: Vec::new(),
         failed: HashSet::new(),
@@ -110,14 +116,13 @@ pub fn load(compiler: &Compiler, names: &[String]) -> Result<Loaded, Error> {
     if loader.errors.is_empty() {
         loader.link_all();
     }
-    if loader.errors.is_empty() {
-        crate::retention::strip(&mut loader.files, &loader.from_source, &crate::schema::BUILT_IN);
-    }
     if !loader.errors.is_empty() {
         return Err(Error::new(loader.errors));
     }
+    loader.strip_source_options();
     Ok(Loaded {
         files: loader.files,
+        locations: loader.locations,
         by_name: loader.by_name,
     })
 }
@@ -138,7 +143,7 @@ impl Loader<'_> {
             self.errors.extend(diagnostics.list);
             return None;
         }
-        let Some((file, from_source)) = self.read(name) else {
+        let Some((file, locations)) = self.read(name) else {
             self.failed.insert(name.to_owned());
             return None;
         };
@@ -174,19 +179,19 @@ impl Loader<'_> {
             message,
         }));
         self.files.push(file);
-        self.from_source.push(from_source);
+        self.locations.push(locations);
         self.by_name.insert(name.to_owned(), index);
         Some(index)
     }
 
     /// The file `name` parsed, or ready-made for a well-known type.
-    fn read(&mut self, name: &str) -> Option<(d::FileDescriptorProto, bool)> {
+    fn read(&mut self, name: &str) -> Option<(d::FileDescriptorProto, Option<Locations>)> {
         match self.compiler.read(name) {
             Some(Ok(text)) => {
                 let mut diagnostics = Diagnostics::new(name);
-                let file = crate::parse::parse(name, &text, &mut diagnostics);
+                let parsed = crate::parse::parse(name, &text, &mut diagnostics);
                 self.errors.extend(diagnostics.list);
-                file.map(|f| (f, true))
+                parsed.map(|p| (p.file, Some(p.locations)))
             }
             Some(Err(e)) => {
                 self.errors.push(Diagnostic {
@@ -197,7 +202,7 @@ impl Loader<'_> {
                 None
             }
             None => match WELL_KNOWN.get(name) {
-                Some(file) => Some((file.clone(), false)),
+                Some(file) => Some((file.clone(), None)),
                 None => {
                     self.errors.push(Diagnostic {
                         file: name.to_owned(),
@@ -213,7 +218,7 @@ impl Loader<'_> {
     /// Links each compiled file and interprets its options, in order.
     fn link_all(&mut self) {
         for index in 0..self.files.len() {
-            if !self.from_source[index] {
+            if self.locations[index].is_none() {
                 continue;
             }
             let visible = self.visible(index);
@@ -223,7 +228,11 @@ impl Loader<'_> {
             if errors.is_empty() {
                 let linked = file.clone();
                 let schema = Schema::new(&self.files, (index, &linked), &self.symbols, &visible);
-                errors = crate::options::interpret_file(&mut file, &schema);
+                let interpreted = crate::options::interpret_file(&mut file, &schema);
+                if let Some(locations) = &mut self.locations[index] {
+                    source_info::move_options(&mut locations.list, &interpreted.moved);
+                }
+                errors = interpreted.errors;
             }
             self.errors.extend(errors.into_iter().map(|message| Diagnostic {
                 file: name.clone(),
@@ -231,6 +240,19 @@ impl Loader<'_> {
                 message,
             }));
             self.files[index] = file;
+        }
+    }
+
+    /// Writes options as protoc writes descriptor sets (see `retention`).
+    fn strip_source_options(&mut self) {
+        let Some(pool) = crate::retention::pool(&self.files, &crate::schema::BUILT_IN) else {
+            return;
+        };
+        for (file, locations) in self.files.iter_mut().zip(&mut self.locations) {
+            if let Some(locations) = locations {
+                let removed = crate::retention::strip(file, &pool);
+                source_info::remove(&mut locations.list, &removed);
+            }
         }
     }
 

@@ -5,78 +5,78 @@
 //! so that built-in options land in their fields and custom ones stay as
 //! unknown fields in the order written.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::descriptor::uninterpreted_option::NamePart;
-use fastrs::Message;
 
 use crate::schema::Schema;
-use crate::symbols::{join, Kind};
+use crate::symbols::Kind;
+use crate::walk::{self, Options, Visit};
 
-/// The options messages, with what the interpreter needs of each.
-pub trait Options: Message + Default {
-    /// Full name of the options message type (`google.protobuf.FileOptions`).
-    const TYPE: &'static str;
-    fn uninterpreted(&mut self) -> &mut Vec<d::UninterpretedOption>;
-}
-
-macro_rules! options {
-    ($($ty:ident),*) => {$(
-        impl Options for d::$ty {
-            const TYPE: &'static str = concat!("google.protobuf.", stringify!($ty));
-            fn uninterpreted(&mut self) -> &mut Vec<d::UninterpretedOption> {
-                &mut self.uninterpreted_option
-            }
-        }
-    )*};
-}
-
-options!(
-    FileOptions,
-    MessageOptions,
-    FieldOptions,
-    OneofOptions,
-    EnumOptions,
-    EnumValueOptions,
-    ExtensionRangeOptions,
-    ServiceOptions,
-    MethodOptions
-);
-
-/// Interprets the options of every element of `file`.
-pub fn interpret_file(file: &mut d::FileDescriptorProto, schema: &Schema<'_>) -> Vec<String> {
+/// Interprets the options of every element of `file`. Returns the
+/// problems found and, for the source locations, where each option's
+/// location moves (from `[..., 999, i]` to the path of the field it set).
+pub fn interpret_file(file: &mut d::FileDescriptorProto, schema: &Schema<'_>) -> Interpreted {
     let mut interpreter = Interpreter {
         schema,
-        errors: Vec::new(),
+        out: Interpreted::default(),
+        repeated: HashMap::new(),
     };
-    let package = file.package.as_deref().unwrap_or("").to_owned();
-    interpreter.interpret(&mut file.options, &join(&package, "dummy"));
-    for message in &mut file.message_type {
-        interpreter.message(&package, message);
-    }
-    for enum_type in &mut file.enum_type {
-        interpreter.enum_type(&package, enum_type);
-    }
-    for extension in &mut file.extension {
-        let name = join(&package, extension.name.as_deref().unwrap_or(""));
-        interpreter.interpret(&mut extension.options, &name);
-    }
-    for service in &mut file.service {
-        let name = join(&package, service.name.as_deref().unwrap_or(""));
-        interpreter.interpret(&mut service.options, &name);
-        for method in &mut service.method {
-            let method_name = join(&name, method.name.as_deref().unwrap_or(""));
-            interpreter.interpret(&mut method.options, &method_name);
-        }
-    }
-    interpreter.errors
+    walk::options(file, &mut interpreter);
+    interpreter.out
+}
+
+/// What interpreting a file's options found.
+#[derive(Default)]
+pub struct Interpreted {
+    pub errors: Vec<String>,
+    /// Location paths of options as written, and of the fields they set.
+    pub moved: Vec<(Vec<i32>, Vec<i32>)>,
 }
 
 struct Interpreter<'a> {
     schema: &'a Schema<'a>,
-    errors: Vec<String>,
+    out: Interpreted,
+    /// How many values each repeated option field has been given.
+    repeated: HashMap<Vec<i32>, i32>,
+}
+
+impl Visit for Interpreter<'_> {
+    /// Interprets one element's options; `scope` is the full name protoc
+    /// resolves extension names from.
+    fn options<O: Options>(&mut self, options: &mut Option<O>, path: &[i32], scope: &str) {
+        let Some(message) = options else { return };
+        let written = std::mem::take(message.uninterpreted());
+        if written.is_empty() {
+            return;
+        }
+        let mut encoded = message.encode_to_vec();
+        let mut set = HashSet::new();
+        for (i, option) in written.iter().enumerate() {
+            match self.option(O::TYPE, option, scope, &mut set) {
+                Ok((bytes, fields, repeated)) => {
+                    encoded.extend_from_slice(&bytes);
+                    let mut dest = [path, &fields].concat();
+                    if repeated {
+                        let count = self.repeated.entry(dest.clone()).or_default();
+                        dest.push(*count);
+                        *count += 1;
+                    }
+                    self.out.moved.push(([path, &[999, i as i32]].concat(), dest));
+                }
+                Err(error) => self.out.errors.push(error),
+            }
+        }
+        match O::decode(&encoded) {
+            Ok(decoded) => *message = decoded,
+            Err(e) => self
+                .out
+                .errors
+                .push(format!("options do not decode after interpretation: {e}")),
+        }
+    }
 }
 
 /// An option's name as written, for messages: `(foo.bar).baz`.
@@ -97,69 +97,16 @@ fn display_name(parts: &[NamePart]) -> String {
 }
 
 impl Interpreter<'_> {
-    fn message(&mut self, scope: &str, message: &mut d::DescriptorProto) {
-        let name = join(scope, message.name.as_deref().unwrap_or(""));
-        self.interpret(&mut message.options, &name);
-        for field in message.field.iter_mut().chain(&mut message.extension) {
-            let field_name = join(&name, field.name.as_deref().unwrap_or(""));
-            self.interpret(&mut field.options, &field_name);
-        }
-        for oneof in &mut message.oneof_decl {
-            let oneof_name = join(&name, oneof.name.as_deref().unwrap_or(""));
-            self.interpret(&mut oneof.options, &oneof_name);
-        }
-        for range in &mut message.extension_range {
-            self.interpret(&mut range.options, &name);
-        }
-        for nested in &mut message.nested_type {
-            self.message(&name, nested);
-        }
-        for enum_type in &mut message.enum_type {
-            self.enum_type(&name, enum_type);
-        }
-    }
-
-    fn enum_type(&mut self, scope: &str, enum_type: &mut d::EnumDescriptorProto) {
-        let name = join(scope, enum_type.name.as_deref().unwrap_or(""));
-        self.interpret(&mut enum_type.options, &name);
-        for value in &mut enum_type.value {
-            let value_name = join(scope, value.name.as_deref().unwrap_or(""));
-            self.interpret(&mut value.options, &value_name);
-        }
-    }
-
-    /// Interprets one element's options; `scope` is the full name protoc
-    /// resolves extension names from.
-    fn interpret<O: Options>(&mut self, options: &mut Option<O>, scope: &str) {
-        let Some(message) = options else { return };
-        let written = std::mem::take(message.uninterpreted());
-        if written.is_empty() {
-            return;
-        }
-        let mut encoded = message.encode_to_vec();
-        let mut set = HashSet::new();
-        for option in &written {
-            match self.option(O::TYPE, option, scope, &mut set) {
-                Ok(bytes) => encoded.extend_from_slice(&bytes),
-                Err(error) => self.errors.push(error),
-            }
-        }
-        match O::decode(&encoded) {
-            Ok(decoded) => *message = decoded,
-            Err(e) => self
-                .errors
-                .push(format!("options do not decode after interpretation: {e}")),
-        }
-    }
-
-    /// The encoded records that set `option` on a message of type `options`.
+    /// The encoded records that set `option` on a message of type
+    /// `options`, the field numbers on the way to the field set, and
+    /// whether that field is repeated.
     fn option(
         &self,
         options: &str,
         option: &d::UninterpretedOption,
         scope: &str,
         set: &mut HashSet<Vec<i32>>,
-    ) -> Result<Vec<u8>, String> {
+    ) -> Result<(Vec<u8>, Vec<i32>, bool), String> {
         let name = display_name(&option.name);
         let mut message = options.to_owned();
         let mut path = Vec::new();
@@ -195,7 +142,7 @@ impl Interpreter<'_> {
         for field in fields.iter().rev().skip(1) {
             bytes = wrap(field, &bytes);
         }
-        Ok(bytes)
+        Ok((bytes, path, leaf.label == Some(Label::Repeated)))
     }
 
     /// The field one part of an option name names, in the message `message`.

@@ -14,7 +14,7 @@ fn root() -> PathBuf {
 }
 
 /// The encoded set protoc writes for `files` under `includes`.
-fn protoc(includes: &[PathBuf], files: &[String]) -> Vec<u8> {
+fn protoc(includes: &[PathBuf], files: &[String], source_info: bool) -> Vec<u8> {
     let out = std::env::temp_dir().join(format!("fastrs-compiler-{}-{}.pb", std::process::id(), rand_suffix()));
     let mut command = Command::new(protoc_bin_vendored::protoc_bin_path().expect("vendored protoc"));
     for include in includes {
@@ -26,6 +26,9 @@ fn protoc(includes: &[PathBuf], files: &[String]) -> Vec<u8> {
     command
         .arg("--include_imports")
         .arg(format!("--descriptor_set_out={}", out.display()));
+    if source_info {
+        command.arg("--include_source_info");
+    }
     command.args(files);
     let output = command.output().expect("protoc runs");
     assert!(
@@ -46,17 +49,15 @@ fn rand_suffix() -> u64 {
 
 /// Compiles `files` both ways and reports the first file that differs,
 /// printed in text format, as a failure message.
-fn compare(includes: &[PathBuf], files: &[String]) -> Result<(), String> {
-    let expected = protoc(includes, files);
+fn compare(includes: &[PathBuf], files: &[String], source_info: bool) -> Result<(), String> {
+    let expected = protoc(includes, files, source_info);
     let mut compiler = fastrs_compiler::Compiler::new();
     for include in includes {
         compiler.include(include);
     }
     compiler.include(protoc_bin_vendored::include_path().expect("vendored includes"));
-    let set = compiler
-        .include_imports(true)
-        .compile(files)
-        .map_err(|e| format!("{files:?}: {e}"))?;
+    compiler.include_imports(true).include_source_info(source_info);
+    let set = compiler.compile(files).map_err(|e| format!("{files:?}: {e}"))?;
     let actual = set.encode_to_vec();
     if actual == expected {
         return Ok(());
@@ -124,10 +125,15 @@ fn protos_under(dir: &Path) -> Vec<String> {
     out
 }
 
+/// Each file compiled on its own, without and with source info.
 fn check_each(includes: &[PathBuf], files: &[String]) {
-    let failures: Vec<String> = files
-        .iter()
-        .filter_map(|f| compare(includes, std::slice::from_ref(f)).err())
+    let failures: Vec<String> = [false, true]
+        .into_iter()
+        .flat_map(|info| {
+            files
+                .iter()
+                .filter_map(move |f| compare(includes, std::slice::from_ref(f), info).err())
+        })
         .collect();
     assert!(
         failures.is_empty(),

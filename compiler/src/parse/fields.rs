@@ -1,224 +1,67 @@
-//! Messages and what they hold: fields (with groups and maps), oneofs,
-//! extensions, extension ranges and reserved numbers and names.
+//! One field after its label: type, name, number and options, then a
+//! group's body or a map field's entry type; and the numbered statements
+//! of a message (extension ranges, reserved ranges and names).
 
 use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 
-use super::{Parsed, Parser, Syntax};
-use crate::error::Pos;
+use super::locations::Rec;
+use super::message::Nested;
+use super::{At, Parsed, Parser, Syntax};
 use crate::lex::Tok;
 
-/// The largest field number.
-pub const MAX_NUMBER: u64 = (1 << 29) - 1;
-
-/// Where a field is being declared: what its group type (if any) joins and
-/// what it is.
-struct Scope<'a> {
-    fields: &'a mut Vec<d::FieldDescriptorProto>,
-    nested: &'a mut Vec<d::DescriptorProto>,
-    /// Set for fields of an `extend` block.
-    extendee: Option<&'a str>,
-    /// Set for fields of a oneof: its index.
-    oneof: Option<i32>,
-}
+/// The end a `to max` range has until the message's options are read.
+pub const MAX_RANGE: i32 = -1;
 
 impl Parser<'_> {
-    pub(super) fn message(&mut self) -> Parsed<d::DescriptorProto> {
-        let name = self.identifier("Expected message name.")?;
-        let mut message = d::DescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        };
-        self.message_body(&mut message)?;
-        Ok(message)
-    }
-
-    fn message_body(&mut self, message: &mut d::DescriptorProto) -> Parsed<()> {
-        self.block(|p| p.message_statement(message))?;
-        if self.syntax == Syntax::Proto3 {
-            synthesize_oneofs(message);
+    /// The rest of a field after its label.
+    pub(super) fn field_no_label(
+        &mut self,
+        field: &mut d::FieldDescriptorProto,
+        nested: Nested<'_>,
+        rec: Rec,
+    ) -> Parsed<()> {
+        let map = self.field_type_or_map(field, rec)?;
+        let name_token = self.at;
+        let name = self.rec(Some(rec), &[1]);
+        self.error_at(name, rec, At::Name);
+        field.name = Some(self.identifier("Expected field name.")?.into());
+        self.done(name);
+        if !self.try_consume('=') {
+            return self.fail("Missing field number.");
         }
-        resolve_max(message);
+        let number = self.rec(Some(rec), &[3]);
+        self.error_at(number, rec, At::Number);
+        field.number = Some(self.integer(i32::MAX as u64, "Expected field number.")? as i32);
+        self.done(number);
+        self.field_options(field, rec)?;
+        if field.r#type == Some(Type::Group) {
+            self.group(field, nested, rec, name_token)?;
+        } else {
+            self.end_of_declaration(';', Some(rec))?;
+            if let Some((key, value)) = map {
+                nested.list.push(map_entry(field, key, value));
+            }
+        }
         Ok(())
     }
 
-    fn message_statement(&mut self, message: &mut d::DescriptorProto) -> Parsed<()> {
-        if self.try_consume(';') {
-            return Ok(());
-        }
-        let word = match &self.current().tok {
-            Tok::Ident(word) => word.clone(),
-            _ => String::new(),
-        };
-        match word.as_str() {
-            "message" | "enum" | "export" | "local" if self.nested_definition(message)? => Ok(()),
-            "extensions" => {
-                self.advance();
-                self.extension_ranges(message)
-            }
-            "reserved" => {
-                self.advance();
-                self.message_reserved(message)
-            }
-            "extend" => {
-                self.advance();
-                self.extend(&mut message.extension, &mut message.nested_type)
-            }
-            "option" => {
-                self.advance();
-                let option = self.option_assignment()?;
-                self.end_of_statement()?;
-                message
-                    .options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
-                Ok(())
-            }
-            "oneof" => {
-                self.advance();
-                self.oneof(message)
-            }
-            _ => {
-                let mut scope = Scope {
-                    fields: &mut message.field,
-                    nested: &mut message.nested_type,
-                    extendee: None,
-                    oneof: None,
-                };
-                self.field(&mut scope)
-            }
-        }
-    }
-
-    /// A nested message or enum; `false` if the words are a field after all.
-    fn nested_definition(&mut self, message: &mut d::DescriptorProto) -> Parsed<bool> {
-        let visibility = self.visibility()?;
-        if self.try_consume_word("message") {
-            let mut nested = self.message()?;
-            nested.visibility = visibility;
-            message.nested_type.push(nested);
-            return Ok(true);
-        }
-        if self.try_consume_word("enum") {
-            let mut nested = self.enum_definition()?;
-            nested.visibility = visibility;
-            message.enum_type.push(nested);
-            return Ok(true);
-        }
-        Ok(false)
-    }
-
-    /// `extend Type { fields }`: extension fields into `extensions`, group
-    /// types into `nested`.
-    pub(super) fn extend(
+    /// The field's type (`map<K, V>` gives the key and value fields).
+    fn field_type_or_map(
         &mut self,
-        extensions: &mut Vec<d::FieldDescriptorProto>,
-        nested: &mut Vec<d::DescriptorProto>,
-    ) -> Parsed<()> {
-        let extendee = self.dotted_name(true, "Expected type name.")?;
-        self.block(|p| {
-            if p.try_consume(';') {
-                return Ok(());
-            }
-            let mut scope = Scope {
-                fields: extensions,
-                nested,
-                extendee: Some(&extendee),
-                oneof: None,
-            };
-            p.field(&mut scope)
-        })
-    }
-
-    fn oneof(&mut self, message: &mut d::DescriptorProto) -> Parsed<()> {
-        let name = self.identifier("Expected oneof name.")?;
-        let index = message.oneof_decl.len() as i32;
-        message.oneof_decl.push(d::OneofDescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        });
-        self.block(|p| {
-            if p.try_consume(';') {
-                return Ok(());
-            }
-            if p.try_consume_word("option") {
-                let option = p.option_assignment()?;
-                p.end_of_statement()?;
-                let oneof = &mut message.oneof_decl[index as usize];
-                oneof
-                    .options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
-                return Ok(());
-            }
-            if matches!(&p.current().tok, Tok::Ident(w) if w == "required" || w == "optional" || w == "repeated") {
-                return p.fail("Fields in oneofs must not have labels (required / optional / repeated).");
-            }
-            let mut scope = Scope {
-                fields: &mut message.field,
-                nested: &mut message.nested_type,
-                extendee: None,
-                oneof: Some(index),
-            };
-            p.field(&mut scope)
-        })
-    }
-
-    /// One field, group or map field, with its label.
-    fn field(&mut self, scope: &mut Scope<'_>) -> Parsed<()> {
-        let mut field = d::FieldDescriptorProto::default();
-        if let Some(extendee) = scope.extendee {
-            field.extendee = Some(extendee.into());
-        }
-        if let Some(index) = scope.oneof {
-            field.oneof_index = Some(index);
-            field.label = Some(Label::Optional);
-        } else if let Some(label) = self.label()? {
-            field.label = Some(label);
-            if label == Label::Optional && self.syntax == Syntax::Proto3 {
-                field.proto3_optional = Some(true);
-            }
-        }
-        self.field_no_label(field, scope)
-    }
-
-    /// `optional`, `repeated` or `required`, if written (editions take
-    /// none of them but `repeated`).
-    fn label(&mut self) -> Parsed<Option<Label>> {
-        let label = match &self.current().tok {
-            Tok::Ident(w) if w == "optional" => Label::Optional,
-            Tok::Ident(w) if w == "repeated" => Label::Repeated,
-            Tok::Ident(w) if w == "required" => Label::Required,
-            _ => return Ok(None),
-        };
-        if matches!(self.syntax, Syntax::Editions(_)) {
-            if label == Label::Optional {
-                return self.fail(
-                    "Label \"optional\" is not supported in editions. By default, all singular fields have presence \
-                     unless features.field_presence is set.",
-                );
-            }
-            if label == Label::Required {
-                return self.fail(
-                    "Label \"required\" is not supported in editions, use features.field_presence = LEGACY_REQUIRED.",
-                );
-            }
-        }
-        self.advance();
-        Ok(Some(label))
-    }
-
-    /// The rest of a field after its label: type, name, number, options,
-    /// and a group's body or a map field's entry type.
-    fn field_no_label(&mut self, mut field: d::FieldDescriptorProto, scope: &mut Scope<'_>) -> Parsed<()> {
+        field: &mut d::FieldDescriptorProto,
+        rec: Rec,
+    ) -> Parsed<Option<(d::FieldDescriptorProto, d::FieldDescriptorProto)>> {
+        let ty = self.rec(Some(rec), &[]);
+        self.error_at(ty, rec, At::Type);
         let mut map = None;
+        let mut named_map = false;
         if self.try_consume_word("map") {
             if self.looking_at('<') {
-                map = Some(self.map_type(&mut field)?);
+                map = Some(self.map_type(field)?);
+                self.add_path(ty, 6);
             } else {
-                field.type_name = Some("map".into());
+                named_map = true;
             }
         }
         if map.is_none() {
@@ -228,30 +71,15 @@ impl Parser<'_> {
                 }
                 field.label = Some(Label::Optional);
             }
-            if field.type_name.is_none() {
-                self.field_type(&mut field)?;
+            if named_map {
+                field.type_name = Some("map".into());
+            } else {
+                self.field_type(field)?;
             }
+            self.add_path(ty, if field.type_name.is_some() { 6 } else { 5 });
         }
-        let name_at = self.pos();
-        field.name = Some(self.identifier("Expected field name.")?.into());
-        if !self.try_consume('=') {
-            return self.fail("Missing field number.");
-        }
-        let number = self.integer(i32::MAX as u64, "Expected field number.")?;
-        field.number = Some(number as i32);
-        if self.looking_at('[') {
-            self.field_options(&mut field)?;
-        }
-        if field.r#type == Some(Type::Group) {
-            self.group_body(&mut field, name_at, scope)?;
-        } else {
-            self.end_of_statement()?;
-        }
-        if let Some((key, value)) = map {
-            scope.nested.push(map_entry(&mut field, key, value));
-        }
-        scope.fields.push(field);
-        Ok(())
+        self.done(ty);
+        Ok(map)
     }
 
     /// `<K, V>` of a map field, which becomes repeated.
@@ -306,114 +134,226 @@ impl Parser<'_> {
                 ));
             }
         }
-        field.type_name = Some(self.dotted_name(true, "Expected type name.")?.into());
+        field.type_name = Some(self.user_type()?.into());
         Ok(())
     }
 
-    /// A group's body: its fields are a nested type named as the group,
-    /// and the field is the name in lower case.
-    fn group_body(&mut self, field: &mut d::FieldDescriptorProto, name_at: Pos, scope: &mut Scope<'_>) -> Parsed<()> {
+    /// A group's body: a nested type named as the group, which the field
+    /// (the name in lower case) refers to.
+    fn group(
+        &mut self,
+        field: &mut d::FieldDescriptorProto,
+        nested: Nested<'_>,
+        rec: Rec,
+        name_token: usize,
+    ) -> Parsed<()> {
+        let group_rec = self.rec(Some(nested.parent), &[]);
+        self.start_like(group_rec, rec);
+        self.add_path(group_rec, nested.field);
+        self.add_path(group_rec, nested.list.len() as i32);
         let name = field.name.as_deref().unwrap_or("").to_owned();
+        let name_rec = self.rec(Some(group_rec), &[1]);
+        self.start_at(name_rec, name_token);
+        self.end_at(name_rec, name_token);
+        self.error_at(name_rec, group_rec, At::Name);
+        let type_name = self.rec(Some(rec), &[6]);
+        self.start_at(type_name, name_token);
+        self.end_at(type_name, name_token);
         if !name.starts_with(|c: char| c.is_ascii_uppercase()) {
-            return self.fail_at(name_at, "Group names must start with a capital letter.");
+            let at = self.tokens[name_token].start;
+            return self.fail_at(at, "Group names must start with a capital letter.");
         }
         field.name = Some(name.to_ascii_lowercase().into());
         field.type_name = Some(name.clone().into());
         if !self.looking_at('{') {
             return self.fail("Missing group body.");
         }
-        let mut group = d::DescriptorProto {
+        nested.list.push(d::DescriptorProto {
             name: Some(name.into()),
             ..Default::default()
-        };
-        self.message_body(&mut group)?;
-        scope.nested.push(group);
+        });
+        let group = nested.list.last_mut().expect("just pushed");
+        self.message_block(group, group_rec)?;
+        self.done(group_rec);
         Ok(())
     }
 
     /// `extensions 100 to 199, 500 to max [options];`
-    fn extension_ranges(&mut self, message: &mut d::DescriptorProto) -> Parsed<()> {
+    pub(super) fn extension_ranges(&mut self, message: &mut d::DescriptorProto, rec: Rec) -> Parsed<()> {
+        self.advance();
         let first = message.extension_range.len();
         loop {
-            let (start, end) = self.number_range("Expected field number range.")?;
+            let range_rec = self.rec(Some(rec), &[message.extension_range.len() as i32]);
+            self.error_at(range_rec, range_rec, At::Number);
+            let (start, end) = self.number_range(range_rec, "Expected field number range.")?;
             message.extension_range.push(d::descriptor_proto::ExtensionRange {
                 start: Some(start),
                 end: Some(end),
                 ..Default::default()
             });
+            self.done(range_rec);
             if !self.try_consume(',') {
                 break;
             }
         }
         if self.looking_at('[') {
-            let mut options = d::ExtensionRangeOptions::default();
-            self.bracketed_options(&mut options.uninterpreted_option)?;
-            for range in &mut message.extension_range[first..] {
-                range.options = Some(options.clone());
-            }
+            self.extension_range_options(message, first, rec)?;
         }
-        self.end_of_statement()
+        self.end_of_declaration(';', Some(rec))
     }
 
-    fn message_reserved(&mut self, message: &mut d::DescriptorProto) -> Parsed<()> {
-        if self.reserved_names_follow() {
-            return self.reserved_names(&mut message.reserved_name);
-        }
+    /// `[options]` of an extension range statement: parsed once, for every
+    /// range of the statement, with their locations copied to each.
+    fn extension_range_options(&mut self, message: &mut d::DescriptorProto, first: usize, rec: Rec) -> Parsed<()> {
+        let index_at = self.path_of(rec).len();
+        let recorded_from = self.locations.list.len();
+        let index_rec = self.rec(Some(rec), &[0]);
+        let options_rec = self.rec(Some(index_rec), &[3]);
+        self.consume('[')?;
+        let mut options = d::ExtensionRangeOptions::default();
         loop {
-            let (start, end) = self.number_range("Expected field name or number range.")?;
+            self.option(&mut options.uninterpreted_option, options_rec, false)?;
+            if !self.try_consume(',') {
+                break;
+            }
+        }
+        self.consume(']')?;
+        self.done(options_rec);
+        self.done(index_rec);
+        let recorded: Vec<_> = self.locations.list.drain(recorded_from..).collect();
+        for i in first..message.extension_range.len() {
+            message.extension_range[i].options = Some(options.clone());
+            for location in recorded.iter().filter(|l| l.path.len() != index_at + 1) {
+                let mut copy = location.clone();
+                copy.path[index_at] = i as i32;
+                self.locations.list.push(copy);
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn message_reserved(&mut self, message: &mut d::DescriptorProto, parent: Rec) -> Parsed<()> {
+        let start = self.at;
+        self.advance();
+        let rec = match self.reserved_kind()? {
+            Reserved::Names => {
+                let rec = self.rec(Some(parent), &[10]);
+                self.start_at(rec, start);
+                self.reserved_names(
+                    &mut message.reserved_name,
+                    rec,
+                    "Expected field name string literal.",
+                    "Expected field name identifier.",
+                )?;
+                rec
+            }
+            Reserved::Numbers => {
+                let rec = self.rec(Some(parent), &[9]);
+                self.start_at(rec, start);
+                self.reserved_numbers(message, rec)?;
+                rec
+            }
+        };
+        self.done(rec);
+        Ok(())
+    }
+
+    /// Whether a `reserved` statement lists names or numbers, and whether
+    /// its names are written as this syntax wants them.
+    pub(super) fn reserved_kind(&mut self) -> Parsed<Reserved> {
+        let editions = matches!(self.syntax, Syntax::Editions(_));
+        match self.current().tok {
+            Tok::Str(_) if editions => {
+                self.fail("Reserved names must be identifiers in editions, not string literals.")
+            }
+            Tok::Ident(_) if !editions => {
+                self.fail("Reserved names must be string literals. (Only editions supports identifiers.)")
+            }
+            Tok::Str(_) | Tok::Ident(_) => Ok(Reserved::Names),
+            _ => Ok(Reserved::Numbers),
+        }
+    }
+
+    pub(super) fn reserved_names(
+        &mut self,
+        names: &mut Vec<fastrs::LaxString>,
+        rec: Rec,
+        expected_string: &str,
+        expected_identifier: &str,
+    ) -> Parsed<()> {
+        let editions = matches!(self.syntax, Syntax::Editions(_));
+        loop {
+            let name_rec = self.rec(Some(rec), &[names.len() as i32]);
+            let name = if editions {
+                self.identifier(expected_identifier)?
+            } else {
+                String::from_utf8_lossy(&self.string(expected_string)?).into_owned()
+            };
+            names.push(name.into());
+            self.done(name_rec);
+            if !self.try_consume(',') {
+                break;
+            }
+        }
+        self.end_of_declaration(';', Some(rec))
+    }
+
+    fn reserved_numbers(&mut self, message: &mut d::DescriptorProto, rec: Rec) -> Parsed<()> {
+        let mut expected = "Expected field name or number range.";
+        loop {
+            let range_rec = self.rec(Some(rec), &[message.reserved_range.len() as i32]);
+            self.error_at(range_rec, range_rec, At::Number);
+            let (start, end) = self.number_range(range_rec, expected)?;
             message.reserved_range.push(d::descriptor_proto::ReservedRange {
                 start: Some(start),
                 end: Some(end),
                 ..Default::default()
             });
+            self.done(range_rec);
+            expected = "Expected field number range.";
             if !self.try_consume(',') {
                 break;
             }
         }
-        self.end_of_statement()
+        self.end_of_declaration(';', Some(rec))
     }
 
     /// `N`, `N to M` or `N to max`, as a half-open range; `max` is
     /// `MAX_RANGE` until the message's options are known.
-    fn number_range(&mut self, expected: &str) -> Parsed<(i32, i32)> {
+    fn number_range(&mut self, rec: Rec, expected: &str) -> Parsed<(i32, i32)> {
+        let start_rec = self.rec(Some(rec), &[1]);
+        let start_token = self.at;
         let start = self.integer(i32::MAX as u64, expected)? as i32;
-        if !self.try_consume_word("to") {
-            return Ok((start, start.saturating_add(1)));
+        if start == i32::MAX {
+            return self.fail("Field number out of bounds.");
         }
-        if self.try_consume_word("max") {
-            return Ok((start, MAX_RANGE));
-        }
-        let end = self.integer(i32::MAX as u64, "Expected integer.")? as i32;
-        Ok((start, end.saturating_add(1)))
+        self.done(start_rec);
+        let to = self.try_consume_word("to");
+        let end_rec = self.rec(Some(rec), &[2]);
+        let end = if to {
+            if self.try_consume_word("max") {
+                MAX_RANGE - 1
+            } else {
+                let end = self.integer(i32::MAX as u64, "Expected integer.")? as i32;
+                if end == i32::MAX {
+                    return self.fail("Field number out of bounds.");
+                }
+                end
+            }
+        } else {
+            self.start_at(end_rec, start_token);
+            self.end_at(end_rec, start_token);
+            start
+        };
+        self.done(end_rec);
+        Ok((start, end + 1))
     }
 }
 
-/// The end a `to max` range has until the message's options are read.
-const MAX_RANGE: i32 = -1;
-
-/// Ends `to max` ranges after the largest field number, or after the
-/// largest int32 in a message set (`option message_set_wire_format = true`,
-/// read before options are interpreted, as protoc's parser does).
-fn resolve_max(message: &mut d::DescriptorProto) {
-    let message_set = message.options.as_ref().is_some_and(|options| {
-        options.uninterpreted_option.iter().any(|option| {
-            option.name.len() == 1
-                && option.name[0].name_part.as_deref() == Some("message_set_wire_format")
-                && option.name[0].is_extension != Some(true)
-                && option.identifier_value.as_deref() == Some("true")
-        })
-    });
-    let max = if message_set { i32::MAX } else { MAX_NUMBER as i32 + 1 };
-    for range in &mut message.extension_range {
-        if range.end == Some(MAX_RANGE) {
-            range.end = Some(max);
-        }
-    }
-    for range in &mut message.reserved_range {
-        if range.end == Some(MAX_RANGE) {
-            range.end = Some(max);
-        }
-    }
+/// What a `reserved` statement lists.
+pub enum Reserved {
+    Names,
+    Numbers,
 }
 
 /// The type a scalar type keyword names. Edition UNSTABLE gives the
@@ -513,10 +453,9 @@ fn propagate_to_entry(
             continue;
         }
         let part = first.name_part.as_deref().unwrap_or("");
-        let to_both = part == "features";
         let utf8 = part == "enforce_utf8" && option.name.len() == 1;
         for entry_field in [&mut *key, &mut *value] {
-            if to_both || (utf8 && entry_field.r#type == Some(Type::String)) {
+            if utf8 && entry_field.r#type == Some(Type::String) {
                 entry_field
                     .options
                     .get_or_insert_with(Default::default)
@@ -524,42 +463,14 @@ fn propagate_to_entry(
                     .push(option.clone());
             }
         }
-    }
-}
-
-/// Proto3 `optional` fields each get a oneof of their own, named
-/// `_name` (with `X`s before it until no field or oneof has the name),
-/// after the message's real oneofs.
-fn synthesize_oneofs(message: &mut d::DescriptorProto) {
-    let mut names: Vec<String> = message
-        .field
-        .iter()
-        .filter_map(|f| f.name.as_deref().map(str::to_owned))
-        .collect();
-    names.extend(
-        message
-            .oneof_decl
-            .iter()
-            .filter_map(|o| o.name.as_deref().map(str::to_owned)),
-    );
-    for i in 0..message.field.len() {
-        if message.field[i].proto3_optional != Some(true) {
-            continue;
+        if part == "features" {
+            for entry_field in [&mut *key, &mut *value] {
+                entry_field
+                    .options
+                    .get_or_insert_with(Default::default)
+                    .uninterpreted_option
+                    .push(option.clone());
+            }
         }
-        let field_name = message.field[i].name.as_deref().unwrap_or("");
-        let mut name = if field_name.starts_with('_') {
-            field_name.to_owned()
-        } else {
-            format!("_{field_name}")
-        };
-        while names.contains(&name) {
-            name.insert(0, 'X');
-        }
-        names.push(name.clone());
-        message.field[i].oneof_index = Some(message.oneof_decl.len() as i32);
-        message.oneof_decl.push(d::OneofDescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        });
     }
 }

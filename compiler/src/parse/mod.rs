@@ -3,11 +3,18 @@
 //! uninterpreted (`uninterpreted_option`), and the parser's own rewrites are
 //! done here as protoc does them: map fields get their entry types, groups
 //! their nested types, proto3 `optional` fields their synthetic oneofs.
+//! Source locations are recorded in protoc's order, with its comments.
 
+mod enums;
 mod fields;
+mod locations;
+mod message;
 mod options;
 
 use fastrs::descriptor as d;
+
+use locations::Rec;
+pub use locations::{At, Locations};
 
 use crate::error::{Diagnostics, Pos};
 use crate::lex::{tokenize, Tok, Token};
@@ -25,40 +32,61 @@ pub struct Stop;
 
 pub type Parsed<T> = Result<T, Stop>;
 
+/// A parsed file and where its parts are written.
+pub struct ParsedFile {
+    pub file: d::FileDescriptorProto,
+    pub locations: Locations,
+}
+
+/// How deep message definitions may nest: protoc refuses the 32nd level.
+const MAX_NESTING: usize = 32;
+
 /// Parses the file named `name` (as imported) from `source`.
-pub fn parse(name: &str, source: &str, diagnostics: &mut Diagnostics) -> Option<d::FileDescriptorProto> {
-    let tokens = tokenize(source, diagnostics);
+pub fn parse(name: &str, source: &str, diagnostics: &mut Diagnostics) -> Option<ParsedFile> {
+    let chars: Vec<char> = source.chars().collect();
+    let tokens = tokenize(&chars, diagnostics);
     if !diagnostics.is_empty() {
         return None;
     }
     let mut parser = Parser {
         tokens,
+        chars,
         at: 0,
         diagnostics,
         syntax: Syntax::Proto2,
+        locations: Locations::default(),
+        upcoming_doc: String::new(),
+        upcoming_detached: Vec::new(),
+        depth: 0,
     };
     let mut file = d::FileDescriptorProto {
         name: Some(name.into()),
         ..Default::default()
     };
     parser.file(&mut file).ok()?;
-    Some(file)
+    Some(ParsedFile {
+        file,
+        locations: parser.locations,
+    })
 }
 
 pub(crate) struct Parser<'d> {
     tokens: Vec<Token>,
+    chars: Vec<char>,
     at: usize,
     diagnostics: &'d mut Diagnostics,
-    pub syntax: Syntax,
+    syntax: Syntax,
+    locations: Locations,
+    /// Comments read before the next declaration, until it ends.
+    upcoming_doc: String,
+    upcoming_detached: Vec<String>,
+    /// How many messages enclose the current point.
+    depth: usize,
 }
 
 impl Parser<'_> {
     fn current(&self) -> &Token {
         &self.tokens[self.at]
-    }
-
-    fn peek(&self, ahead: usize) -> &Tok {
-        &self.tokens[(self.at + ahead).min(self.tokens.len() - 1)].tok
     }
 
     fn pos(&self) -> Pos {
@@ -126,12 +154,12 @@ impl Parser<'_> {
         self.fail(format!("Expected \"{word}\"."))
     }
 
-    /// `;` ending a statement (protoc's wording for a missing one).
-    fn end_of_statement(&mut self) -> Parsed<()> {
-        if self.try_consume(';') {
+    /// `symbol` ending a declaration, with comments attached to `rec`.
+    fn end_of_declaration(&mut self, symbol: char, rec: Option<Rec>) -> Parsed<()> {
+        if self.try_end_of_declaration(symbol, rec) {
             return Ok(());
         }
-        self.fail("Expected \";\".")
+        self.fail(format!("Expected \"{symbol}\"."))
     }
 
     fn identifier(&mut self, expected: &str) -> Parsed<String> {
@@ -157,6 +185,14 @@ impl Parser<'_> {
         }
     }
 
+    /// An int32, with an optional `-`.
+    fn signed_integer(&mut self, expected: &str) -> Parsed<i32> {
+        let negative = self.try_consume('-');
+        let max = if negative { 1 << 31 } else { i32::MAX as u64 };
+        let value = self.integer(max, expected)? as i64;
+        Ok(if negative { -value } else { value } as i32)
+    }
+
     /// One or more adjacent string literals, concatenated.
     fn string(&mut self, expected: &str) -> Parsed<Vec<u8>> {
         let Tok::Str(first) = &self.current().tok else {
@@ -171,13 +207,13 @@ impl Parser<'_> {
         Ok(value)
     }
 
-    /// A dotted name: `a.b.c`, or `.a.b.c` where `leading_dot` allows it.
-    fn dotted_name(&mut self, leading_dot: bool, expected: &str) -> Parsed<String> {
+    /// A type name as written: `a.b.c`, or `.a.b.c` from the root.
+    fn user_type(&mut self) -> Parsed<String> {
         let mut name = String::new();
-        if leading_dot && self.try_consume('.') {
+        if self.try_consume('.') {
             name.push('.');
         }
-        name += &self.identifier(expected)?;
+        name += &self.identifier("Expected type name.")?;
         while self.try_consume('.') {
             name.push('.');
             name += &self.identifier("Expected identifier.")?;
@@ -185,41 +221,37 @@ impl Parser<'_> {
         Ok(name)
     }
 
-    /// A block `{ ... }` whose items `item` parses until the closing brace.
-    fn block(&mut self, mut item: impl FnMut(&mut Self) -> Parsed<()>) -> Parsed<()> {
-        self.consume('{')?;
-        while !self.try_consume('}') {
-            if self.at_end() {
-                return self.fail("Reached end of input in message definition (missing '}').");
-            }
-            item(self)?;
-        }
-        Ok(())
+    fn edition_at_least(&self, edition: d::Edition) -> bool {
+        matches!(self.syntax, Syntax::Editions(e) if e as i32 >= edition as i32)
     }
 
     fn file(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        self.syntax_line(file)?;
-        while !self.at_end() {
-            self.file_statement(file)?;
+        self.first_comments();
+        let root = self.rec(None, &[]);
+        self.error_at(root, root, At::Other);
+        if self.looking_at_word("syntax") || self.looking_at_word("edition") {
+            self.syntax_line(file, root)?;
         }
+        while !self.at_end() {
+            self.file_statement(file, root)?;
+        }
+        self.done(root);
         Ok(())
     }
 
     /// `syntax = "proto3";` or `edition = "2023";`; without it, proto2.
-    fn syntax_line(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        let editions = self.looking_at_word("edition");
-        if !editions && !self.looking_at_word("syntax") {
-            return Ok(());
+    fn syntax_line(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
+        let rec = self.rec(Some(root), &[12]);
+        self.error_at(rec, root, At::Editions);
+        let editions = self.try_consume_word("edition");
+        if !editions {
+            self.consume_word("syntax")?;
         }
-        let keyword = self.advance();
         self.consume('=')?;
         let at = self.pos();
-        let value = self.string(if editions {
-            "Expected edition string."
-        } else {
-            "Expected syntax identifier."
-        })?;
-        self.end_of_statement()?;
+        let value = self.string("Expected syntax identifier.")?;
+        self.end_of_declaration(';', Some(rec))?;
+        self.done(rec);
         let value = String::from_utf8_lossy(&value).into_owned();
         self.syntax = match (editions, value.as_str()) {
             (false, "proto2") => Syntax::Proto2,
@@ -228,7 +260,8 @@ impl Parser<'_> {
                 return self.fail_at(
                     at,
                     format!(
-                        "Unrecognized syntax identifier \"{value}\".  This parser only recognizes \"proto2\" and \"proto3\"."
+                        "Unrecognized syntax identifier \"{value}\".  This parser only recognizes \"proto2\" and \
+                         \"proto3\"."
                     ),
                 )
             }
@@ -237,326 +270,166 @@ impl Parser<'_> {
                 None => return self.fail_at(at, format!("Unknown edition \"{value}\".")),
             },
         };
-        let _ = keyword;
-        file.syntax = Some(
-            match self.syntax {
-                Syntax::Proto2 => "proto2",
-                Syntax::Proto3 => "proto3",
-                Syntax::Editions(_) => "editions",
-            }
-            .into(),
-        );
+        file.syntax = Some(if editions { "editions".into() } else { value.into() });
         if let Syntax::Editions(edition) = self.syntax {
             file.edition = Some(edition);
         }
         Ok(())
     }
 
-    fn file_statement(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        if self.try_consume(';') {
+    fn file_statement(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
+        if self.try_end_of_declaration(';', None) {
             return Ok(());
         }
-        let Tok::Ident(word) = self.current().tok.clone() else {
-            return self.fail("Expected top-level statement (e.g. \"message\").");
+        let visibility = self.visibility()?;
+        if self.looking_at_word("message") {
+            let rec = self.rec(Some(root), &[4, file.message_type.len() as i32]);
+            file.message_type.push(d::DescriptorProto::default());
+            let message = file.message_type.last_mut().expect("just pushed");
+            self.message_definition(message, visibility, rec)?;
+            self.done(rec);
+            return Ok(());
+        }
+        if self.looking_at_word("enum") {
+            let rec = self.rec(Some(root), &[5, file.enum_type.len() as i32]);
+            let enum_type = self.enum_definition(visibility, rec)?;
+            file.enum_type.push(enum_type);
+            self.done(rec);
+            return Ok(());
+        }
+        self.file_declaration(file, root)
+    }
+
+    /// The top-level statements other than messages and enums.
+    fn file_declaration(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
+        let word = match &self.current().tok {
+            Tok::Ident(word) => word.clone(),
+            _ => String::new(),
         };
         match word.as_str() {
-            "import" => self.import(file),
-            "package" => self.package(file),
-            "option" => {
-                self.advance();
-                let option = self.option_assignment()?;
-                self.end_of_statement()?;
-                file.options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
+            "service" => {
+                let rec = self.rec(Some(root), &[6, file.service.len() as i32]);
+                let service = self.service(rec)?;
+                file.service.push(service);
+                self.done(rec);
                 Ok(())
             }
             "extend" => {
-                self.advance();
-                self.extend(&mut file.extension, &mut file.message_type)
+                let rec = self.rec(Some(root), &[7]);
+                let target = message::Nested {
+                    list: &mut file.message_type,
+                    field: 4,
+                    parent: root,
+                };
+                self.extend(&mut file.extension, target, rec)?;
+                self.done(rec);
+                Ok(())
             }
-            _ => self.file_definition(file),
+            "import" => self.import(file, root),
+            "package" => self.package(file, root),
+            "option" => {
+                let rec = self.rec(Some(root), &[8]);
+                let options = file.options.get_or_insert_with(Default::default);
+                self.option(&mut options.uninterpreted_option, rec, true)?;
+                self.done(rec);
+                Ok(())
+            }
+            _ => self.fail("Expected top-level statement (e.g. \"message\")."),
         }
-    }
-
-    /// A top-level message, enum or service, with an edition 2024
-    /// `export`/`local` before a message or enum.
-    fn file_definition(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        let visibility = self.visibility()?;
-        if self.try_consume_word("message") {
-            let mut message = self.message()?;
-            message.visibility = visibility;
-            file.message_type.push(message);
-            return Ok(());
-        }
-        if self.try_consume_word("enum") {
-            let mut enum_type = self.enum_definition()?;
-            enum_type.visibility = visibility;
-            file.enum_type.push(enum_type);
-            return Ok(());
-        }
-        if visibility.is_none() && self.try_consume_word("service") {
-            let service = self.service()?;
-            file.service.push(service);
-            return Ok(());
-        }
-        if visibility.is_some() {
-            return self.fail("Expected \"message\" or \"enum\" after visibility keyword.");
-        }
-        self.fail("Expected top-level statement (e.g. \"message\").")
     }
 
     /// `export` or `local` before a message or enum (edition 2024 on).
     fn visibility(&mut self) -> Parsed<Option<d::SymbolVisibility>> {
-        let visibility = match &self.current().tok {
-            Tok::Ident(w) if w == "export" => d::SymbolVisibility::VisibilityExport,
-            Tok::Ident(w) if w == "local" => d::SymbolVisibility::VisibilityLocal,
-            _ => return Ok(None),
-        };
-        if !matches!(self.peek(1), Tok::Ident(w) if w == "message" || w == "enum") {
+        if !self.edition_at_least(d::Edition::Edition2024) {
             return Ok(None);
         }
-        if !self.edition_at_least(d::Edition::Edition2024) {
-            return self
-                .fail("Symbol visibility keywords (export/local) are only supported in edition 2024 and later.");
+        let visibility = if self.try_consume_word("export") {
+            d::SymbolVisibility::VisibilityExport
+        } else if self.try_consume_word("local") {
+            d::SymbolVisibility::VisibilityLocal
+        } else {
+            return Ok(None);
+        };
+        if !self.looking_at_word("message") && !self.looking_at_word("enum") {
+            return self.fail("'local' and 'export' visibility modifiers are valid only on 'message' and 'enum'");
         }
-        self.advance();
         Ok(Some(visibility))
     }
 
-    fn edition_at_least(&self, edition: d::Edition) -> bool {
-        matches!(self.syntax, Syntax::Editions(e) if e as i32 >= edition as i32)
+    fn import(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
+        let start = self.at;
+        self.advance();
+        if self.looking_at_word("option") {
+            if !self.edition_at_least(d::Edition::Edition2024) {
+                return self.fail("option import is not supported before edition 2024.");
+            }
+            let rec = self.rec(Some(root), &[15, file.option_dependency.len() as i32]);
+            self.start_at(rec, start);
+            self.advance();
+            let path = self.import_path()?;
+            file.option_dependency.push(path.clone().into());
+            self.import_at(rec, &path);
+            self.end_of_declaration(';', Some(rec))?;
+            self.done(rec);
+            return Ok(());
+        }
+        let rec = self.rec(Some(root), &[3, file.dependency.len() as i32]);
+        self.start_at(rec, start);
+        if !file.option_dependency.is_empty() {
+            return self.fail("imports should precede any option imports to ensure proto files can roundtrip.");
+        }
+        self.import_kind(file, root)?;
+        let path = self.import_path()?;
+        file.dependency.push(path.clone().into());
+        self.import_at(rec, &path);
+        self.end_of_declaration(';', Some(rec))?;
+        self.done(rec);
+        Ok(())
     }
 
-    fn import(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        self.advance();
+    /// `public` or `weak` after `import`.
+    fn import_kind(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
         let index = file.dependency.len() as i32;
-        let mut option_import = false;
-        if self.try_consume_word("public") {
+        if self.looking_at_word("public") {
+            let rec = self.rec(Some(root), &[10, file.public_dependency.len() as i32]);
+            self.advance();
             file.public_dependency.push(index);
+            self.done(rec);
         } else if self.looking_at_word("weak") {
             if self.edition_at_least(d::Edition::Edition2024) {
                 return self.fail(
                     "weak import is not supported in edition 2024 and above. Consider using option import instead.",
                 );
             }
+            let rec = self.rec(Some(root), &[11, file.weak_dependency.len() as i32]);
             self.advance();
             file.weak_dependency.push(index);
-        } else if self.looking_at_word("option") {
-            if !self.edition_at_least(d::Edition::Edition2024) {
-                return self.fail("option import is not supported before edition 2024.");
-            }
-            self.advance();
-            option_import = true;
+            self.done(rec);
         }
+        Ok(())
+    }
+
+    fn import_path(&mut self) -> Parsed<String> {
         let path = self.string("Expected a string naming the file to import.")?;
-        let path = String::from_utf8_lossy(&path).into_owned();
-        self.end_of_statement()?;
-        if option_import {
-            file.option_dependency.push(path.into());
-        } else {
-            file.dependency.push(path.into());
-        }
-        Ok(())
+        Ok(String::from_utf8_lossy(&path).into_owned())
     }
 
-    fn package(&mut self, file: &mut d::FileDescriptorProto) -> Parsed<()> {
-        let at = self.pos();
-        self.advance();
+    fn package(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
         if file.package.is_some() {
-            return self.fail_at(at, "Multiple package definitions.");
+            return self.fail("Multiple package definitions.");
         }
-        let package = self.dotted_name(false, "Expected identifier.")?;
-        self.end_of_statement()?;
+        let rec = self.rec(Some(root), &[2]);
+        self.error_at(rec, root, At::Name);
+        self.advance();
+        let mut package = self.identifier("Expected identifier.")?;
+        while self.try_consume('.') {
+            package.push('.');
+            package += &self.identifier("Expected identifier.")?;
+        }
         file.package = Some(package.into());
+        self.end_of_declaration(';', Some(rec))?;
+        self.done(rec);
         Ok(())
-    }
-
-    fn service(&mut self) -> Parsed<d::ServiceDescriptorProto> {
-        let name = self.identifier("Expected service name.")?;
-        let mut service = d::ServiceDescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        };
-        self.block(|p| {
-            if p.try_consume(';') {
-                return Ok(());
-            }
-            if p.try_consume_word("option") {
-                let option = p.option_assignment()?;
-                p.end_of_statement()?;
-                service
-                    .options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
-                return Ok(());
-            }
-            if p.try_consume_word("rpc") {
-                let method = p.method()?;
-                service.method.push(method);
-                return Ok(());
-            }
-            p.fail("Expected \"rpc\".")
-        })?;
-        Ok(service)
-    }
-
-    fn method(&mut self) -> Parsed<d::MethodDescriptorProto> {
-        let name = self.identifier("Expected method name.")?;
-        let mut method = d::MethodDescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        };
-        self.consume('(')?;
-        if self.try_consume_word("stream") {
-            method.client_streaming = Some(true);
-        }
-        method.input_type = Some(self.dotted_name(true, "Expected type name.")?.into());
-        self.consume(')')?;
-        self.consume_word("returns")?;
-        self.consume('(')?;
-        if self.try_consume_word("stream") {
-            method.server_streaming = Some(true);
-        }
-        method.output_type = Some(self.dotted_name(true, "Expected type name.")?.into());
-        self.consume(')')?;
-        if self.looking_at('{') {
-            // A block, even an empty one, gives the method options.
-            method.options.get_or_insert_with(Default::default);
-            self.block(|p| {
-                if p.try_consume(';') {
-                    return Ok(());
-                }
-                p.consume_word("option")?;
-                let option = p.option_assignment()?;
-                p.end_of_statement()?;
-                method
-                    .options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
-                Ok(())
-            })?;
-            self.try_consume(';');
-            return Ok(method);
-        }
-        self.end_of_statement()?;
-        Ok(method)
-    }
-
-    fn enum_definition(&mut self) -> Parsed<d::EnumDescriptorProto> {
-        let name = self.identifier("Expected enum name.")?;
-        let mut enum_type = d::EnumDescriptorProto {
-            name: Some(name.into()),
-            ..Default::default()
-        };
-        self.block(|p| p.enum_statement(&mut enum_type))?;
-        Ok(enum_type)
-    }
-
-    fn enum_statement(&mut self, enum_type: &mut d::EnumDescriptorProto) -> Parsed<()> {
-        if self.try_consume(';') {
-            return Ok(());
-        }
-        if self.try_consume_word("option") {
-            let option = self.option_assignment()?;
-            self.end_of_statement()?;
-            enum_type
-                .options
-                .get_or_insert_with(Default::default)
-                .uninterpreted_option
-                .push(option);
-            return Ok(());
-        }
-        if self.looking_at_word("reserved") && !matches!(self.peek(1), Tok::Symbol('=')) {
-            self.advance();
-            return self.enum_reserved(enum_type);
-        }
-        let name = self.identifier("Expected enum constant name.")?;
-        self.consume('=')?;
-        let negative = self.try_consume('-');
-        let max = if negative { 1 << 31 } else { i32::MAX as u64 };
-        let number = self.integer(max, "Expected integer.")?;
-        let number = if negative { -(number as i64) } else { number as i64 };
-        let mut value = d::EnumValueDescriptorProto {
-            name: Some(name.into()),
-            number: Some(number as i32),
-            ..Default::default()
-        };
-        if self.looking_at('[') {
-            let options = value.options.get_or_insert_with(Default::default);
-            self.bracketed_options(&mut options.uninterpreted_option)?;
-        }
-        self.end_of_statement()?;
-        enum_type.value.push(value);
-        Ok(())
-    }
-
-    fn enum_reserved(&mut self, enum_type: &mut d::EnumDescriptorProto) -> Parsed<()> {
-        if self.reserved_names_follow() {
-            return self.reserved_names(&mut enum_type.reserved_name);
-        }
-        loop {
-            let start = self.signed_number()?;
-            let end = if self.try_consume_word("to") {
-                if self.try_consume_word("max") {
-                    i32::MAX as i64
-                } else {
-                    self.signed_number()?
-                }
-            } else {
-                start
-            };
-            enum_type
-                .reserved_range
-                .push(d::enum_descriptor_proto::EnumReservedRange {
-                    start: Some(start as i32),
-                    end: Some(end as i32),
-                    ..Default::default()
-                });
-            if !self.try_consume(',') {
-                break;
-            }
-        }
-        self.end_of_statement()
-    }
-
-    fn signed_number(&mut self) -> Parsed<i64> {
-        let negative = self.try_consume('-');
-        let max = if negative { 1 << 31 } else { i32::MAX as u64 };
-        let value = self.integer(max, "Expected enum value or number range.")? as i64;
-        Ok(if negative { -value } else { value })
-    }
-
-    /// Whether a `reserved` statement lists names (strings, or identifiers
-    /// from edition 2023 on) rather than numbers.
-    fn reserved_names_follow(&self) -> bool {
-        matches!(self.current().tok, Tok::Str(_) | Tok::Ident(_))
-    }
-
-    fn reserved_names(&mut self, names: &mut Vec<fastrs::LaxString>) -> Parsed<()> {
-        loop {
-            let at = self.pos();
-            let name = match (&self.current().tok, self.syntax) {
-                (Tok::Str(_), Syntax::Editions(_)) => {
-                    return self.fail("Reserved names must be identifiers in editions, not string literals.")
-                }
-                (Tok::Str(_), _) => String::from_utf8_lossy(&self.string("Expected field name.")?).into_owned(),
-                (Tok::Ident(_), Syntax::Editions(_)) => self.identifier("Expected field name identifier.")?,
-                (Tok::Ident(_), _) => {
-                    return self.fail("Reserved names must be string literals. (Only editions supports identifiers.)")
-                }
-                _ => return self.fail("Expected field name."),
-            };
-            let _ = at;
-            names.push(name.into());
-            if !self.try_consume(',') {
-                break;
-            }
-        }
-        self.end_of_statement()
     }
 }
 
@@ -567,6 +440,11 @@ fn edition_named(name: &str) -> Option<d::Edition> {
         "2024" => d::Edition::Edition2024,
         "2026" => d::Edition::Edition2026,
         "UNSTABLE" => d::Edition::EditionUnstable,
+        "1_TEST_ONLY" => d::Edition::Edition1TestOnly,
+        "2_TEST_ONLY" => d::Edition::Edition2TestOnly,
+        "99997_TEST_ONLY" => d::Edition::Edition99997TestOnly,
+        "99998_TEST_ONLY" => d::Edition::Edition99998TestOnly,
+        "99999_TEST_ONLY" => d::Edition::Edition99999TestOnly,
         _ => return None,
     })
 }

@@ -3,103 +3,137 @@
 //! the descriptor holds directly.
 
 use fastrs::descriptor as d;
-use fastrs::descriptor::field_descriptor_proto::{Label, Type};
+use fastrs::descriptor::field_descriptor_proto::Type;
 use fastrs::descriptor::uninterpreted_option::NamePart;
 
-use super::{Parsed, Parser};
+use super::locations::Rec;
+use super::{At, Parsed, Parser};
 use crate::lex::Tok;
 
 impl Parser<'_> {
-    /// `name = value` after `option`.
-    pub(super) fn option_assignment(&mut self) -> Parsed<d::UninterpretedOption> {
-        let mut option = d::UninterpretedOption {
-            name: self.option_name()?,
-            ..Default::default()
-        };
-        self.consume('=')?;
-        self.option_value(&mut option)?;
-        Ok(option)
-    }
-
-    /// `part(.part)*`, each part an identifier or a parenthesized
-    /// extension name.
-    fn option_name(&mut self) -> Parsed<Vec<NamePart>> {
-        let mut parts = Vec::new();
+    /// One option, into `options`, recorded under `parent` (the options
+    /// location): a statement (`option name = value;`) or an assignment in
+    /// brackets.
+    pub(super) fn option(
+        &mut self,
+        options: &mut Vec<d::UninterpretedOption>,
+        parent: Rec,
+        statement: bool,
+    ) -> Parsed<()> {
+        let rec = self.rec(Some(parent), &[999, options.len() as i32]);
+        if statement {
+            self.consume_word("option")?;
+        }
+        let mut option = d::UninterpretedOption::default();
+        let name = self.rec(Some(rec), &[2]);
+        self.error_at(name, rec, At::OptionName);
         loop {
-            let part = if self.try_consume('(') {
-                let name = self.dotted_name(true, "Expected identifier.")?;
-                self.consume(')')?;
-                NamePart {
-                    name_part: Some(name.into()),
-                    is_extension: Some(true),
-                    ..Default::default()
-                }
-            } else {
-                let name = self.identifier("Expected identifier.")?;
-                NamePart {
-                    name_part: Some(name.into()),
-                    is_extension: Some(false),
-                    ..Default::default()
-                }
-            };
-            parts.push(part);
+            let part = self.rec(Some(name), &[option.name.len() as i32]);
+            option.name.push(self.option_name_part(part)?);
+            self.done(part);
             if !self.try_consume('.') {
-                return Ok(parts);
+                break;
             }
         }
+        self.done(name);
+        self.consume('=')?;
+        let value = self.rec(Some(rec), &[]);
+        self.error_at(value, rec, At::OptionValue);
+        self.option_value(&mut option, value)?;
+        self.done(value);
+        options.push(option);
+        if statement {
+            self.end_of_declaration(';', Some(rec))?;
+        }
+        self.done(rec);
+        Ok(())
     }
 
-    fn option_value(&mut self, option: &mut d::UninterpretedOption) -> Parsed<()> {
-        if self.looking_at('{') {
-            option.aggregate_value = Some(self.aggregate_text()?.into());
-            return Ok(());
+    /// An identifier, or a parenthesized extension name.
+    fn option_name_part(&mut self, rec: Rec) -> Parsed<NamePart> {
+        if !self.try_consume('(') {
+            let name = self.rec(Some(rec), &[1]);
+            let text = self.identifier("Expected identifier.")?;
+            self.done(name);
+            return Ok(NamePart {
+                name_part: Some(text.into()),
+                is_extension: Some(false),
+                ..Default::default()
+            });
         }
+        let name = self.rec(Some(rec), &[1]);
+        let mut text = String::new();
+        if let Tok::Ident(word) = &self.current().tok {
+            text += word;
+            self.advance();
+        }
+        while self.try_consume('.') {
+            text.push('.');
+            text += &self.identifier("Expected identifier.")?;
+        }
+        self.done(name);
+        self.consume(')')?;
+        Ok(NamePart {
+            name_part: Some(text.into()),
+            is_extension: Some(true),
+            ..Default::default()
+        })
+    }
+
+    /// The value after `=`; `rec` gets the path of the field it fills.
+    fn option_value(&mut self, option: &mut d::UninterpretedOption, rec: Rec) -> Parsed<()> {
         let negative = self.try_consume('-');
         match self.current().tok.clone() {
-            Tok::Ident(word) if negative && word != "inf" && word != "nan" => {
-                self.fail("Identifier after '-' symbol must be inf or nan.")
-            }
-            Tok::Ident(word) if negative => {
-                self.advance();
-                option.double_value = Some(if word == "inf" { f64::NEG_INFINITY } else { -f64::NAN });
-                Ok(())
-            }
             Tok::Ident(word) => {
+                self.add_path(rec, 3);
                 self.advance();
-                option.identifier_value = Some(word.into());
-                Ok(())
-            }
-            Tok::Int(value) if negative => {
-                if value > 1 << 63 {
-                    return self.fail("Integer out of range.");
+                match (negative, word.as_str()) {
+                    (true, "inf") => option.double_value = Some(f64::NEG_INFINITY),
+                    (true, "nan") => option.double_value = Some(f64::NAN),
+                    (true, _) => return self.fail("Identifier after '-' symbol must be inf or nan."),
+                    (false, _) => option.identifier_value = Some(word.into()),
                 }
+            }
+            Tok::Int(value) if !negative || value <= 1 << 63 => {
+                self.add_path(rec, if negative { 5 } else { 4 });
                 self.advance();
-                option.negative_int_value = Some((value as i64).wrapping_neg());
-                Ok(())
+                if negative {
+                    option.negative_int_value = Some((value as i64).wrapping_neg());
+                } else {
+                    option.positive_int_value = Some(value);
+                }
             }
             Tok::Int(value) => {
+                self.add_path(rec, 6);
                 self.advance();
-                option.positive_int_value = Some(value);
-                Ok(())
+                option.double_value = Some(-(value as f64));
             }
             Tok::Float(value) => {
+                self.add_path(rec, 6);
                 self.advance();
                 option.double_value = Some(if negative { -value } else { value });
-                Ok(())
             }
-            Tok::Str(_) if negative => self.fail("Invalid '-' symbol before string."),
             Tok::Str(_) => {
+                self.add_path(rec, 7);
+                if negative {
+                    return self.fail("Invalid '-' symbol before string.");
+                }
                 option.string_value = Some(self.string("Expected string.")?);
-                Ok(())
             }
-            _ => self.fail("Expected option value."),
+            Tok::Symbol('{') => {
+                self.add_path(rec, 8);
+                option.aggregate_value = Some(self.aggregate_text()?.into());
+            }
+            Tok::Eof => return self.fail("Unexpected end of stream while parsing option value."),
+            _ => return self.fail("Expected option value."),
         }
+        Ok(())
     }
 
-    /// The text between an aggregate value's braces, tokens joined by
-    /// spaces (as protoc keeps it), for the text-format reader.
+    /// The text between an aggregate value's braces, laid out as written
+    /// (each token at its line and column) for the text-format reader.
     fn aggregate_text(&mut self) -> Parsed<String> {
-        self.consume('{')?;
+        self.advance();
         let mut depth = 1;
         let mut text = String::new();
         loop {
@@ -115,18 +149,29 @@ impl Parser<'_> {
                     return Ok(text);
                 }
             }
-            if !text.is_empty() {
-                text.push(' ');
+            let previous = &self.tokens[self.at - 1];
+            let current = self.current();
+            if current.start.line > previous.end.line {
+                text.extend(std::iter::repeat_n(
+                    '\n',
+                    (current.start.line - previous.end.line) as usize,
+                ));
+                text.extend(std::iter::repeat_n(' ', current.start.column as usize));
+            } else if current.start.column > previous.end.column {
+                text.extend(std::iter::repeat_n(
+                    ' ',
+                    (current.start.column - previous.end.column) as usize,
+                ));
             }
             text += &self.advance().text;
         }
     }
 
-    /// `[a = 1, b = 2]` after an enum value or extension range.
-    pub(super) fn bracketed_options(&mut self, into: &mut Vec<d::UninterpretedOption>) -> Parsed<()> {
+    /// `[a = 1, b = 2]` after an enum value, recorded at `rec`.
+    pub(super) fn bracketed_options(&mut self, options: &mut Vec<d::UninterpretedOption>, rec: Rec) -> Parsed<()> {
         self.consume('[')?;
         loop {
-            into.push(self.option_assignment()?);
+            self.option(options, rec, false)?;
             if !self.try_consume(',') {
                 break;
             }
@@ -136,68 +181,75 @@ impl Parser<'_> {
 
     /// A field's `[...]`, where `default` and `json_name` are not options
     /// but parts of the field.
-    pub(super) fn field_options(&mut self, field: &mut d::FieldDescriptorProto) -> Parsed<()> {
+    pub(super) fn field_options(&mut self, field: &mut d::FieldDescriptorProto, field_rec: Rec) -> Parsed<()> {
+        if !self.looking_at('[') {
+            return Ok(());
+        }
+        let rec = self.rec(Some(field_rec), &[8]);
         self.consume('[')?;
         loop {
-            if self.looking_at_word("default") && matches!(self.peek(1), Tok::Symbol('=')) {
-                self.default_assignment(field)?;
-            } else if self.looking_at_word("json_name") && matches!(self.peek(1), Tok::Symbol('=')) {
-                self.json_name_assignment(field)?;
+            if self.looking_at_word("default") {
+                self.default_assignment(field, field_rec)?;
+            } else if self.looking_at_word("json_name") {
+                self.json_name_assignment(field, field_rec)?;
             } else {
-                let option = self.option_assignment()?;
-                field
-                    .options
-                    .get_or_insert_with(Default::default)
-                    .uninterpreted_option
-                    .push(option);
+                let options = field.options.get_or_insert_with(Default::default);
+                self.option(&mut options.uninterpreted_option, rec, false)?;
             }
             if !self.try_consume(',') {
                 break;
             }
         }
-        self.consume(']')
+        self.consume(']')?;
+        self.done(rec);
+        Ok(())
     }
 
-    fn json_name_assignment(&mut self, field: &mut d::FieldDescriptorProto) -> Parsed<()> {
-        let at = self.pos();
-        self.advance();
-        self.advance();
-        if field.extendee.is_some() {
-            return self.fail_at(at, "option json_name is not allowed on extension fields.");
-        }
+    fn json_name_assignment(&mut self, field: &mut d::FieldDescriptorProto, field_rec: Rec) -> Parsed<()> {
         if field.json_name.is_some() {
-            return self.fail_at(at, "Already set option \"json_name\".");
+            return self.fail("Already set option \"json_name\".");
         }
-        let value = self.string("Expected string for JSON name.")?;
-        field.json_name = Some(value.into());
+        let rec = self.rec(Some(field_rec), &[10]);
+        self.error_at(rec, field_rec, At::OptionName);
+        self.advance();
+        self.consume('=')?;
+        let value = self.rec(Some(rec), &[]);
+        self.error_at(value, field_rec, At::OptionValue);
+        let name = self.string("Expected string for JSON name.")?;
+        field.json_name = Some(name.into());
+        self.done(value);
+        self.done(rec);
         Ok(())
     }
 
     /// `default = value`, kept as protoc's parser writes it: numbers in
     /// decimal, floats shortest, bytes C-escaped, enum values by name.
-    fn default_assignment(&mut self, field: &mut d::FieldDescriptorProto) -> Parsed<()> {
-        let at = self.pos();
-        self.advance();
-        self.advance();
+    fn default_assignment(&mut self, field: &mut d::FieldDescriptorProto, field_rec: Rec) -> Parsed<()> {
         if field.default_value.is_some() {
-            return self.fail_at(at, "Already set option \"default\".");
+            return self.fail("Already set option \"default\".");
         }
-        if field.label == Some(Label::Repeated) {
-            return self.fail_at(at, "Repeated fields can't have default values.");
-        }
+        self.advance();
+        self.consume('=')?;
+        let rec = self.rec(Some(field_rec), &[7]);
+        self.error_at(rec, field_rec, At::DefaultValue);
         let text = match field.r#type {
-            None => self.identifier("Expected enum identifier.")?,
+            // A message or enum: which, linking tells.
+            None => self.advance().text,
             Some(Type::Group | Type::Message) => return self.fail("Messages can't have default values."),
-            Some(Type::String) => String::from_utf8_lossy(&self.string("Expected string.")?).into_owned(),
+            Some(Type::String) => {
+                String::from_utf8_lossy(&self.string("Expected string for field default value.")?).into_owned()
+            }
             Some(Type::Bytes) => crate::text::c_escape(&self.string("Expected string.")?),
             Some(Type::Bool) => match &self.current().tok {
                 Tok::Ident(w) if w == "true" || w == "false" => self.advance().text,
                 _ => return self.fail("Expected \"true\" or \"false\"."),
             },
             Some(Type::Float | Type::Double) => self.float_default()?,
+            Some(Type::Enum) => self.identifier("Expected enum identifier for field default value.")?,
             Some(ty) => self.integer_default(ty)?,
         };
         field.default_value = Some(text.into());
+        self.done(rec);
         Ok(())
     }
 
@@ -222,10 +274,9 @@ impl Parser<'_> {
             Type::Uint32 | Type::Fixed32 => (false, u32::MAX as u64),
             _ => (false, u64::MAX),
         };
-        let at = self.pos();
         let negative = self.try_consume('-');
         if negative && !signed {
-            return self.fail_at(at, "Unsigned field can't have negative default value.");
+            return self.fail("Unsigned field can't have negative default value.");
         }
         let value = self.integer(
             if negative { max + 1 } else { max },
