@@ -10,6 +10,35 @@ pub struct Pos {
     pub column: u32,
 }
 
+/// A problem found while linking, at a part of an element (by the path of
+/// the element's location), to be placed in the file when reported.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub path: Vec<i32>,
+    pub at: crate::parse::At,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn new(path: &[i32], at: crate::parse::At, message: impl Into<String>) -> Self {
+        Problem {
+            path: path.to_vec(),
+            at,
+            message: message.into(),
+        }
+    }
+
+    /// A problem of the whole file, reported without a place (as protoc's
+    /// command line reports its own checks).
+    pub fn nowhere(message: impl Into<String>) -> Self {
+        Problem {
+            path: vec![-1],
+            at: crate::parse::At::Other,
+            message: message.into(),
+        }
+    }
+}
+
 /// One problem found in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -48,15 +77,6 @@ impl Diagnostics {
         self.list.push(Diagnostic {
             file: self.file.clone(),
             pos: Some(at),
-            message: message.into(),
-        });
-    }
-
-    /// A problem of the whole file (a missing import, say).
-    pub fn file_error(&mut self, message: impl Into<String>) {
-        self.list.push(Diagnostic {
-            file: self.file.clone(),
-            pos: None,
             message: message.into(),
         });
     }

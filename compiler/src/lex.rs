@@ -269,7 +269,8 @@ impl Lexer<'_> {
                 }
                 Some('\\') => {
                     self.bump();
-                    self.escape(at, &mut out);
+                    let escape_at = self.pos;
+                    self.escape(escape_at, &mut out);
                 }
                 Some(c) => {
                     self.bump();

@@ -17,6 +17,7 @@
 //! into their messages). The well-known types resolve without an include
 //! directory for them.
 
+mod check;
 mod comments;
 mod error;
 mod lex;

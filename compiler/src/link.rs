@@ -6,82 +6,90 @@
 use std::collections::HashSet;
 
 use fastrs::descriptor as d;
-use fastrs::descriptor::field_descriptor_proto::Type;
+use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 
+use crate::error::Problem;
+use crate::parse::At;
 use crate::symbols::{join, Kind, Symbols, Unresolved};
 use crate::text::{shortest_double, shortest_float};
 
 /// Links `file`, whose names may come from the files `visible` (by index).
 /// Returns the problems found, in protoc's wording.
-pub fn link(file: &mut d::FileDescriptorProto, symbols: &Symbols, visible: &HashSet<usize>) -> Vec<String> {
+pub fn link(file: &mut d::FileDescriptorProto, symbols: &Symbols, visible: &HashSet<usize>) -> Vec<Problem> {
     let mut linker = Linker {
         symbols,
         visible,
         file_name: file.name.as_deref().unwrap_or("").to_owned(),
-        errors: Vec::new(),
+        proto3: file.syntax.as_deref() == Some("proto3"),
+        problems: Vec::new(),
     };
     let package = file.package.as_deref().unwrap_or("").to_owned();
-    let proto3 = file.syntax.as_deref() == Some("proto3");
-    for message in &mut file.message_type {
-        linker.message(&package, message, proto3);
+    for (i, message) in file.message_type.iter_mut().enumerate() {
+        linker.message(&package, message, &[4, i as i32]);
     }
-    for extension in &mut file.extension {
-        linker.extension(&package, extension, proto3);
+    for (i, service) in file.service.iter_mut().enumerate() {
+        linker.service(&package, service, &[6, i as i32]);
     }
-    for service in &mut file.service {
-        linker.service(&package, service);
-    }
-    for enum_type in &mut file.enum_type {
-        check_enum(enum_type, proto3, &mut linker.errors);
+    for (i, extension) in file.extension.iter_mut().enumerate() {
+        linker.extension(&package, extension, &[7, i as i32]);
     }
     if file.syntax.as_deref() == Some("proto2") {
         // protoc writes no syntax for proto2, written or not.
         file.syntax = None;
     }
-    linker.errors
+    linker.problems
 }
 
 struct Linker<'a> {
     symbols: &'a Symbols,
     visible: &'a HashSet<usize>,
     file_name: String,
-    errors: Vec<String>,
+    proto3: bool,
+    problems: Vec<Problem>,
 }
 
 impl Linker<'_> {
-    fn message(&mut self, scope: &str, message: &mut d::DescriptorProto, proto3: bool) {
+    fn problem(&mut self, path: &[i32], at: At, message: impl Into<String>) {
+        self.problems.push(Problem::new(path, at, message));
+    }
+
+    fn message(&mut self, scope: &str, message: &mut d::DescriptorProto, path: &[i32]) {
         let name = join(scope, message.name.as_deref().unwrap_or(""));
-        for field in &mut message.field {
-            self.field(&name, field, proto3);
+        let at = |field: i32, i: usize| [path, &[field, i as i32]].concat();
+        for (i, field) in message.field.iter_mut().enumerate() {
+            self.field(&name, field, &at(2, i));
         }
-        for extension in &mut message.extension {
-            self.extension(&name, extension, proto3);
+        for (i, extension) in message.extension.iter_mut().enumerate() {
+            self.extension(&name, extension, &at(6, i));
         }
-        for nested in &mut message.nested_type {
-            self.message(&name, nested, proto3);
-        }
-        for enum_type in &mut message.enum_type {
-            check_enum(enum_type, proto3, &mut self.errors);
+        for (i, nested) in message.nested_type.iter_mut().enumerate() {
+            self.message(&name, nested, &at(3, i));
         }
     }
 
-    fn extension(&mut self, scope: &str, field: &mut d::FieldDescriptorProto, proto3: bool) {
+    /// An extension (its extendee's problems have a place only for the
+    /// first extension of a block, where protoc records the extendee).
+    fn extension(&mut self, scope: &str, field: &mut d::FieldDescriptorProto, path: &[i32]) {
         let full = join(scope, field.name.as_deref().unwrap_or(""));
-        if let Some(extendee) = field.extendee.as_deref() {
-            if let Some(resolved) = self.message_type(extendee, &full) {
+        if let Some(extendee) = field.extendee.as_deref().map(str::to_owned) {
+            if let Some(resolved) = self.message_type(&extendee, &full, path, At::Extendee) {
                 field.extendee = Some(resolved.into());
             }
         }
-        self.field(scope, field, proto3);
+        self.field(scope, field, path);
     }
 
-    fn service(&mut self, scope: &str, service: &mut d::ServiceDescriptorProto) {
+    fn service(&mut self, scope: &str, service: &mut d::ServiceDescriptorProto, path: &[i32]) {
         let name = join(scope, service.name.as_deref().unwrap_or(""));
-        for method in &mut service.method {
+        for (m, method) in service.method.iter_mut().enumerate() {
             let full = join(&name, method.name.as_deref().unwrap_or(""));
-            for ty in [&mut method.input_type, &mut method.output_type] {
-                if let Some(written) = ty.as_deref() {
-                    if let Some(resolved) = self.message_type(written, &full) {
+            let at = [path, &[2, m as i32]].concat();
+            for (ty, part) in [
+                (&mut method.input_type, At::InputType),
+                (&mut method.output_type, At::OutputType),
+            ] {
+                if let Some(written) = ty.as_deref().map(str::to_owned) {
+                    if let Some(resolved) = self.message_type(&written, &full, &at, part) {
                         *ty = Some(resolved.into());
                     }
                 }
@@ -90,34 +98,35 @@ impl Linker<'_> {
     }
 
     /// The full name (`.pkg.M`) of the message `written` names, seen from
-    /// `relative_to`.
-    fn message_type(&mut self, written: &str, relative_to: &str) -> Option<String> {
-        let (full, kind) = self.resolve(written, relative_to)?;
+    /// `relative_to`; problems go to the part `at` of the element `path`.
+    fn message_type(&mut self, written: &str, relative_to: &str, path: &[i32], at: At) -> Option<String> {
+        let (full, kind) = self.resolve(written, relative_to, path, at)?;
         if kind != Kind::Message {
-            self.errors.push(format!("\"{written}\" is not a message type."));
+            self.problem(path, at, format!("\"{written}\" is not a message type."));
             return None;
         }
         Some(format!(".{full}"))
     }
 
-    fn resolve(&mut self, written: &str, relative_to: &str) -> Option<(String, Kind)> {
+    fn resolve(&mut self, written: &str, relative_to: &str, path: &[i32], at: At) -> Option<(String, Kind)> {
         match self.symbols.resolve(written, relative_to, self.visible, true) {
             Ok((full, symbol)) if symbol.kind == Kind::Message || symbol.kind == Kind::Enum => {
                 Some((full, symbol.kind))
             }
             Ok(_) => {
-                self.errors.push(format!("\"{written}\" is not a type."));
+                self.problem(path, at, format!("\"{written}\" is not a type."));
                 None
             }
             Err(why) => {
-                self.unresolved(written, why);
+                let message = self.unresolved(written, why);
+                self.problem(path, at, message);
                 None
             }
         }
     }
 
-    fn unresolved(&mut self, written: &str, why: Unresolved) {
-        self.errors.push(match why {
+    fn unresolved(&self, written: &str, why: Unresolved) -> String {
+        match why {
             Unresolved::Missing => format!("\"{written}\" is not defined."),
             Unresolved::InnerScope(full) => format!(
                 "\"{written}\" is resolved to \"{full}\", which is not defined. The innermost scope is searched first \
@@ -128,19 +137,19 @@ impl Linker<'_> {
                  the necessary import.",
                 self.symbols.file_names[file], self.file_name
             ),
-        });
+        }
     }
 
-    fn field(&mut self, scope: &str, field: &mut d::FieldDescriptorProto, proto3: bool) {
+    fn field(&mut self, scope: &str, field: &mut d::FieldDescriptorProto, path: &[i32]) {
         let name = field.name.as_deref().unwrap_or("").to_owned();
         let full = join(scope, &name);
         if let Some(written) = field.type_name.as_deref().map(str::to_owned) {
-            if let Some((resolved, kind)) = self.resolve(&written, &full) {
+            if let Some((resolved, kind)) = self.resolve(&written, &full, path, At::Type) {
                 match (field.r#type, kind) {
                     (None, Kind::Message) => field.r#type = Some(Type::Message),
                     (None, _) => field.r#type = Some(Type::Enum),
                     (Some(Type::Group), Kind::Message) => {}
-                    _ => self.errors.push(format!("\"{written}\" is not a message type.")),
+                    _ => self.problem(path, At::Type, format!("\"{written}\" is not a message type.")),
                 }
                 field.type_name = Some(format!(".{resolved}").into());
             }
@@ -149,48 +158,61 @@ impl Linker<'_> {
             field.json_name = Some(json_name(&name).into());
         }
         if field.default_value.is_some() {
-            if proto3 {
-                self.errors
-                    .push("Explicit default values are not allowed in proto3.".into());
-            }
-            self.default_value(field);
+            self.default_value(field, path);
         }
     }
 
-    /// The default as `CopyTo` writes it for the field's type.
-    fn default_value(&mut self, field: &mut d::FieldDescriptorProto) {
-        let Some(text) = field.default_value.as_deref() else {
+    /// Checks a default and writes it as `CopyTo` writes it for the
+    /// field's type.
+    fn default_value(&mut self, field: &mut d::FieldDescriptorProto, path: &[i32]) {
+        let Some(text) = field.default_value.as_deref().map(str::to_owned) else {
             return;
         };
+        if field.label == Some(Label::Repeated) {
+            self.problem(path, At::DefaultValue, "Repeated fields can't have default values.");
+            return;
+        }
         let normalized = match field.r#type {
             Some(Type::Float) => shortest_float(text.parse::<f64>().unwrap_or(f64::NAN) as f32),
             Some(Type::Double) => shortest_double(text.parse::<f64>().unwrap_or(f64::NAN)),
-            Some(Type::Enum) => {
-                let type_name = field.type_name.as_deref().unwrap_or("");
-                let values = self
-                    .symbols
-                    .get(type_name.trim_start_matches('.'))
-                    .and_then(|s| s.values.clone());
-                if !values.is_some_and(|values| values.iter().any(|(name, _)| name == text)) {
-                    self.errors
-                        .push(format!("Enum type \"{type_name}\" has no value named \"{text}\"."));
-                }
-                return;
-            }
+            Some(Type::Enum) => return self.enum_default(field, &text, path),
             Some(Type::Message | Type::Group) => {
-                self.errors.push("Messages can't have default values.".into());
-                return;
+                return self.problem(path, At::DefaultValue, "Messages can't have default values.")
             }
-            _ => return,
+            _ => text,
         };
+        if self.proto3 {
+            self.problem(
+                path,
+                At::DefaultValue,
+                "Explicit default values are not allowed in proto3.",
+            );
+        }
         field.default_value = Some(normalized.into());
     }
-}
 
-/// Proto3 enums must start at 0.
-fn check_enum(enum_type: &d::EnumDescriptorProto, proto3: bool, errors: &mut Vec<String>) {
-    if proto3 && enum_type.value.first().is_some_and(|v| v.number != Some(0)) {
-        errors.push("The first enum value must be zero for open enums.".into());
+    fn enum_default(&mut self, field: &d::FieldDescriptorProto, text: &str, path: &[i32]) {
+        let type_name = field.type_name.as_deref().unwrap_or("").trim_start_matches('.');
+        let values = self.symbols.get(type_name).and_then(|s| s.values.clone());
+        if !text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            self.problem(
+                path,
+                At::DefaultValue,
+                "Default value for an enum field must be an identifier.",
+            );
+        } else if !values.is_some_and(|values| values.iter().any(|(name, _)| name == text)) {
+            self.problem(
+                path,
+                At::DefaultValue,
+                format!("Enum type \"{type_name}\" has no value named \"{text}\"."),
+            );
+        } else if self.proto3 {
+            self.problem(
+                path,
+                At::DefaultValue,
+                "Explicit default values are not allowed in proto3.",
+            );
+        }
     }
 }
 

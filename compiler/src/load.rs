@@ -9,7 +9,7 @@ use fastrs::descriptor as d;
 use fastrs::well_known as wk;
 use fastrs::{Described, Message};
 
-use crate::error::{Diagnostic, Diagnostics, Error};
+use crate::error::{Diagnostic, Diagnostics, Error, Pos, Problem};
 use crate::parse::Locations;
 use crate::schema::Schema;
 use crate::source_info;
@@ -90,8 +90,9 @@ struct Loader<'a> {
     /// taken ready-made.
     locations: Vec<Option<Locations>>,
     by_name: HashMap<String, usize>,
-    /// Files whose imports are being loaded, to catch import cycles.
-    stack: Vec<String>,
+    /// Files whose imports are being loaded (with where each import is
+    /// written), to catch import cycles.
+    stack: Vec<(String, HashMap<String, Pos>)>,
     /// Files that failed, so that each is reported once.
     failed: HashSet<String>,
     symbols: Symbols,
@@ -136,18 +137,24 @@ impl Loader<'_> {
         if self.failed.contains(name) {
             return None;
         }
-        if let Some(at) = self.stack.iter().position(|n| n == name) {
-            let cycle = [&self.stack[at..], &[name.to_owned()]].concat().join(" -> ");
-            let mut diagnostics = Diagnostics::new(&self.stack[self.stack.len() - 1]);
-            diagnostics.file_error(format!("File recursively imports itself: {cycle}"));
-            self.errors.extend(diagnostics.list);
+        if let Some(at) = self.stack.iter().position(|(n, _)| n == name) {
+            let mut cycle: Vec<&str> = self.stack[at..].iter().map(|(n, _)| n.as_str()).collect();
+            cycle.push(name);
+            let next = cycle[1];
+            let (file, imports) = &self.stack[at];
+            self.errors.push(Diagnostic {
+                file: file.clone(),
+                pos: imports.get(next).copied(),
+                message: format!("File recursively imports itself: {}", cycle.join(" -> ")),
+            });
             return None;
         }
         let Some((file, locations)) = self.read(name) else {
             self.failed.insert(name.to_owned());
             return None;
         };
-        self.stack.push(name.to_owned());
+        let imports = locations.as_ref().map(|l| l.imports.clone()).unwrap_or_default();
+        self.stack.push((name.to_owned(), imports));
         let imports: Vec<String> = file
             .dependency
             .iter()
@@ -171,15 +178,12 @@ impl Loader<'_> {
             return None;
         }
         let index = self.files.len();
-        let mut errors = Vec::new();
-        self.symbols.declare_file(index, &file, &mut errors);
-        self.errors.extend(errors.into_iter().map(|message| Diagnostic {
-            file: name.to_owned(),
-            pos: None,
-            message,
-        }));
+        let mut problems = Vec::new();
+        self.symbols.declare_file(index, &file, &mut problems);
         self.files.push(file);
         self.locations.push(locations);
+        let file = self.files[index].clone();
+        self.report(index, &file, problems);
         self.by_name.insert(name.to_owned(), index);
         Some(index)
     }
@@ -215,7 +219,8 @@ impl Loader<'_> {
         }
     }
 
-    /// Links each compiled file and interprets its options, in order.
+    /// Links each compiled file, interprets its options and checks it, in
+    /// order.
     fn link_all(&mut self) {
         for index in 0..self.files.len() {
             if self.locations[index].is_none() {
@@ -223,23 +228,39 @@ impl Loader<'_> {
             }
             let visible = self.visible(index);
             let mut file = std::mem::take(&mut self.files[index]);
-            let name = file.name.as_deref().unwrap_or("").to_owned();
-            let mut errors = crate::link::link(&mut file, &self.symbols, &visible);
-            if errors.is_empty() {
+            let mut problems = crate::link::link(&mut file, &self.symbols, &visible);
+            if problems.is_empty() {
                 let linked = file.clone();
                 let schema = Schema::new(&self.files, (index, &linked), &self.symbols, &visible);
                 let interpreted = crate::options::interpret_file(&mut file, &schema);
                 if let Some(locations) = &mut self.locations[index] {
                     source_info::move_options(&mut locations.list, &interpreted.moved);
                 }
-                errors = interpreted.errors;
+                problems = interpreted.problems;
             }
-            self.errors.extend(errors.into_iter().map(|message| Diagnostic {
-                file: name.clone(),
-                pos: None,
-                message,
-            }));
+            if problems.is_empty() {
+                let schema = Schema::new(&self.files, (index, &file), &self.symbols, &visible);
+                problems = crate::check::check(&file, &schema);
+                let edition = file.edition.map_or(0, |e| e as i32);
+                problems.extend(crate::check::targets_and_editions(&mut file, edition));
+            }
+            self.report(index, &file, problems);
             self.files[index] = file;
+        }
+    }
+
+    /// Places each problem in the file at `index`, as protoc reports it.
+    fn report(&mut self, index: usize, file: &d::FileDescriptorProto, problems: Vec<Problem>) {
+        let name = file.name.as_deref().unwrap_or("").to_owned();
+        for problem in problems {
+            let pos = self.locations[index]
+                .as_ref()
+                .and_then(|l| l.find(&problem.path, problem.at));
+            self.errors.push(Diagnostic {
+                file: name.clone(),
+                pos,
+                message: problem.message,
+            });
         }
     }
 

@@ -11,6 +11,8 @@ use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::descriptor::uninterpreted_option::NamePart;
 
+use crate::error::Problem;
+use crate::parse::At;
 use crate::schema::Schema;
 use crate::symbols::Kind;
 use crate::walk::{self, Options, Visit};
@@ -31,7 +33,7 @@ pub fn interpret_file(file: &mut d::FileDescriptorProto, schema: &Schema<'_>) ->
 /// What interpreting a file's options found.
 #[derive(Default)]
 pub struct Interpreted {
-    pub errors: Vec<String>,
+    pub problems: Vec<Problem>,
     /// Location paths of options as written, and of the fields they set.
     pub moved: Vec<(Vec<i32>, Vec<i32>)>,
 }
@@ -66,35 +68,36 @@ impl Visit for Interpreter<'_> {
                     }
                     self.out.moved.push(([path, &[999, i as i32]].concat(), dest));
                 }
-                Err(error) => self.out.errors.push(error),
+                Err((at, message)) => {
+                    self.out
+                        .problems
+                        .push(Problem::new(&[path, &[999, i as i32]].concat(), at, message));
+                }
             }
         }
         match O::decode(&encoded) {
             Ok(decoded) => *message = decoded,
-            Err(e) => self
-                .out
-                .errors
-                .push(format!("options do not decode after interpretation: {e}")),
+            Err(e) => self.out.problems.push(Problem::new(
+                path,
+                At::Other,
+                format!("Some options could not be correctly parsed: {e}"),
+            )),
         }
     }
 }
 
-/// An option's name as written, for messages: `(foo.bar).baz`.
-fn display_name(parts: &[NamePart]) -> String {
-    let mut out = String::new();
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
-        let name = part.name_part.as_deref().unwrap_or("");
-        if part.is_extension == Some(true) {
-            out += &format!("({name})");
-        } else {
-            out += name;
-        }
+/// An option's name part as written: `foo`, or `(foo.bar)`.
+fn display_part(part: &NamePart) -> String {
+    let name = part.name_part.as_deref().unwrap_or("");
+    if part.is_extension == Some(true) {
+        format!("({name})")
+    } else {
+        name.to_owned()
     }
-    out
 }
+
+/// Why an option could not be set: the part of it to blame, and what.
+type Refusal = (At, String);
 
 impl Interpreter<'_> {
     /// The encoded records that set `option` on a message of type
@@ -106,92 +109,105 @@ impl Interpreter<'_> {
         option: &d::UninterpretedOption,
         scope: &str,
         set: &mut HashSet<Vec<i32>>,
-    ) -> Result<(Vec<u8>, Vec<i32>, bool), String> {
-        let name = display_name(&option.name);
+    ) -> Result<(Vec<u8>, Vec<i32>, bool), Refusal> {
+        let mut name = String::new();
         let mut message = options.to_owned();
-        let mut path = Vec::new();
+        let mut numbers = Vec::new();
         let mut fields = Vec::new();
         for (i, part) in option.name.iter().enumerate() {
-            let field = self.name_part(&message, part, scope, &name, i == 0)?;
-            path.push(field.number.unwrap_or(0));
-            let last = i + 1 == option.name.len();
-            if !last {
-                if !matches!(field.r#type, Some(Type::Message | Type::Group)) {
-                    return Err(format!("Option \"{name}\" is an atomic type, not a message."));
-                }
-                if field.label == Some(Label::Repeated) {
-                    return Err(format!(
-                        "Option field \"{name}\" is a repeated message. Repeated message options must be initialized \
-                         using an aggregate value."
-                    ));
-                }
-                message = field
-                    .type_name
-                    .as_deref()
-                    .unwrap_or("")
-                    .trim_start_matches('.')
-                    .to_owned();
+            if i > 0 {
+                name.push('.');
+            }
+            name += &display_part(part);
+            let field = self.name_part(&message, part, scope, &name)?;
+            numbers.push(field.0.number.unwrap_or(0));
+            if i + 1 < option.name.len() {
+                message = self.message_after(&field.0, &name)?;
             }
             fields.push(field);
         }
-        let leaf = fields.last().ok_or_else(|| "empty option name".to_owned())?;
-        if leaf.label != Some(Label::Repeated) && !set.insert(path.clone()) {
-            return Err(format!("Option \"{name}\" was already set."));
+        let Some((leaf, leaf_name)) = fields.last() else {
+            return Err((At::OptionName, "Option must have a name.".into()));
+        };
+        if leaf.label != Some(Label::Repeated) && !set.insert(numbers.clone()) {
+            return Err((At::OptionName, format!("Option \"{name}\" was already set.")));
         }
-        let mut bytes = crate::value::encode(self.schema, leaf, option, &name, scope)?;
-        for field in fields.iter().rev().skip(1) {
+        let mut bytes = crate::value::encode(self.schema, leaf, leaf_name, option).map_err(|e| (At::OptionValue, e))?;
+        for (field, _) in fields.iter().rev().skip(1) {
             bytes = wrap(field, &bytes);
         }
-        Ok((bytes, path, leaf.label == Some(Label::Repeated)))
+        Ok((bytes, numbers, leaf.label == Some(Label::Repeated)))
     }
 
-    /// The field one part of an option name names, in the message `message`.
+    /// The message type an option name goes on into after `field`.
+    fn message_after(&self, field: &d::FieldDescriptorProto, name: &str) -> Result<String, Refusal> {
+        if !matches!(field.r#type, Some(Type::Message | Type::Group)) {
+            return Err((
+                At::OptionName,
+                format!("Option \"{name}\" is an atomic type, not a message."),
+            ));
+        }
+        if field.label == Some(Label::Repeated) {
+            return Err((
+                At::OptionName,
+                format!(
+                    "Option field \"{name}\" is a repeated message. Repeated message options must be initialized \
+                     using an aggregate value."
+                ),
+            ));
+        }
+        Ok(field
+            .type_name
+            .as_deref()
+            .unwrap_or("")
+            .trim_start_matches('.')
+            .to_owned())
+    }
+
+    /// The field one part of an option name names in the message `message`,
+    /// with its full name.
     fn name_part(
         &self,
         message: &str,
         part: &NamePart,
         scope: &str,
         name: &str,
-        first: bool,
-    ) -> Result<d::FieldDescriptorProto, String> {
+    ) -> Result<(d::FieldDescriptorProto, String), Refusal> {
         let written = part.name_part.as_deref().unwrap_or("");
+        let unknown = || {
+            (
+                At::OptionName,
+                format!(
+                    "Option \"{name}\" unknown. Ensure that your proto definition file imports the proto which defines \
+                     the option (i.e. via import option after edition 2024)."
+                ),
+            )
+        };
         if part.is_extension != Some(true) {
             let found = self
                 .schema
                 .message(message)
                 .and_then(|m| m.field.iter().find(|f| f.name.as_deref() == Some(written)));
-            return match found {
-                Some(field) => Ok(field.clone()),
-                None if first => Err(format!("Option \"{name}\" unknown.")),
-                None => Err(format!(
-                    "Option field \"{name}\" is not a field or extension of message \"{}\".",
-                    short(message)
-                )),
-            };
+            return found
+                .map(|f| (f.clone(), format!("{message}.{written}")))
+                .ok_or_else(unknown);
         }
-        let Some((full, symbol)) = self.schema.resolve(written, scope) else {
-            return Err(format!(
-                "Option \"({written})\" unknown. Ensure that your proto definition file imports the proto which defines \
-                 the option."
-            ));
-        };
-        if symbol != Kind::Extension {
-            return Err(format!(
-                "Option \"({written})\" is not a field or extension of message \"{}\".",
-                short(message)
-            ));
-        }
+        let (full, symbol) = self.schema.resolve(written, scope).ok_or_else(unknown)?;
         let extension = self
             .schema
             .extension(&full)
-            .ok_or_else(|| format!("Option \"({written})\" unknown."))?;
+            .filter(|_| symbol == Kind::Extension)
+            .ok_or_else(unknown)?;
         if extension.extendee.as_deref().map(|e| e.trim_start_matches('.')) != Some(message) {
-            return Err(format!(
-                "Option \"({written})\" is not a field or extension of message \"{}\".",
-                short(message)
+            return Err((
+                At::OptionName,
+                format!(
+                    "Option field \"{name}\" is not a field or extension of message \"{}\".",
+                    short(message)
+                ),
             ));
         }
-        Ok(extension)
+        Ok((extension, full))
     }
 }
 

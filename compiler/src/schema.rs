@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 
 use fastrs::descriptor as d;
 use fastrs::reflect::DescriptorPool;
+use fastrs::schema::Features;
 use fastrs::{Described, Message};
 
 use crate::symbols::{Kind, Symbols};
@@ -110,6 +111,34 @@ impl<'a> Schema<'a> {
                 .map(|v| (v.name.as_deref().unwrap_or("").to_owned(), v.number.unwrap_or(0)))
                 .collect(),
         )
+    }
+
+    /// Whether the enum `full_name` is closed, by its resolved features
+    /// (`None` for an enum this schema does not hold).
+    pub fn enum_closed(&self, full_name: &str) -> Option<bool> {
+        let symbol = self.symbols.get(full_name).filter(|s| s.kind == Kind::Enum)?;
+        let file = self.file(symbol.file);
+        let features_of = |set: Option<&d::FeatureSet>, features: Features| match set {
+            Some(set) => features.with(&set.encode_to_vec()),
+            None => features,
+        };
+        let syntax = file.syntax.as_deref().unwrap_or("proto2");
+        let mut features = features_of(
+            file.options.as_ref().and_then(|o| o.features.as_ref()),
+            Features::of_file(syntax),
+        );
+        let (last, enclosing) = symbol.path.split_last()?;
+        let mut enums = &file.enum_type;
+        let mut messages = &file.message_type;
+        for &i in enclosing {
+            let message = messages.get(i)?;
+            features = features_of(message.options.as_ref().and_then(|o| o.features.as_ref()), features);
+            enums = &message.enum_type;
+            messages = &message.nested_type;
+        }
+        let enum_type = enums.get(*last)?;
+        features = features_of(enum_type.options.as_ref().and_then(|o| o.features.as_ref()), features);
+        Some(features.closed_enum())
     }
 
     /// The extension `full_name`, linked.

@@ -6,6 +6,9 @@ use std::sync::Arc;
 
 use fastrs::descriptor as d;
 
+use crate::error::Problem;
+use crate::parse::At;
+
 /// What a name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -66,51 +69,69 @@ impl Symbols {
         self.names.get(full_name)
     }
 
-    /// Declares the names of `file` (loaded as file number `index`); a name
-    /// declared before is reported as protoc does.
-    pub fn declare_file(&mut self, index: usize, file: &d::FileDescriptorProto, errors: &mut Vec<String>) {
+    /// Declares the names of `file` (loaded as file number `index`) in
+    /// protoc's order (an element's children before it); a name declared
+    /// before is reported as protoc reports it.
+    pub fn declare_file(&mut self, index: usize, file: &d::FileDescriptorProto, problems: &mut Vec<Problem>) {
         self.file_names.push(file.name.as_deref().unwrap_or("").to_owned());
         let package = file.package.as_deref().unwrap_or("");
-        if !package.is_empty() {
-            let mut prefix = String::new();
-            for part in package.split('.') {
-                if !prefix.is_empty() {
-                    prefix.push('.');
-                }
-                prefix += part;
-                match self.names.get(&prefix) {
-                    Some(existing) if existing.kind != Kind::Package => errors.push(format!(
-                        "\"{prefix}\" is already defined (as something other than a package) in file \"{}\".",
-                        self.file_names[existing.file]
-                    )),
-                    Some(_) => {}
-                    None => {
-                        self.names.insert(prefix.clone(), Symbol::plain(Kind::Package, index));
-                    }
-                }
-            }
-        }
+        self.declare_package(index, package, problems);
         let mut declare = Declarer {
             symbols: self,
             file: index,
-            errors,
+            problems,
         };
         for (i, message) in file.message_type.iter().enumerate() {
-            declare.message(package, message, &[i]);
+            declare.message(package, message, &[i], &[4, i as i32]);
         }
         for (i, enum_type) in file.enum_type.iter().enumerate() {
-            declare.enum_type(package, enum_type, &[i]);
+            declare.enum_type(package, enum_type, &[i], &[5, i as i32]);
+        }
+        for (i, service) in file.service.iter().enumerate() {
+            let name = join(package, service.name.as_deref().unwrap_or(""));
+            for (m, method) in service.method.iter().enumerate() {
+                let method_name = join(&name, method.name.as_deref().unwrap_or(""));
+                declare.add(
+                    method_name,
+                    Symbol::plain(Kind::Method, index),
+                    &[6, i as i32, 2, m as i32],
+                );
+            }
+            declare.add(name, Symbol::plain(Kind::Service, index), &[6, i as i32]);
         }
         for (i, extension) in file.extension.iter().enumerate() {
             let name = join(package, extension.name.as_deref().unwrap_or(""));
-            declare.add(name, package, Symbol::at(Kind::Extension, index, &[i]));
+            declare.add(name, Symbol::at(Kind::Extension, index, &[i]), &[7, i as i32]);
         }
-        for service in &file.service {
-            let name = join(package, service.name.as_deref().unwrap_or(""));
-            declare.add(name.clone(), package, Symbol::plain(Kind::Service, index));
-            for method in &service.method {
-                let method_name = join(&name, method.name.as_deref().unwrap_or(""));
-                declare.add(method_name, &name, Symbol::plain(Kind::Method, index));
+    }
+
+    /// The package and each package it is in.
+    fn declare_package(&mut self, index: usize, package: &str, problems: &mut Vec<Problem>) {
+        if package.is_empty() {
+            return;
+        }
+        let mut prefix = String::new();
+        for part in package.split('.') {
+            if !prefix.is_empty() {
+                prefix.push('.');
+            }
+            prefix += part;
+            match self.names.get(&prefix) {
+                Some(existing) if existing.kind != Kind::Package => {
+                    problems.push(Problem::new(
+                        &[],
+                        At::Name,
+                        format!(
+                            "\"{prefix}\" is already defined (as something other than a package) in file \"{}\".",
+                            self.file_names[existing.file]
+                        ),
+                    ));
+                    return;
+                }
+                Some(_) => {}
+                None => {
+                    self.names.insert(prefix.clone(), Symbol::plain(Kind::Package, index));
+                }
             }
         }
     }
@@ -197,75 +218,81 @@ pub fn join(scope: &str, name: &str) -> String {
 struct Declarer<'a> {
     symbols: &'a mut Symbols,
     file: usize,
-    errors: &'a mut Vec<String>,
+    problems: &'a mut Vec<Problem>,
 }
 
 impl Declarer<'_> {
-    fn add(&mut self, full_name: String, scope: &str, symbol: Symbol) {
-        if let Some(existing) = self.symbols.names.get(&full_name) {
-            let short = full_name.rsplit('.').next().unwrap_or(&full_name);
-            self.errors.push(if existing.file == self.file {
-                if scope.is_empty() {
-                    format!("\"{short}\" is already defined.")
-                } else {
-                    format!("\"{short}\" is already defined in \"{scope}\".")
-                }
-            } else {
-                format!(
-                    "\"{full_name}\" is already defined in file \"{}\".",
-                    self.symbols.file_names[existing.file]
-                )
-            });
-            return;
-        }
-        self.symbols.names.insert(full_name, symbol);
+    /// Adds `full_name`, declared at the location `at`.
+    fn add(&mut self, full_name: String, symbol: Symbol, at: &[i32]) -> bool {
+        let Some(existing) = self.symbols.names.get(&full_name) else {
+            self.symbols.names.insert(full_name, symbol);
+            return true;
+        };
+        let message = if existing.file == self.file {
+            match full_name.rsplit_once('.') {
+                Some((scope, short)) => format!("\"{short}\" is already defined in \"{scope}\"."),
+                None => format!("\"{full_name}\" is already defined."),
+            }
+        } else {
+            format!(
+                "\"{full_name}\" is already defined in file \"{}\".",
+                self.symbols.file_names[existing.file]
+            )
+        };
+        self.problems.push(Problem::new(at, At::Name, message));
+        false
     }
 
-    fn message(&mut self, scope: &str, message: &d::DescriptorProto, path: &[usize]) {
+    /// A message: its oneofs, fields, enums, extensions and nested
+    /// messages, then itself.
+    fn message(&mut self, scope: &str, message: &d::DescriptorProto, index: &[usize], at: &[i32]) {
         let name = join(scope, message.name.as_deref().unwrap_or(""));
-        self.add(name.clone(), scope, Symbol::at(Kind::Message, self.file, path));
-        for field in &message.field {
-            let field_name = join(&name, field.name.as_deref().unwrap_or(""));
-            self.add(field_name, &name, Symbol::plain(Kind::Field, self.file));
-        }
-        for oneof in &message.oneof_decl {
+        let child = |field: i32, i: usize| [at, &[field, i as i32]].concat();
+        for (i, oneof) in message.oneof_decl.iter().enumerate() {
             let oneof_name = join(&name, oneof.name.as_deref().unwrap_or(""));
-            self.add(oneof_name, &name, Symbol::plain(Kind::Oneof, self.file));
+            self.add(oneof_name, Symbol::plain(Kind::Oneof, self.file), &child(8, i));
         }
-        for (i, nested) in message.nested_type.iter().enumerate() {
-            self.message(&name, nested, &[path, &[i]].concat());
+        for (i, field) in message.field.iter().enumerate() {
+            let field_name = join(&name, field.name.as_deref().unwrap_or(""));
+            self.add(field_name, Symbol::plain(Kind::Field, self.file), &child(2, i));
         }
         for (i, enum_type) in message.enum_type.iter().enumerate() {
-            self.enum_type(&name, enum_type, &[path, &[i]].concat());
+            self.enum_type(&name, enum_type, &[index, &[i]].concat(), &child(4, i));
         }
         for (i, extension) in message.extension.iter().enumerate() {
             let extension_name = join(&name, extension.name.as_deref().unwrap_or(""));
-            self.add(
-                extension_name,
-                &name,
-                Symbol::at(Kind::Extension, self.file, &[path, &[i]].concat()),
-            );
+            let symbol = Symbol::at(Kind::Extension, self.file, &[index, &[i]].concat());
+            self.add(extension_name, symbol, &child(6, i));
         }
+        for (i, nested) in message.nested_type.iter().enumerate() {
+            self.message(&name, nested, &[index, &[i]].concat(), &child(3, i));
+        }
+        self.add(name, Symbol::at(Kind::Message, self.file, index), at);
     }
 
-    /// An enum, and its values as siblings of the enum (C++ scoping).
-    fn enum_type(&mut self, scope: &str, enum_type: &d::EnumDescriptorProto, path: &[usize]) {
+    /// An enum's values, as siblings of the enum (C++ scoping), then the
+    /// enum.
+    fn enum_type(&mut self, scope: &str, enum_type: &d::EnumDescriptorProto, index: &[usize], at: &[i32]) {
         let name = join(scope, enum_type.name.as_deref().unwrap_or(""));
         let values: Arc<[(String, i32)]> = enum_type
             .value
             .iter()
             .map(|v| (v.name.as_deref().unwrap_or("").to_owned(), v.number.unwrap_or(0)))
             .collect();
+        for (i, value) in enum_type.value.iter().enumerate() {
+            let value_name = join(scope, value.name.as_deref().unwrap_or(""));
+            self.add(
+                value_name,
+                Symbol::plain(Kind::EnumValue, self.file),
+                &[at, &[2, i as i32]].concat(),
+            );
+        }
         let symbol = Symbol {
             kind: Kind::Enum,
             file: self.file,
             values: Some(values),
-            path: path.into(),
+            path: index.into(),
         };
-        self.add(name.clone(), scope, symbol);
-        for value in &enum_type.value {
-            let value_name = join(scope, value.name.as_deref().unwrap_or(""));
-            self.add(value_name, scope, Symbol::plain(Kind::EnumValue, self.file));
-        }
+        self.add(name, symbol, at);
     }
 }

@@ -16,12 +16,12 @@ pub fn put_varint(out: &mut Vec<u8>, mut value: u64) {
 }
 
 /// The record setting `field` to the value written in `option`.
+/// `name` is the field's full name, as protoc's messages give it.
 pub fn encode(
     schema: &Schema<'_>,
     field: &d::FieldDescriptorProto,
-    option: &d::UninterpretedOption,
     name: &str,
-    scope: &str,
+    option: &d::UninterpretedOption,
 ) -> Result<Vec<u8>, String> {
     let number = field.number.unwrap_or(0) as u64;
     let ty = field.r#type.unwrap_or(Type::Message);
@@ -29,7 +29,6 @@ pub fn encode(
     match ty {
         Type::Message | Type::Group => {
             let bytes = aggregate(schema, field, option, name)?;
-            let _ = scope;
             if ty == Type::Group {
                 put_varint(&mut out, number << 3 | 3);
                 out.extend_from_slice(&bytes);
@@ -62,11 +61,12 @@ pub fn encode(
             let value = match option.identifier_value.as_deref() {
                 Some("true") => 1,
                 Some("false") => 0,
-                _ => {
+                Some(_) => {
                     return Err(format!(
                         "Value must be \"true\" or \"false\" for boolean option \"{name}\"."
                     ))
                 }
+                None => return Err(format!("Value must be identifier for boolean option \"{name}\".")),
             };
             put_varint(&mut out, number << 3);
             put_varint(&mut out, value);
@@ -134,20 +134,16 @@ fn integer(
     let value: i128 = match (option.positive_int_value, option.negative_int_value) {
         (Some(v), _) => v.into(),
         (_, Some(v)) => v.into(),
-        _ if min == 0 => {
+        _ => {
             return Err(format!(
-                "Value must be non-negative integer for {type_name} option \"{name}\"."
+                "Value must be integer, from {min} to {max}, for {type_name} option \"{name}\"."
             ))
         }
-        _ => return Err(format!("Value must be integer for {type_name} option \"{name}\".")),
     };
     if value < min || value > max {
-        if min == 0 && value < 0 {
-            return Err(format!(
-                "Value must be non-negative integer for {type_name} option \"{name}\"."
-            ));
-        }
-        return Err(format!("Value out of range for {type_name} option \"{name}\"."));
+        return Err(format!(
+            "Value out of range, {min} to {max}, for {type_name} option \"{name}\"."
+        ));
     }
     match ty {
         Type::Sint32 | Type::Sint64 => {
@@ -178,10 +174,11 @@ fn aggregate(
     option: &d::UninterpretedOption,
     name: &str,
 ) -> Result<Vec<u8>, String> {
+    let short = field.name.as_deref().unwrap_or("");
     let Some(text) = option.aggregate_value.as_deref() else {
         return Err(format!(
-            "Option \"{name}\" is a message. To set the entire message, use syntax like \"{name} = {{ <proto text \
-             format> }}\". To set fields within it, use syntax like \"{name}.foo = value\"."
+            "Option \"{name}\" is a message. To set the entire message, use syntax like \"{short} = {{ <proto text \
+             format> }}\". To set fields within it, use syntax like \"{short}.foo = value\"."
         ));
     };
     let pool = schema.pool()?;
@@ -190,6 +187,6 @@ fn aggregate(
         .get_message_by_name(type_name)
         .ok_or_else(|| format!("Option \"{name}\": type {type_name} is not known"))?;
     let message = DynamicMessage::parse_text(descriptor, text)
-        .map_err(|e| format!("Error while parsing option value for \"{name}\": {}", e.message()))?;
+        .map_err(|e| format!("Error while parsing option value for \"{short}\": {}", e.message()))?;
     Ok(message.encode_to_vec())
 }

@@ -11,6 +11,8 @@ pub trait Options: Message + Default {
     /// Full name of the options message type (`google.protobuf.FileOptions`).
     const TYPE: &'static str;
     fn uninterpreted(&mut self) -> &mut Vec<d::UninterpretedOption>;
+    /// The `features` option, if set.
+    fn features(&self) -> Option<&d::FeatureSet>;
 }
 
 macro_rules! options {
@@ -19,6 +21,9 @@ macro_rules! options {
             const TYPE: &'static str = concat!("google.protobuf.", stringify!($ty));
             fn uninterpreted(&mut self) -> &mut Vec<d::UninterpretedOption> {
                 &mut self.uninterpreted_option
+            }
+            fn features(&self) -> Option<&d::FeatureSet> {
+                self.features.as_ref()
             }
         }
     )*};

@@ -189,7 +189,7 @@ fn conformance_schemas() {
     let v36 = shared.join("conformance/v36.0");
     check_each(&[v36.join("src")], &protos_under(&v36.join("src")));
     check_each(
-        &[v36.clone()],
+        std::slice::from_ref(&v36),
         &protos_under(&v36.join("conformance"))
             .iter()
             .map(|f| format!("conformance/{f}"))

@@ -56,21 +56,23 @@ impl Parser<'_> {
             self.message_statement(message, rec)?;
         }
         resolve_max(message);
-        self.check_no_map_entry(message)
+        self.check_no_map_entry(message, rec)
     }
 
     /// `option map_entry` is the parser's to set.
-    fn check_no_map_entry(&mut self, message: &d::DescriptorProto) -> Parsed<()> {
+    fn check_no_map_entry(&mut self, message: &d::DescriptorProto, rec: Rec) -> Parsed<()> {
         let Some(options) = &message.options else { return Ok(()) };
-        let written = options.uninterpreted_option.iter().any(|o| {
-            o.name
-                .first()
-                .is_some_and(|n| n.is_extension != Some(true) && n.name_part.as_deref() == Some("map_entry"))
+        let written = options.uninterpreted_option.iter().position(|o| {
+            let first = o.name.first();
+            first.is_some_and(|n| n.is_extension != Some(true) && n.name_part.as_deref() == Some("map_entry"))
         });
-        if written {
-            return self.fail("map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.");
+        let Some(index) = written else { return Ok(()) };
+        let path = [self.path_of(rec), vec![7, 999, index as i32]].concat();
+        let message = "map_entry should not be set explicitly. Use map<KeyType, ValueType> instead.";
+        match self.locations.find(&path, At::OptionName) {
+            Some(at) => self.fail_at(at, message),
+            None => self.fail(message),
         }
-        Ok(())
     }
 
     fn message_statement(&mut self, message: &mut d::DescriptorProto, rec: Rec) -> Parsed<()> {
