@@ -127,6 +127,7 @@ fuzz:
 wkt:
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tests --test well_known
 	FASTRS_BLESS=1 $(CARGO) test -p fastrs-tonic --test generated
+	FASTRS_BLESS=1 $(CARGO) test -p fastrs-compiler --test well_known_set
 
 # Rewrites the golden files after an intended generator change.
 bless:

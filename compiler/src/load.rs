@@ -6,8 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use fastrs::descriptor as d;
-use fastrs::well_known as wk;
-use fastrs::{Described, Message};
+use fastrs::Message;
 
 use crate::error::{Diagnostic, Diagnostics, Error, Pos, Problem};
 use crate::parse::Locations;
@@ -57,38 +56,26 @@ impl Loaded {
     }
 }
 
-/// The well-known types' files as fastrs embeds them (compiled by protoc),
-/// for imports no include directory holds.
+/// The files protoc ships beside itself (the well-known types,
+/// descriptor.proto, the language features), as protoc compiles them with
+/// source info, for imports no include directory holds. `make wkt` writes
+/// the set; a test checks it is current.
 static WELL_KNOWN: LazyLock<HashMap<String, d::FileDescriptorProto>> = LazyLock::new(|| {
-    let sets = [
-        <d::FileDescriptorProto as Described>::FILE_DESCRIPTOR_SET,
-        <d::compiler::CodeGeneratorRequest as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Any as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Api as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Duration as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Empty as Described>::FILE_DESCRIPTOR_SET,
-        <wk::FieldMask as Described>::FILE_DESCRIPTOR_SET,
-        <wk::SourceContext as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Struct as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Timestamp as Described>::FILE_DESCRIPTOR_SET,
-        <wk::Type as Described>::FILE_DESCRIPTOR_SET,
-        <wk::DoubleValue as Described>::FILE_DESCRIPTOR_SET,
-    ];
-    let mut files = HashMap::new();
-    for set in sets {
-        for file in d::FileDescriptorSet::decode(set).map(|s| s.file).unwrap_or_default() {
-            files.insert(file.name.as_deref().unwrap_or("").to_owned(), file);
-        }
-    }
-    files
+    let set = d::FileDescriptorSet::decode(include_bytes!("well_known.pb")).unwrap_or_default();
+    set.file
+        .into_iter()
+        .map(|f| (f.name.as_deref().unwrap_or("").to_owned(), f))
+        .collect()
 });
 
 struct Loader<'a> {
     compiler: &'a Compiler,
     files: Vec<d::FileDescriptorProto>,
-    /// Where each compiled file's parts are written; `None` for a file
-    /// taken ready-made.
+    /// Where each file's parts are written (for a ready-made file, only its
+    /// source info).
     locations: Vec<Option<Locations>>,
+    /// Whether each file was compiled here, not taken ready-made.
+    compiled: Vec<bool>,
     by_name: HashMap<String, usize>,
     /// Files whose imports are being loaded (with where each import is
     /// written), to catch import cycles.
@@ -105,6 +92,7 @@ pub fn load(compiler: &Compiler, names: &[String]) -> Result<Loaded, Error> {
         compiler,
         files: Vec::new(),
         locations: Vec::new(),
+        compiled: Vec::new(),
         by_name: HashMap::new(),
         stack: Vec::new(),
         failed: HashSet::new(),
@@ -149,7 +137,7 @@ impl Loader<'_> {
             });
             return None;
         }
-        let Some((file, locations)) = self.read(name) else {
+        let Some((file, locations, compiled)) = self.read(name) else {
             self.failed.insert(name.to_owned());
             return None;
         };
@@ -182,20 +170,21 @@ impl Loader<'_> {
         self.symbols.declare_file(index, &file, &mut problems);
         self.files.push(file);
         self.locations.push(locations);
+        self.compiled.push(compiled);
         let file = self.files[index].clone();
         self.report(index, &file, problems);
         self.by_name.insert(name.to_owned(), index);
         Some(index)
     }
 
-    /// The file `name` parsed, or ready-made for a well-known type.
-    fn read(&mut self, name: &str) -> Option<(d::FileDescriptorProto, Option<Locations>)> {
+    /// The file `name` parsed (`true`), or ready-made for a well-known type.
+    fn read(&mut self, name: &str) -> Option<(d::FileDescriptorProto, Option<Locations>, bool)> {
         match self.compiler.read(name) {
             Some(Ok(text)) => {
                 let mut diagnostics = Diagnostics::new(name);
                 let parsed = crate::parse::parse(name, &text, &mut diagnostics);
                 self.errors.extend(diagnostics.list);
-                parsed.map(|p| (p.file, Some(p.locations)))
+                parsed.map(|p| (p.file, Some(p.locations), true))
             }
             Some(Err(e)) => {
                 self.errors.push(Diagnostic {
@@ -206,7 +195,22 @@ impl Loader<'_> {
                 None
             }
             None => match WELL_KNOWN.get(name) {
-                Some(file) => Some((file.clone(), None)),
+                Some(file) => {
+                    let mut file = file.clone();
+                    let list = file
+                        .source_code_info
+                        .take()
+                        .map(|info| info.location)
+                        .unwrap_or_default();
+                    Some((
+                        file,
+                        Some(Locations {
+                            list,
+                            ..Locations::default()
+                        }),
+                        false,
+                    ))
+                }
                 None => {
                     self.errors.push(Diagnostic {
                         file: name.to_owned(),
@@ -223,7 +227,7 @@ impl Loader<'_> {
     /// order.
     fn link_all(&mut self) {
         for index in 0..self.files.len() {
-            if self.locations[index].is_none() {
+            if !self.compiled[index] {
                 continue;
             }
             let visible = self.visible(index);
@@ -269,9 +273,10 @@ impl Loader<'_> {
         let Some(pool) = crate::retention::pool(&self.files, &crate::schema::BUILT_IN) else {
             return;
         };
-        for (file, locations) in self.files.iter_mut().zip(&mut self.locations) {
+        let compiled = self.files.iter_mut().zip(&mut self.locations).zip(&self.compiled);
+        for ((file, locations), _) in compiled.filter(|(_, compiled)| **compiled) {
+            let removed = crate::retention::strip(file, &pool);
             if let Some(locations) = locations {
-                let removed = crate::retention::strip(file, &pool);
                 source_info::remove(&mut locations.list, &removed);
             }
         }

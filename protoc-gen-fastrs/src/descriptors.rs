@@ -1,5 +1,5 @@
-//! Loading `.proto` files into descriptors: in pure Rust with protox (the
-//! default, no `protoc` needed), or by running `protoc`.
+//! Loading `.proto` files into descriptors: in pure Rust with
+//! fastrs-compiler (the default, no `protoc` needed), or by running `protoc`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -20,40 +20,24 @@ pub struct Parsed {
     pub inputs: Vec<String>,
 }
 
-/// Parses `files` in pure Rust, with source info (for doc comments).
-#[cfg(feature = "pure")]
+/// Parses `files` in pure Rust (fastrs-compiler), with source info (for
+/// doc comments): the same descriptors protoc gives, editions included.
 ///
 /// # Errors
-/// Unreadable files and schema errors, with file, line and column.
-pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
-    let mut compiler = protox::Compiler::new(includes).map_err(protox_error)?;
-    compiler.include_source_info(true).include_imports(true);
-    compiler.open_files(files).map_err(|e| {
-        let mut error = protox_error(e);
-        if files
-            .iter()
-            .any(|f| std::fs::read_to_string(f).is_ok_and(|s| s.lines().any(|l| l.trim_start().starts_with("edition"))))
-        {
-            error.messages.push(
-                "editions files (`edition = ...`) need protoc for now: use Builder::use_protoc() or the protoc plugin"
-                    .into(),
-            );
-        }
-        error
-    })?;
-    // In the caller's order, as protoc lists them: generated items follow it.
-    let inputs = files.iter().map(|f| descriptor_name(f, includes)).collect();
-    // protox's own `file_descriptor_set()` is made of `prost_types`, which drop
-    // custom options; its encoding keeps everything.
-    let set = decode_set(&compiler.encode_file_descriptor_set(), "protox")?;
-    Ok(Parsed { set, inputs })
-}
-
+/// Unreadable files and schema errors, as `file:line:column: message` lines.
 #[cfg(feature = "pure")]
-/// A protox error as `file:line:column: message` (its `Debug` form carries the
-/// location; `Display` does not).
-fn protox_error(e: protox::Error) -> Error {
-    Error::new(format!("{e:?}"))
+pub fn parse_pure(files: &[PathBuf], includes: &[PathBuf]) -> Result<Parsed, Error> {
+    let mut compiler = fastrs_compiler::Compiler::new();
+    for include in includes {
+        compiler.include(include);
+    }
+    compiler.include_source_info(true).include_imports(true);
+    // In the caller's order, as protoc lists them: generated items follow it.
+    let inputs: Vec<String> = files.iter().map(|f| descriptor_name(f, includes)).collect();
+    let set = compiler.compile(&inputs).map_err(|e| Error {
+        messages: e.diagnostics().iter().map(ToString::to_string).collect(),
+    })?;
+    Ok(Parsed { set, inputs })
 }
 
 /// Parses `files` by running `protoc` (with `--include_imports --include_source_info`

@@ -4,7 +4,7 @@
 //! The pipeline, one module per step:
 //!
 //! 1. [`descriptors`]: `.proto` files → `FileDescriptorProto`s, parsed in pure
-//!    Rust (protox) or by `protoc`; or they arrive in a plugin request.
+//!    Rust (fastrs-compiler) or by `protoc`; or they arrive in a plugin request.
 //! 2. `model::lower`: descriptors → a typed model where every protobuf rule is
 //!    decided (presence, packing, map entries, boxing, names, tag bytes).
 //! 3. `emit`: model → tokens, one module per generated piece (types, size,
@@ -47,7 +47,11 @@ pub struct GeneratedFile {
 }
 
 /// Everything that went wrong, each line naming the file and element.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// `Debug` prints the same lines as `Display` (`file:line:column: message`
+/// for schema errors), so a build script whose `main` returns this error
+/// with `?` shows them as protoc would.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Error {
     /// One line per problem.
     pub messages: Vec<String>,
@@ -64,6 +68,12 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.messages.join("\n"))
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

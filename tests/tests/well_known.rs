@@ -49,9 +49,7 @@ fn runtime_well_known_types_are_current() {
 fn runtime_descriptor_types_are_current() {
     let include = protoc_bin_vendored::include_path().unwrap();
     let protos = ["descriptor", "compiler/plugin"].map(|f| include.join(format!("google/protobuf/{f}.proto")));
-    // The pure parser (protox 0.10) does not read this newest descriptor.proto.
     let files = protoc_gen_fastrs::Builder::new()
-        .protoc_path(protoc_bin_vendored::protoc_bin_path().unwrap())
         .json_under_feature("json")
         .file_descriptors()
         .views()
