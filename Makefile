@@ -52,7 +52,7 @@ conformance:
 			echo "full log: $$out/log.txt"; exit $$status; fi; \
 	done
 
-# The four published crates, packaged together and each verified by a
+# The five published crates, packaged together and each verified by a
 # build from its package (as `cargo publish` would), then their sizes.
 #
 # Cargo verifies each package against the others through a temporary local
@@ -66,8 +66,9 @@ package:
 	rm -rf $${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-[0-9]* \
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-tonic-[0-9]* \
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-cli-[0-9]* \
+		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-compiler-[0-9]* \
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/protoc-gen-fastrs-[0-9]*
-	$(CARGO) package -p fastrs -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli
+	$(CARGO) package -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli
 	@ls -l target/package/*.crate
 
 lint:

@@ -110,6 +110,26 @@ impl Compiler {
         Ok(set)
     }
 
+    /// Compiles `files` and their imports into a descriptor pool: the
+    /// schema layer of fastrs, ready for reflection, `DynamicMessage`, JSON
+    /// and the text format, from `.proto` sources loaded at run time.
+    ///
+    /// # Errors
+    /// As [`Compiler::compile`].
+    pub fn pool<S: AsRef<str>>(&self, files: &[S]) -> Result<fastrs::reflect::DescriptorPool, Error> {
+        let mut compiler = self.clone();
+        compiler.include_imports(true);
+        let set = compiler.compile(files)?;
+        fastrs::reflect::DescriptorPool::decode(&fastrs::Message::encode_to_vec(&set)).map_err(|e| {
+            let file = files.first().map_or("", |f| f.as_ref());
+            Error::new(vec![Diagnostic {
+                file: file.to_owned(),
+                pos: None,
+                message: e.to_string(),
+            }])
+        })
+    }
+
     /// The name a file given on the command line has: a path inside an
     /// include directory loses the directory.
     fn virtual_name(&self, file: &str) -> String {

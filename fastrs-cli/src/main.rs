@@ -1,16 +1,20 @@
 //! `fastrs`: decode, encode and describe Protocol Buffers messages by a
-//! schema loaded at run time (a descriptor set), or with none (`--raw`).
+//! schema loaded at run time (a descriptor set, or `.proto` files compiled
+//! on the spot), or with none (`--raw`); and compile `.proto` files to a
+//! descriptor set as `protoc -o` does.
 //!
 //! ```text
 //! fastrs decode --descriptor-set FILE --type FULL.NAME [--json | --text]  < binary
-//! fastrs encode --descriptor-set FILE --type FULL.NAME [--json | --text]  < text
+//! fastrs encode --proto FILE -I DIR --type FULL.NAME [--json | --text]    < text
 //! fastrs decode --raw                                                      < binary
 //! fastrs describe --descriptor-set FILE [FULL.NAME]
+//! fastrs compile -I DIR -o OUT [--include-imports] [--include-source-info] FILE...
 //! ```
 //!
 //! Exit status: 0 on success, 1 for input that is not what the schema says
-//! (with the error and its position on stderr), 2 for a bad command line
-//! or schema.
+//! (with the error and its position on stderr) or a schema that does not
+//! compile (protoc's `file:line:column: message` lines), 2 for a bad
+//! command line or an unreadable schema.
 
 mod args;
 mod describe;
@@ -18,7 +22,7 @@ mod describe;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use args::{Args, Command, Format};
+use args::{Args, Command, Compile, Format, Source};
 use fastrs::reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
 use fastrs::text::PrintOptions;
 
@@ -26,22 +30,44 @@ use fastrs::text::PrintOptions;
 struct Failure {
     message: String,
     status: u8,
+    /// Print the usage after it.
+    usage: bool,
 }
 
 impl Failure {
     /// The command line or the schema is wrong (status 2).
     fn usage(message: impl Into<String>) -> Self {
         Failure {
-            message: message.into(),
+            message: format!("fastrs: {}", message.into()),
             status: 2,
+            usage: true,
+        }
+    }
+
+    /// The schema cannot be read (status 2, no usage).
+    fn schema(message: impl Into<String>) -> Self {
+        Failure {
+            message: format!("fastrs: {}", message.into()),
+            status: 2,
+            usage: false,
+        }
+    }
+
+    /// `.proto` files do not compile: protoc's lines (status 1).
+    fn compile(error: &fastrs_compiler::Error) -> Self {
+        Failure {
+            message: error.to_string(),
+            status: 1,
+            usage: false,
         }
     }
 
     /// The input is wrong (status 1).
     fn input(message: impl Into<String>) -> Self {
         Failure {
-            message: message.into(),
+            message: format!("fastrs: {}", message.into()),
             status: 1,
+            usage: false,
         }
     }
 }
@@ -51,8 +77,8 @@ fn main() -> ExitCode {
     match Args::parse(&args).map_err(Failure::usage).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("fastrs: {}", failure.message);
-            if failure.status == 2 {
+            eprintln!("{}", failure.message);
+            if failure.usage {
                 eprintln!("\n{}", args::USAGE);
             }
             ExitCode::from(failure.status)
@@ -93,29 +119,51 @@ fn run(args: Args) -> Result<(), Failure> {
             };
             write_stdout(&message.encode_to_vec())
         }
-        Command::Describe { descriptor_set, name } => {
-            let pool = load(&descriptor_set)?;
+        Command::Compile(compile) => run_compile(&compile),
+        Command::Describe { source, name } => {
+            let pool = load(&source)?;
             let out = describe::describe(&pool, name.as_deref()).map_err(Failure::usage)?;
             write_stdout(out.as_bytes())
         }
     }
 }
 
-/// The pool of a descriptor set file.
-fn load(path: &str) -> Result<DescriptorPool, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
-    DescriptorPool::decode(&bytes).map_err(|e| Failure::usage(format!("{path}: {e}")))
+/// A compiler searching `includes`, in order.
+fn compiler(includes: &[String]) -> fastrs_compiler::Compiler {
+    let mut compiler = fastrs_compiler::Compiler::new();
+    for include in includes {
+        compiler.include(include);
+    }
+    compiler
+}
+
+/// `fastrs compile`: the descriptor set of `.proto` files, written to a file.
+fn run_compile(compile: &Compile) -> Result<(), Failure> {
+    let mut compiler = compiler(&compile.includes);
+    compiler
+        .include_imports(compile.include_imports)
+        .include_source_info(compile.include_source_info);
+    let set = compiler.compile(&compile.files).map_err(|e| Failure::compile(&e))?;
+    std::fs::write(&compile.output, fastrs::Message::encode_to_vec(&set))
+        .map_err(|e| Failure::schema(format!("cannot write {}: {e}", compile.output)))
+}
+
+/// The pool a command's schema gives.
+fn load(source: &Source) -> Result<DescriptorPool, Failure> {
+    match source {
+        Source::DescriptorSet(path) => {
+            let bytes = std::fs::read(path).map_err(|e| Failure::schema(format!("cannot read {path}: {e}")))?;
+            DescriptorPool::decode(&bytes).map_err(|e| Failure::schema(format!("{path}: {e}")))
+        }
+        Source::Proto { files, includes } => compiler(includes).pool(files).map_err(|e| Failure::compile(&e)),
+    }
 }
 
 /// The message type a command names, from its schema.
 fn message_type(schema: &args::Schema) -> Result<MessageDescriptor, Failure> {
-    let pool = load(&schema.descriptor_set)?;
-    pool.get_message_by_name(&schema.type_name).ok_or_else(|| {
-        Failure::usage(format!(
-            "{} declares no message {}",
-            schema.descriptor_set, schema.type_name
-        ))
-    })
+    let pool = load(&schema.source)?;
+    pool.get_message_by_name(&schema.type_name)
+        .ok_or_else(|| Failure::schema(format!("the schema declares no message {}", schema.type_name)))
 }
 
 fn read_stdin() -> Result<Vec<u8>, Failure> {

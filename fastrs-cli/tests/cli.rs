@@ -252,3 +252,101 @@ fn json_round_trips_through_binary() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8(bad.stderr).unwrap().contains("id"));
 }
+
+/// `fastrs compile` writes what `protoc -o` writes, with each flag.
+#[test]
+fn compile_matches_protoc() {
+    let f = Fixture::new("compile");
+    let dir = f.dir.to_str().unwrap();
+    for flags in [
+        &[][..],
+        &["--include-imports"],
+        &["--include-imports", "--include-source-info"],
+    ] {
+        let mut args = vec!["compile", "-I", dir, "-o", "ours.pb"];
+        args.extend_from_slice(flags);
+        args.push("shop.proto");
+        let out = run(fastrs(&args).current_dir(&f.dir), b"");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let protoc_flags: Vec<String> = flags
+            .iter()
+            .map(|f| f.replace('-', "_").replacen("__", "--", 1))
+            .collect();
+        let status = protoc(&f.dir)
+            .args(&protoc_flags)
+            .args(["-o", "theirs.pb", "shop.proto"])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let ours = std::fs::read(f.dir.join("ours.pb")).unwrap();
+        let theirs = std::fs::read(f.dir.join("theirs.pb")).unwrap();
+        assert!(ours == theirs, "fastrs compile {flags:?} differs from protoc");
+    }
+}
+
+/// Errors come as protoc's `file:line:column: message` lines, at protoc's
+/// place, with a non-zero exit.
+#[test]
+fn compile_errors_read_as_protoc() {
+    let f = Fixture::new("compile-errors");
+    std::fs::write(
+        f.dir.join("bad.proto"),
+        "syntax = \"proto3\";\nmessage A {\n  Missing m = 1;\n}\n",
+    )
+    .unwrap();
+    let out = run(
+        fastrs(&["compile", "-I", ".", "-o", "x.pb", "bad.proto"]).current_dir(&f.dir),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let ours = String::from_utf8(out.stderr).unwrap();
+    let theirs = protoc(&f.dir)
+        .args(["-I", ".", "-o", "y.pb", "bad.proto"])
+        .output()
+        .unwrap();
+    assert!(!theirs.status.success());
+    let theirs = String::from_utf8(theirs.stderr).unwrap();
+    let place = |text: &str| {
+        text.lines()
+            .next()
+            .unwrap_or("")
+            .splitn(4, ':')
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(":")
+    };
+    assert_eq!(place(&ours), "bad.proto:3:3", "{ours}");
+    assert_eq!(place(&ours), place(&theirs), "{ours} / {theirs}");
+}
+
+/// `--proto FILE -I DIR` serves as the schema as a descriptor set does.
+#[test]
+fn proto_sources_are_a_schema() {
+    let f = Fixture::new("proto-schema");
+    let set = f.set();
+    let dir = f.dir.to_str().unwrap();
+    let by_set = run(&mut fastrs(&typed("encode", &set)), ORDER.as_bytes());
+    assert!(by_set.status.success());
+    let args = [
+        "encode",
+        "--proto",
+        "shop.proto",
+        "-I",
+        dir,
+        "--type",
+        "acme.shop.v1.Order",
+    ];
+    let by_proto = run(&mut fastrs(&args), ORDER.as_bytes());
+    assert!(
+        by_proto.status.success(),
+        "{}",
+        String::from_utf8_lossy(&by_proto.stderr)
+    );
+    assert_eq!(by_proto.stdout, by_set.stdout);
+    let described = run(
+        &mut fastrs(&["describe", "--proto", "shop.proto", "-I", dir, "acme.shop.v1.Shop"]),
+        b"",
+    );
+    assert!(described.status.success());
+    assert!(String::from_utf8(described.stdout).unwrap().contains("rpc Get"));
+}
