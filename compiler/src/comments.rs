@@ -5,7 +5,7 @@
 //! declaration — unless the next token closes a scope or sits on the line
 //! where the previous one ended.
 
-use crate::lex::Token;
+use crate::lex::{Tok, Token};
 
 /// The comments of one gap between tokens.
 #[derive(Debug, Default)]
@@ -75,7 +75,7 @@ pub fn between(chars: &[char], previous: Option<&Token>, next: Option<&Token>) -
             collector.flush();
             collector.can_attach_to_previous = false;
         } else {
-            let closes = next.is_none_or(|t| matches!(t.text.as_str(), "}" | "]" | ")"));
+            let closes = next.is_none_or(|t| matches!(t.tok, Tok::Symbol('}' | ']' | ')')));
             if closes {
                 collector.flush();
             }
@@ -126,13 +126,12 @@ impl Gap<'_> {
 
     /// After `//`: the rest of the line with its newline.
     fn line_comment(&mut self) -> String {
-        let mut text = String::new();
-        while let Some(c) = self.peek() {
-            self.bump();
-            text.push(c);
-            if c == '\n' {
-                break;
-            }
+        let rest = &self.chars[self.at..];
+        let len = rest.iter().position(|&c| c == '\n').map_or(rest.len(), |n| n + 1);
+        let text = rest[..len].iter().collect();
+        self.at += len;
+        if len > 0 && rest[len - 1] == '\n' {
+            self.line += 1;
         }
         text
     }

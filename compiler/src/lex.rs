@@ -38,8 +38,6 @@ pub struct Token {
     pub tok: Tok,
     pub start: Pos,
     pub end: Pos,
-    /// The token's source text (a string with its quotes and escapes).
-    pub text: String,
     /// Where the token's text starts and ends among the file's characters.
     pub from: usize,
     pub to: usize,
@@ -127,12 +125,10 @@ impl Lexer<'_> {
                 Tok::Symbol(c)
             }
         };
-        let text = self.chars[from..self.at].iter().collect();
         Token {
             tok,
             start,
             end: self.pos,
-            text,
             from,
             to: self.at,
         }

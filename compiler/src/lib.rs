@@ -10,12 +10,19 @@
 //! # Ok::<(), fastrs_compiler::Error>(())
 //! ```
 //!
-//! The pipeline follows protoc's: [`parse`] (tokens to a
-//! `FileDescriptorProto` with names as written and options uninterpreted),
-//! [`load`] (imports, in dependency order), [`link`] (names resolved,
-//! JSON names and defaults filled in), then [`options`] (options encoded
-//! into their messages). The well-known types resolve without an include
-//! directory for them.
+//! The pipeline follows protoc's: `parse` (tokens to a
+//! `FileDescriptorProto` with names as written, options uninterpreted and
+//! source locations with their comments), `load` (imports, in dependency
+//! order), `link` (names resolved, JSON names and defaults filled in),
+//! `options` (built-in options, then custom ones, encoded into their
+//! messages), `check` (protoc's validation), then `retention` (options as
+//! descriptor sets carry them). Errors are placed where protoc places them.
+//! The well-known types and the other files protoc ships resolve without
+//! an include directory for them.
+//!
+//! [`Compiler::pool`] gives a [`fastrs::reflect::DescriptorPool`] straight
+//! from `.proto` sources, for reflection and `DynamicMessage` on schemas
+//! loaded at run time.
 
 mod check;
 mod comments;

@@ -6,9 +6,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use fastrs::descriptor as d;
+use fastrs::reflect::DescriptorPool;
 use fastrs::Message;
 
 use crate::error::{Diagnostic, Diagnostics, Error, Pos, Problem};
+use crate::options::Pass;
 use crate::parse::Locations;
 use crate::schema::Schema;
 use crate::source_info;
@@ -84,6 +86,9 @@ struct Loader<'a> {
     failed: HashSet<String>,
     symbols: Symbols,
     errors: Vec<Diagnostic>,
+    /// The files as a descriptor pool, once their built-in options are
+    /// interpreted: for custom aggregate values and custom options.
+    pool: Option<DescriptorPool>,
 }
 
 /// Loads `names` and their imports, then links them.
@@ -98,6 +103,7 @@ pub fn load(compiler: &Compiler, names: &[String]) -> Result<Loaded, Error> {
         failed: HashSet::new(),
         symbols: Symbols::default(),
         errors: Vec::new(),
+        pool: None,
     };
     for name in names {
         loader.load(name);
@@ -171,8 +177,7 @@ impl Loader<'_> {
         self.files.push(file);
         self.locations.push(locations);
         self.compiled.push(compiled);
-        let file = self.files[index].clone();
-        self.report(index, &file, problems);
+        self.report(index, problems);
         self.by_name.insert(name.to_owned(), index);
         Some(index)
     }
@@ -223,39 +228,117 @@ impl Loader<'_> {
         }
     }
 
-    /// Links each compiled file, interprets its options and checks it, in
-    /// order.
+    /// Builds every compiled file as protoc does, in passes over all of
+    /// them: link names; interpret built-in options (features among them);
+    /// then, with one pool of the files, custom options; then check. Each
+    /// file's problems are reported in order, and a file whose imports had
+    /// errors is reported as protoc reports it, and not built further.
     fn link_all(&mut self) {
+        let count = self.files.len();
+        let mut problems: Vec<Vec<Problem>> = Vec::with_capacity(count);
+        for index in 0..count {
+            let mut found = Vec::new();
+            if self.compiled[index] {
+                let visible = self.visible(index);
+                found = crate::link::link(&mut self.files[index], &self.symbols, &visible);
+            }
+            problems.push(found);
+        }
+        let mut failed = self.failures(&problems);
+        for index in 0..count {
+            if self.compiled[index] && !failed[index] {
+                problems[index] = self.interpret(index, Pass::BuiltIn, None);
+            }
+        }
+        failed = self.failures(&problems);
+        let built = (0..count)
+            .filter(|&i| self.compiled[i] && !failed[i])
+            .collect::<Vec<_>>();
+        if built
+            .into_iter()
+            .any(|i| crate::retention::has_custom(&mut self.files[i]))
+        {
+            self.pool = crate::retention::pool(&self.files, &failed, &crate::schema::BUILT_IN);
+        }
+        for index in 0..count {
+            if self.compiled[index] && !failed[index] {
+                let pool = self.pool.take();
+                problems[index] = self.interpret(index, Pass::Custom, pool.as_ref());
+                self.pool = pool;
+                if problems[index].is_empty() {
+                    problems[index] = self.check(index);
+                }
+            }
+        }
+        self.report_all(problems);
+    }
+
+    /// Which files failed: with problems of their own or in an import.
+    fn failures(&self, problems: &[Vec<Problem>]) -> Vec<bool> {
+        let mut failed = vec![false; self.files.len()];
         for index in 0..self.files.len() {
-            if !self.compiled[index] {
+            let imports_failed = self.imports_of(index).iter().any(|&dep| failed[dep]);
+            failed[index] = !problems[index].is_empty() || imports_failed;
+        }
+        failed
+    }
+
+    /// The indices of the files `index` imports (options imports too).
+    fn imports_of(&self, index: usize) -> Vec<usize> {
+        let file = &self.files[index];
+        let names = file.dependency.iter().chain(&file.option_dependency);
+        names.filter_map(|name| self.by_name.get(&**name).copied()).collect()
+    }
+
+    /// One pass of option interpretation over the file at `index`.
+    fn interpret(&mut self, index: usize, pass: Pass, pool: Option<&DescriptorPool>) -> Vec<Problem> {
+        let visible = self.visible(index);
+        let written = crate::options::take(&mut self.files[index], pass);
+        let schema = Schema::new(&self.files, (index, &self.files[index]), &self.symbols, &visible).with_pool(pool);
+        let mut interpreted = crate::options::interpret(&written, &schema);
+        let problems = crate::options::apply(&mut self.files[index], &interpreted);
+        interpreted.problems.extend(problems);
+        if let Some(locations) = &mut self.locations[index] {
+            source_info::move_options(&mut locations.list, &interpreted.moved);
+        }
+        interpreted.problems
+    }
+
+    /// protoc's checks of the built file at `index`.
+    fn check(&mut self, index: usize) -> Vec<Problem> {
+        let visible = self.visible(index);
+        let schema = Schema::new(&self.files, (index, &self.files[index]), &self.symbols, &visible);
+        let mut problems = crate::check::check(&self.files[index], &schema);
+        let edition = self.files[index].edition.map_or(0, |e| e as i32);
+        problems.extend(crate::check::targets_and_editions(&mut self.files[index], edition));
+        problems
+    }
+
+    /// Reports each file's problems in order; a file whose import failed
+    /// gets protoc's line for that instead.
+    fn report_all(&mut self, problems: Vec<Vec<Problem>>) {
+        let mut failed = vec![false; self.files.len()];
+        for (index, found) in problems.into_iter().enumerate() {
+            let broken = self.imports_of(index).into_iter().find(|&dep| failed[dep]);
+            if let Some(broken) = broken {
+                let import = self.files[broken].name.as_deref().unwrap_or("").to_owned();
+                let pos = self.locations[index]
+                    .as_ref()
+                    .and_then(|l| l.imports.get(&import).copied());
+                let file = self.files[index].name.as_deref().unwrap_or("").to_owned();
+                let message = format!("Import \"{import}\" was not found or had errors.");
+                self.errors.push(Diagnostic { file, pos, message });
+                failed[index] = true;
                 continue;
             }
-            let visible = self.visible(index);
-            let mut file = std::mem::take(&mut self.files[index]);
-            let mut problems = crate::link::link(&mut file, &self.symbols, &visible);
-            if problems.is_empty() {
-                let linked = file.clone();
-                let schema = Schema::new(&self.files, (index, &linked), &self.symbols, &visible);
-                let interpreted = crate::options::interpret_file(&mut file, &schema);
-                if let Some(locations) = &mut self.locations[index] {
-                    source_info::move_options(&mut locations.list, &interpreted.moved);
-                }
-                problems = interpreted.problems;
-            }
-            if problems.is_empty() {
-                let schema = Schema::new(&self.files, (index, &file), &self.symbols, &visible);
-                problems = crate::check::check(&file, &schema);
-                let edition = file.edition.map_or(0, |e| e as i32);
-                problems.extend(crate::check::targets_and_editions(&mut file, edition));
-            }
-            self.report(index, &file, problems);
-            self.files[index] = file;
+            failed[index] = !found.is_empty();
+            self.report(index, found);
         }
     }
 
     /// Places each problem in the file at `index`, as protoc reports it.
-    fn report(&mut self, index: usize, file: &d::FileDescriptorProto, problems: Vec<Problem>) {
-        let name = file.name.as_deref().unwrap_or("").to_owned();
+    fn report(&mut self, index: usize, problems: Vec<Problem>) {
+        let name = self.files[index].name.as_deref().unwrap_or("").to_owned();
         for problem in problems {
             let pos = self.locations[index]
                 .as_ref()
@@ -268,14 +351,13 @@ impl Loader<'_> {
         }
     }
 
-    /// Writes options as protoc writes descriptor sets (see `retention`).
+    /// Writes options as protoc writes descriptor sets (see `retention`),
+    /// reading custom options with the pool of the files.
     fn strip_source_options(&mut self) {
-        let Some(pool) = crate::retention::pool(&self.files, &crate::schema::BUILT_IN) else {
-            return;
-        };
+        let pool = self.pool.take();
         let compiled = self.files.iter_mut().zip(&mut self.locations).zip(&self.compiled);
         for ((file, locations), _) in compiled.filter(|(_, compiled)| **compiled) {
-            let removed = crate::retention::strip(file, &pool);
+            let removed = crate::retention::strip(file, pool.as_ref());
             if let Some(locations) = locations {
                 source_info::remove(&mut locations.list, &removed);
             }

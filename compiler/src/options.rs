@@ -17,17 +17,116 @@ use crate::schema::Schema;
 use crate::symbols::Kind;
 use crate::walk::{self, Options, Visit};
 
-/// Interprets the options of every element of `file`. Returns the
-/// problems found and, for the source locations, where each option's
-/// location moves (from `[..., 999, i]` to the path of the field it set).
-pub fn interpret_file(file: &mut d::FileDescriptorProto, schema: &Schema<'_>) -> Interpreted {
+/// Takes the options of `file` that `pass` interprets out of it (their
+/// `uninterpreted_option`s), so that they can be interpreted against a
+/// schema holding the file.
+pub fn take(file: &mut d::FileDescriptorProto, pass: Pass) -> Vec<Written> {
+    let mut taker = Taker {
+        pass,
+        written: Vec::new(),
+    };
+    walk::options(file, &mut taker);
+    taker.written
+}
+
+/// One element's options as written, to interpret.
+pub struct Written {
+    /// Where the options sit in the file.
+    path: Vec<i32>,
+    /// The full name names are resolved from.
+    scope: String,
+    /// The options message's type.
+    options_type: &'static str,
+    /// Each option with its index among the element's options as written.
+    options: Vec<(usize, d::UninterpretedOption)>,
+}
+
+struct Taker {
+    pass: Pass,
+    written: Vec<Written>,
+}
+
+impl Visit for Taker {
+    fn options<O: Options>(&mut self, options: &mut Option<O>, path: &[i32], scope: &str) {
+        let Some(message) = options else { return };
+        let all = std::mem::take(message.uninterpreted());
+        let mine: Vec<(usize, d::UninterpretedOption)> = all
+            .iter()
+            .enumerate()
+            .filter(|(_, option)| {
+                let custom = option.name.first().is_some_and(|part| part.is_extension == Some(true));
+                custom == (self.pass == Pass::Custom)
+            })
+            .map(|(i, option)| (i, option.clone()))
+            .collect();
+        if self.pass == Pass::BuiltIn {
+            // The custom options wait for their pass, at their indices.
+            *message.uninterpreted() = all;
+        }
+        if !mine.is_empty() {
+            self.written.push(Written {
+                path: path.to_vec(),
+                scope: scope.to_owned(),
+                options_type: O::TYPE,
+                options: mine,
+            });
+        }
+    }
+}
+
+/// Interprets `written` options against `schema`: the encoded fields each
+/// element's options gain, the problems found and, for the source
+/// locations, where each option's location moves (from `[..., 999, i]` to
+/// the path of the field it set).
+pub fn interpret(written: &[Written], schema: &Schema<'_>) -> Interpreted {
     let mut interpreter = Interpreter {
         schema,
         out: Interpreted::default(),
         repeated: HashMap::new(),
     };
-    walk::options(file, &mut interpreter);
+    for element in written {
+        let records = interpreter.element(element);
+        interpreter.out.records.push((element.path.clone(), records));
+    }
     interpreter.out
+}
+
+/// Adds the interpreted fields to the options of `file`.
+pub fn apply(file: &mut d::FileDescriptorProto, interpreted: &Interpreted) -> Vec<Problem> {
+    let mut applier = Applier {
+        records: &interpreted.records,
+        problems: Vec::new(),
+    };
+    walk::options(file, &mut applier);
+    applier.problems
+}
+
+struct Applier<'a> {
+    records: &'a [(Vec<i32>, Vec<u8>)],
+    problems: Vec<Problem>,
+}
+
+impl Visit for Applier<'_> {
+    fn options<O: Options>(&mut self, options: &mut Option<O>, path: &[i32], _: &str) {
+        let Some(message) = options else { return };
+        let Some((_, records)) = self.records.iter().find(|(p, _)| p == path) else {
+            return;
+        };
+        let pending = std::mem::take(message.uninterpreted());
+        let mut encoded = message.encode_to_vec();
+        encoded.extend_from_slice(records);
+        match O::decode(&encoded) {
+            Ok(decoded) => {
+                *message = decoded;
+                *message.uninterpreted() = pending;
+            }
+            Err(e) => self.problems.push(Problem::new(
+                path,
+                At::Other,
+                format!("Some options could not be correctly parsed: {e}"),
+            )),
+        }
+    }
 }
 
 /// What interpreting a file's options found.
@@ -36,6 +135,17 @@ pub struct Interpreted {
     pub problems: Vec<Problem>,
     /// Location paths of options as written, and of the fields they set.
     pub moved: Vec<(Vec<i32>, Vec<i32>)>,
+    /// The encoded fields each options message (by path) gains.
+    records: Vec<(Vec<i32>, Vec<u8>)>,
+}
+
+/// Which options a pass interprets: protoc interprets the built-in ones
+/// (features among them) first, then the custom ones, so that a pool of
+/// the files with their features set can read custom aggregate values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Pass {
+    BuiltIn,
+    Custom,
 }
 
 struct Interpreter<'a> {
@@ -45,44 +155,29 @@ struct Interpreter<'a> {
     repeated: HashMap<Vec<i32>, i32>,
 }
 
-impl Visit for Interpreter<'_> {
-    /// Interprets one element's options; `scope` is the full name protoc
-    /// resolves extension names from.
-    fn options<O: Options>(&mut self, options: &mut Option<O>, path: &[i32], scope: &str) {
-        let Some(message) = options else { return };
-        let written = std::mem::take(message.uninterpreted());
-        if written.is_empty() {
-            return;
-        }
-        let mut encoded = message.encode_to_vec();
+impl Interpreter<'_> {
+    /// The encoded fields one element's options gain.
+    fn element(&mut self, element: &Written) -> Vec<u8> {
+        let mut encoded = Vec::new();
         let mut set = HashSet::new();
-        for (i, option) in written.iter().enumerate() {
-            match self.option(O::TYPE, option, scope, &mut set) {
+        let path = &element.path;
+        for (i, option) in &element.options {
+            let at = [path.as_slice(), &[999, *i as i32]].concat();
+            match self.option(element.options_type, option, &element.scope, &mut set) {
                 Ok((bytes, fields, repeated)) => {
                     encoded.extend_from_slice(&bytes);
-                    let mut dest = [path, &fields].concat();
+                    let mut dest = [path.as_slice(), &fields].concat();
                     if repeated {
                         let count = self.repeated.entry(dest.clone()).or_default();
                         dest.push(*count);
                         *count += 1;
                     }
-                    self.out.moved.push(([path, &[999, i as i32]].concat(), dest));
+                    self.out.moved.push((at, dest));
                 }
-                Err((at, message)) => {
-                    self.out
-                        .problems
-                        .push(Problem::new(&[path, &[999, i as i32]].concat(), at, message));
-                }
+                Err((part, message)) => self.out.problems.push(Problem::new(&at, part, message)),
             }
         }
-        match O::decode(&encoded) {
-            Ok(decoded) => *message = decoded,
-            Err(e) => self.out.problems.push(Problem::new(
-                path,
-                At::Other,
-                format!("Some options could not be correctly parsed: {e}"),
-            )),
-        }
+        encoded
     }
 }
 

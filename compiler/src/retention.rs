@@ -12,23 +12,100 @@ use fastrs::Message;
 
 use crate::walk::{self, Options, Visit};
 
-/// A pool of all the loaded files, to read options with.
-pub fn pool(files: &[d::FileDescriptorProto], built_in: &d::FileDescriptorProto) -> Option<DescriptorPool> {
-    let mut set = d::FileDescriptorSet {
-        file: files.to_vec(),
-        ..Default::default()
+/// A pool to read custom options with: the loaded files (but those
+/// `failed`) that declare extensions of descriptor.proto's messages, with
+/// their imports, and descriptor.proto (from `built_in` when none of them
+/// is it).
+pub fn pool(
+    files: &[d::FileDescriptorProto],
+    failed: &[bool],
+    built_in: &d::FileDescriptorProto,
+) -> Option<DescriptorPool> {
+    let wanted = option_files(files, failed);
+    // The set's encoding, written file by file (no copy of the files).
+    let mut set = Vec::new();
+    let mut add = |file: &d::FileDescriptorProto| {
+        let bytes = file.encode_to_vec();
+        set.push(0x0a);
+        crate::value::put_varint(&mut set, bytes.len() as u64);
+        set.extend_from_slice(&bytes);
     };
-    if !set.file.iter().any(|f| f.name == built_in.name) {
-        set.file.push(built_in.clone());
+    let ok = files.iter().zip(&wanted).filter(|(_, wanted)| **wanted).map(|(f, _)| f);
+    let mut has_built_in = false;
+    for file in ok {
+        has_built_in |= file.name == built_in.name;
+        add(file);
+    }
+    if !has_built_in {
+        add(built_in);
     }
     // A pool the runtime refuses (it checks less than the linker, so this
-    // would be a bug) leaves the options as interpreted.
-    DescriptorPool::decode(&set.encode_to_vec()).ok()
+    // would be a bug) leaves the custom options as interpreted.
+    DescriptorPool::decode(&set).ok()
+}
+
+/// Whether some options of `file` wait to be interpreted (after the
+/// built-in pass: custom options, which only a pool of the files reads).
+pub fn has_custom(file: &mut d::FileDescriptorProto) -> bool {
+    struct Custom(bool);
+    impl Visit for Custom {
+        fn options<O: Options>(&mut self, options: &mut Option<O>, _: &[i32], _: &str) {
+            self.0 |= options.as_mut().is_some_and(|o| {
+                o.uninterpreted()
+                    .iter()
+                    .any(|u| u.name.first().is_some_and(|n| n.is_extension == Some(true)))
+            });
+        }
+    }
+    let mut custom = Custom(false);
+    walk::options(file, &mut custom);
+    custom.0
+}
+
+/// Which files the options pool needs: those declaring extensions of
+/// `google.protobuf` messages (options and features), and their imports.
+fn option_files(files: &[d::FileDescriptorProto], failed: &[bool]) -> Vec<bool> {
+    let by_name: std::collections::HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.as_deref().unwrap_or(""), i))
+        .collect();
+    let mut wanted = vec![false; files.len()];
+    let mut stack: Vec<usize> = (0..files.len())
+        .filter(|&i| !failed[i] && extends_options(&files[i]))
+        .collect();
+    while let Some(index) = stack.pop() {
+        if std::mem::replace(&mut wanted[index], true) {
+            continue;
+        }
+        let file = &files[index];
+        for dependency in file.dependency.iter().chain(&file.option_dependency) {
+            if let Some(&dep) = by_name.get(&**dependency) {
+                stack.push(dep);
+            }
+        }
+    }
+    wanted
+}
+
+/// Whether `file` extends a message of `google.protobuf`, anywhere in it.
+fn extends_options(file: &d::FileDescriptorProto) -> bool {
+    fn extends(fields: &[d::FieldDescriptorProto]) -> bool {
+        fields.iter().any(|f| {
+            f.extendee
+                .as_deref()
+                .is_some_and(|e| e.starts_with(".google.protobuf."))
+        })
+    }
+    fn in_message(message: &d::DescriptorProto) -> bool {
+        extends(&message.extension) || message.nested_type.iter().any(in_message)
+    }
+    extends(&file.extension) || file.message_type.iter().any(in_message)
 }
 
 /// Rewrites the options of `file`; returns the location paths of what was
-/// removed.
-pub fn strip(file: &mut d::FileDescriptorProto, pool: &DescriptorPool) -> Vec<Vec<i32>> {
+/// removed. `pool` reads custom options (see [`has_custom`]).
+pub fn strip(file: &mut d::FileDescriptorProto, pool: Option<&DescriptorPool>) -> Vec<Vec<i32>> {
     let mut stripper = Stripper {
         pool,
         removed: Vec::new(),
@@ -38,28 +115,68 @@ pub fn strip(file: &mut d::FileDescriptorProto, pool: &DescriptorPool) -> Vec<Ve
 }
 
 struct Stripper<'a> {
-    pool: &'a DescriptorPool,
+    pool: Option<&'a DescriptorPool>,
     removed: Vec<Vec<i32>>,
+}
+
+/// `FeatureSet`'s fields of source retention (`enforce_naming_style`,
+/// `default_symbol_visibility`, `enforce_proto_limits`).
+fn strip_features(features: &mut d::FeatureSet) -> Vec<i32> {
+    let mut removed = Vec::new();
+    if features.enforce_naming_style.take().is_some() {
+        removed.push(7);
+    }
+    if features.default_symbol_visibility.take().is_some() {
+        removed.push(8);
+    }
+    if features.enforce_proto_limits.take().is_some() {
+        removed.push(9);
+    }
+    removed
 }
 
 impl Visit for Stripper<'_> {
     fn options<O: Options>(&mut self, options: &mut Option<O>, path: &[i32], _: &str) {
         let Some(message) = options else { return };
-        let Some(descriptor) = self.pool.get_message_by_name(O::TYPE) else {
+        let before = message.encode_to_vec();
+        if before.is_empty() {
+            return;
+        }
+        if message.has_unknown() {
+            self.strip_dynamic(message, path);
+        } else {
+            // Built-in options only: strip them as they are typed.
+            for number in message.strip_own() {
+                self.removed.push([path, &[number]].concat());
+            }
+            let features = message.features_mut().map(strip_features).unwrap_or_default();
+            for number in features {
+                self.removed.push([path, &[50, number]].concat());
+            }
+        }
+        if message.encode_to_vec().is_empty() {
+            // Options that held only source-retention options are gone.
+            *options = None;
+            self.removed.push(path.to_vec());
+        }
+    }
+}
+
+impl Stripper<'_> {
+    /// Reads the options through the schema of every loaded file, so that
+    /// custom options are known fields, and writes them back without the
+    /// source-retention ones.
+    fn strip_dynamic<O: Options>(&mut self, message: &mut O, path: &[i32]) {
+        let Some(pool) = self.pool else { return };
+        let Some(descriptor) = pool.get_message_by_name(O::TYPE) else {
             return;
         };
-        let before = message.encode_to_vec();
-        let Ok(mut dynamic) = DynamicMessage::decode(descriptor, &before) else {
+        let Ok(mut dynamic) = DynamicMessage::decode(descriptor, &message.encode_to_vec()) else {
             return;
         };
         let mut at = path.to_vec();
         strip_message(&mut dynamic, &mut at, &mut self.removed);
-        let after = dynamic.encode_to_vec();
-        if after.is_empty() && !before.is_empty() {
-            // Options that held only source-retention options are gone.
-            *options = None;
-            self.removed.push(path.to_vec());
-        } else if let Ok(stripped) = O::decode(&after) {
+        if let Ok(stripped) = O::decode(&dynamic.encode_to_vec()) {
             *message = stripped;
         }
     }

@@ -1,7 +1,6 @@
 //! What option interpretation reads of the linked files: messages, enums and
 //! extensions by full name, and a descriptor pool for aggregate values.
 
-use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -31,9 +30,18 @@ pub struct Schema<'a> {
     pub current: (usize, &'a d::FileDescriptorProto),
     pub symbols: &'a Symbols,
     pub visible: &'a HashSet<usize>,
-    /// The files linked so far as a pool, built on the first aggregate value.
-    pool: OnceCell<Result<DescriptorPool, String>>,
+    /// The files as a pool, for custom aggregate option values.
+    pool: Option<&'a DescriptorPool>,
 }
+
+/// descriptor.proto as a pool: the aggregate values of built-in options.
+static BUILT_IN_POOL: LazyLock<Option<DescriptorPool>> = LazyLock::new(|| {
+    let set = d::FileDescriptorSet {
+        file: vec![BUILT_IN.clone()],
+        ..Default::default()
+    };
+    DescriptorPool::decode(&set.encode_to_vec()).ok()
+});
 
 impl<'a> Schema<'a> {
     pub fn new(
@@ -47,8 +55,14 @@ impl<'a> Schema<'a> {
             current,
             symbols,
             visible,
-            pool: OnceCell::new(),
+            pool: None,
         }
+    }
+
+    /// Lets custom aggregate option values be read through `pool`.
+    pub fn with_pool(mut self, pool: Option<&'a DescriptorPool>) -> Self {
+        self.pool = pool;
+        self
     }
 
     fn file(&self, index: usize) -> &d::FileDescriptorProto {
@@ -156,24 +170,14 @@ impl<'a> Schema<'a> {
         message.extension.get(*last).cloned()
     }
 
-    /// The linked files as a descriptor pool (for the text format of
-    /// aggregate values), with descriptor.proto if none of them is it.
+    /// The pool aggregate option values are read with: the loaded files',
+    /// or descriptor.proto alone for built-in options.
     pub fn pool(&self) -> Result<&DescriptorPool, String> {
-        let pool = self.pool.get_or_init(|| {
-            let mut set = d::FileDescriptorSet::default();
-            let count = self.current.0 + 1;
-            for i in 0..count {
-                set.file.push(self.file(i).clone());
-            }
-            if !set
-                .file
-                .iter()
-                .any(|f| f.name.as_deref() == Some("google/protobuf/descriptor.proto"))
-            {
-                set.file.push(BUILT_IN.clone());
-            }
-            DescriptorPool::decode(&set.encode_to_vec()).map_err(|e| e.to_string())
-        });
-        pool.as_ref().map_err(Clone::clone)
+        match self.pool {
+            Some(pool) => Ok(pool),
+            None => BUILT_IN_POOL
+                .as_ref()
+                .ok_or_else(|| "descriptor.proto does not load".into()),
+        }
     }
 }

@@ -209,10 +209,13 @@ impl Symbol {
 /// `scope.name`, or `name` at the top.
 pub fn join(scope: &str, name: &str) -> String {
     if scope.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{scope}.{name}")
+        return name.to_owned();
     }
+    let mut out = String::with_capacity(scope.len() + 1 + name.len());
+    out.push_str(scope);
+    out.push('.');
+    out.push_str(name);
+    out
 }
 
 struct Declarer<'a> {

@@ -13,6 +13,15 @@ pub trait Options: Message + Default {
     fn uninterpreted(&mut self) -> &mut Vec<d::UninterpretedOption>;
     /// The `features` option, if set.
     fn features(&self) -> Option<&d::FeatureSet>;
+    fn features_mut(&mut self) -> Option<&mut d::FeatureSet>;
+    /// Whether the message holds fields its type does not declare (custom
+    /// options), here or in its features.
+    fn has_unknown(&self) -> bool;
+    /// Clears the built-in fields of source retention the message's own
+    /// type declares (beyond those of `features`); returns their numbers.
+    fn strip_own(&mut self) -> Vec<i32> {
+        Vec::new()
+    }
 }
 
 macro_rules! options {
@@ -25,8 +34,30 @@ macro_rules! options {
             fn features(&self) -> Option<&d::FeatureSet> {
                 self.features.as_ref()
             }
+            fn features_mut(&mut self) -> Option<&mut d::FeatureSet> {
+                self.features.as_mut()
+            }
+            fn has_unknown(&self) -> bool {
+                !self.unknown_fields.is_empty() || self.features.as_ref().is_some_and(|f| !f.unknown_fields.is_empty())
+            }
+            options!(@strip $ty);
         }
     )*};
+    (@strip ExtensionRangeOptions) => {
+        /// `declaration` and `verification` are for protoc alone.
+        fn strip_own(&mut self) -> Vec<i32> {
+            let mut removed = Vec::new();
+            if !self.declaration.is_empty() {
+                self.declaration.clear();
+                removed.push(2);
+            }
+            if self.verification.take().is_some() {
+                removed.push(3);
+            }
+            removed
+        }
+    };
+    (@strip $ty:ident) => {};
 }
 
 options!(

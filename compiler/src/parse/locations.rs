@@ -37,8 +37,9 @@ pub enum At {
 #[derive(Debug, Default)]
 pub struct Locations {
     pub list: Vec<Location>,
-    /// Where to report a problem with an element (by its location path).
-    pub at: HashMap<(Vec<i32>, At), Pos>,
+    /// Where to report a problem with an element, by a hash of its
+    /// location path (and the path's length), and the part.
+    pub at: HashMap<(u64, usize, At), Pos>,
     /// Where each import (by file name) is written.
     pub imports: HashMap<String, Pos>,
 }
@@ -47,8 +48,17 @@ impl Locations {
     /// Where to report a problem with the element at `path`: the part
     /// `at`, or else the element itself.
     pub fn find(&self, path: &[i32], at: At) -> Option<Pos> {
-        self.at.get(&(path.to_vec(), at)).copied()
+        self.at.get(&(path_hash(path), path.len(), at)).copied()
     }
+}
+
+/// A hash of a location path: the places of errors are kept by it, so that
+/// recording one allocates nothing.
+fn path_hash(path: &[i32]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    path.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Parser<'_> {
@@ -119,7 +129,8 @@ impl Parser<'_> {
             line: span[0] as u32,
             column: span[1] as u32,
         };
-        let key = (self.locations.list[element.0].path.clone(), at);
+        let path = &self.locations.list[element.0].path;
+        let key = (path_hash(path), path.len(), at);
         self.locations.at.insert(key, pos);
     }
 

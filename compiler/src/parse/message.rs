@@ -80,11 +80,7 @@ impl Parser<'_> {
             return Ok(());
         }
         let visibility = self.visibility()?;
-        let word = match &self.current().tok {
-            Tok::Ident(word) => word.clone(),
-            _ => String::new(),
-        };
-        match word.as_str() {
+        match self.keyword() {
             "message" => {
                 let nested = self.rec(Some(rec), &[3, message.nested_type.len() as i32]);
                 message.nested_type.push(d::DescriptorProto::default());
@@ -100,7 +96,7 @@ impl Parser<'_> {
                 self.done(nested);
                 Ok(())
             }
-            _ => self.message_member(message, rec, &word),
+            word => self.message_member(message, rec, word),
         }
     }
 

@@ -93,12 +93,19 @@ impl Parser<'_> {
         self.current().start
     }
 
-    fn advance(&mut self) -> Token {
-        let token = self.tokens[self.at].clone();
+    fn advance(&mut self) {
         if self.at + 1 < self.tokens.len() {
             self.at += 1;
         }
-        token
+    }
+
+    /// The source text of the current token (a string with its quotes and
+    /// escapes), which is then passed.
+    fn take_text(&mut self) -> String {
+        let token = &self.tokens[self.at];
+        let text = self.chars[token.from..token.to].iter().collect();
+        self.advance();
+        text
     }
 
     fn at_end(&self) -> bool {
@@ -107,6 +114,29 @@ impl Parser<'_> {
 
     fn looking_at(&self, symbol: char) -> bool {
         self.current().tok == Tok::Symbol(symbol)
+    }
+
+    /// The current token if it is one of the words statements start with
+    /// (without allocating), else `""`.
+    fn keyword(&self) -> &'static str {
+        const WORDS: [&str; 12] = [
+            "message",
+            "enum",
+            "service",
+            "extend",
+            "import",
+            "package",
+            "option",
+            "extensions",
+            "reserved",
+            "oneof",
+            "export",
+            "local",
+        ];
+        match &self.current().tok {
+            Tok::Ident(word) => WORDS.iter().find(|w| **w == word.as_str()).copied().unwrap_or(""),
+            _ => "",
+        }
     }
 
     fn looking_at_word(&self, word: &str) -> bool {
@@ -302,11 +332,7 @@ impl Parser<'_> {
 
     /// The top-level statements other than messages and enums.
     fn file_declaration(&mut self, file: &mut d::FileDescriptorProto, root: Rec) -> Parsed<()> {
-        let word = match &self.current().tok {
-            Tok::Ident(word) => word.clone(),
-            _ => String::new(),
-        };
-        match word.as_str() {
+        match self.keyword() {
             "service" => {
                 let rec = self.rec(Some(root), &[6, file.service.len() as i32]);
                 let service = self.service(rec)?;

@@ -163,7 +163,7 @@ impl Parser<'_> {
                     (current.start.column - previous.end.column) as usize,
                 ));
             }
-            text += &self.advance().text;
+            text += &self.take_text();
         }
     }
 
@@ -234,14 +234,14 @@ impl Parser<'_> {
         self.error_at(rec, field_rec, At::DefaultValue);
         let text = match field.r#type {
             // A message or enum: which, linking tells.
-            None => self.advance().text,
+            None => self.take_text(),
             Some(Type::Group | Type::Message) => return self.fail("Messages can't have default values."),
             Some(Type::String) => {
                 String::from_utf8_lossy(&self.string("Expected string for field default value.")?).into_owned()
             }
             Some(Type::Bytes) => crate::text::c_escape(&self.string("Expected string.")?),
             Some(Type::Bool) => match &self.current().tok {
-                Tok::Ident(w) if w == "true" || w == "false" => self.advance().text,
+                Tok::Ident(w) if w == "true" || w == "false" => self.take_text(),
                 _ => return self.fail("Expected \"true\" or \"false\"."),
             },
             Some(Type::Float | Type::Double) => self.float_default()?,
