@@ -44,8 +44,9 @@ pub fn pool(
     DescriptorPool::decode(&set).ok()
 }
 
-/// Whether some options of `file` wait to be interpreted (after the
-/// built-in pass: custom options, which only a pool of the files reads).
+/// Whether some options of `file` are or will be custom ones (after the
+/// built-in pass: those waiting, and extensions of features already set),
+/// which only a pool of the files reads.
 pub fn has_custom(file: &mut d::FileDescriptorProto) -> bool {
     struct Custom(bool);
     impl Visit for Custom {
@@ -142,8 +143,8 @@ impl Visit for Stripper<'_> {
         if before.is_empty() {
             return;
         }
-        if message.has_unknown() {
-            self.strip_dynamic(message, path);
+        if let Some(pool) = self.pool.filter(|_| message.has_unknown()) {
+            self.strip_dynamic(message, path, pool);
         } else {
             // Built-in options only: strip them as they are typed.
             for number in message.strip_own() {
@@ -166,8 +167,7 @@ impl Stripper<'_> {
     /// Reads the options through the schema of every loaded file, so that
     /// custom options are known fields, and writes them back without the
     /// source-retention ones.
-    fn strip_dynamic<O: Options>(&mut self, message: &mut O, path: &[i32]) {
-        let Some(pool) = self.pool else { return };
+    fn strip_dynamic<O: Options>(&mut self, message: &mut O, path: &[i32], pool: &DescriptorPool) {
         let Some(descriptor) = pool.get_message_by_name(O::TYPE) else {
             return;
         };

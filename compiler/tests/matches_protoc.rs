@@ -147,11 +147,21 @@ fn check_each(includes: &[PathBuf], files: &[String]) {
 #[test]
 fn project_schemas() {
     let proto = root().join("proto");
-    let files: Vec<String> = protos_under(&proto)
-        .into_iter()
-        .filter(|f| !f.starts_with("warnings/"))
-        .collect();
+    let files = protos_under(&proto);
     check_each(&[proto], &files);
+}
+
+/// Corners of every syntax (defaults of every type, escapes, groups in
+/// oneofs and extensions, aggregate options, visibility, option imports,
+/// edition 2026...), written for this test.
+#[test]
+fn corner_schemas() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemas");
+    let files: Vec<String> = protos_under(&dir)
+        .into_iter()
+        .filter(|f| !f.ends_with("dep.proto") && !f.ends_with("weak.proto"))
+        .collect();
+    check_each(&[dir], &files);
 }
 
 #[test]

@@ -173,7 +173,14 @@ impl Parser<'_> {
             ..Default::default()
         });
         let group = nested.list.last_mut().expect("just pushed");
+        // A group is a nested message: it counts toward protoc's nesting
+        // limit (which protoc applies when building it).
+        if self.depth + 1 >= super::MAX_NESTING {
+            return self.fail("Reached maximum recursion limit for nested messages.");
+        }
+        self.depth += 1;
         self.message_block(group, group_rec)?;
+        self.depth -= 1;
         self.done(group_rec);
         Ok(())
     }
