@@ -87,10 +87,12 @@ fmt:
 
 # Side-by-side benchmarks (release build, a few minutes): prints the table and
 # writes benches/results.md (`make stats` copies it into benches/README.md),
-# then the gRPC rows (fastrs-tonic against tonic-prost): benches/grpc-results.md.
+# then the gRPC rows (fastrs-tonic against tonic-prost): benches/grpc-results.md,
+# then .proto compile speed (fastrs-compiler, protox, protoc): benches/compile-speed.md.
 bench:
 	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
 	$(CARGO) run --release -p fastrs-bench-grpc -- --out benches/grpc-results.md
+	$(CARGO) run --release -p fastrs-bench --bin compile-speed -- --out benches/compile-speed.md
 
 # Compile time of generated code, fastrs against prost, on the real-world
 # schemas of ../shared/corpus (bare crates, and crates using every type; dev
