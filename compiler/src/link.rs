@@ -155,7 +155,7 @@ impl Linker<'_> {
             }
         }
         if field.json_name.is_none() {
-            field.json_name = Some(json_name(&name).into());
+            field.json_name = Some(fastrs::schema::json_name(&name).into());
         }
         if field.default_value.is_some() {
             self.default_value(field, path);
@@ -214,21 +214,4 @@ impl Linker<'_> {
             );
         }
     }
-}
-
-/// protoc's default JSON name: `foo_bar` → `fooBar`.
-pub fn json_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut capitalize = false;
-    for c in name.chars() {
-        if c == '_' {
-            capitalize = true;
-        } else if capitalize {
-            out.push(c.to_ascii_uppercase());
-            capitalize = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }

@@ -7,9 +7,9 @@ use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::schema::{Features, JsonFormat};
 
 use super::{with_options, Checker};
-use crate::link::json_name;
 use crate::parse::At;
 use crate::symbols::join;
+use fastrs::schema::json_name;
 
 impl Checker<'_> {
     /// What proto3 forbids of a field or extension.

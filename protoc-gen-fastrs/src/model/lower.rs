@@ -568,7 +568,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             json_name: f
                 .json_name
                 .as_deref()
-                .map_or_else(|| names::json_name(f.name()), str::to_string),
+                .map_or_else(|| fastrs::schema::json_name(f.name()), str::to_string),
             required: features.required(),
             default,
         })

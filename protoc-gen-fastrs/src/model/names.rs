@@ -52,25 +52,6 @@ pub fn camel(name: &str) -> String {
     }
 }
 
-/// protoc's default JSON name of a field: each `_` dropped and the letter after
-/// it upper-cased (`foo_bar_2` → `fooBar2`, `_x` → `X`).
-#[must_use]
-pub fn json_name(proto_name: &str) -> String {
-    let mut out = String::with_capacity(proto_name.len());
-    let mut upper_next = false;
-    for c in proto_name.chars() {
-        if c == '_' {
-            upper_next = true;
-        } else if upper_next {
-            out.push(c.to_ascii_uppercase());
-            upper_next = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// The identifier of a field.
 #[must_use]
 pub fn field_ident(proto_name: &str) -> Ident {

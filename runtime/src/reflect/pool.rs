@@ -743,7 +743,7 @@ impl Linker<'_> {
                 || !f.features.implicit_presence());
         let oneof = if extendee.is_some() { None } else { f.oneof_index };
         Ok(FieldData {
-            json_name: f.json_name.clone().unwrap_or_else(|| read::json_name(&f.name)),
+            json_name: f.json_name.clone().unwrap_or_else(|| crate::schema::json_name(&f.name)),
             name: f.name.clone(),
             full_name,
             number: f.number,

@@ -436,21 +436,3 @@ pub(super) fn join(scope: &str, name: &str) -> String {
         std::format!("{scope}.{name}")
     }
 }
-
-/// The JSON name protoc gives a field without `json_name`: lowerCamelCase,
-/// each `_` dropped and the letter after it upper-cased.
-pub(super) fn json_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for c in name.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}

@@ -9,6 +9,28 @@
 
 mod features;
 
+use alloc::string::String;
+
 pub use features::{
     EnumType, Features, FieldPresence, JsonFormat, LegacyField, MessageEncoding, RepeatedFieldEncoding, Utf8Validation,
 };
+
+/// The JSON name protoc gives a field without a `json_name` option: each
+/// `_` dropped and the letter after it upper-cased (`foo_bar_2` →
+/// `fooBar2`, `_x` → `X`).
+#[must_use]
+pub fn json_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
