@@ -15,7 +15,8 @@ pub mod pb {
 
 /// Serves `TestService` (as [`server::serve`]) with gRPC's health service
 /// (every service `SERVING`) and server reflection (v1 and v1alpha) beside
-/// it, until the process ends.
+/// it, until the process ends: over gRPC, gRPC-Web and Connect (binary and
+/// JSON), on HTTP/2 and HTTP/1.1, all on the one port.
 ///
 /// # Errors
 /// The transport's, if serving fails.
@@ -23,13 +24,18 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
     use fastrs_tonic::health::{health_service, ServingStatus};
     let (reporter, health) = health_service();
     reporter.set_service_status::<pb::test_service_server::TestServiceServer<server::Interop>>(ServingStatus::Serving);
+    let mut pool = fastrs::reflect::DescriptorPool::new();
+    pool.add_described::<pb::Empty>()?;
+    pool.add_file_descriptor_set(fastrs_tonic::health::v1::FILE_DESCRIPTOR_SET)?;
     let reflection = fastrs_tonic::reflection::Reflection::new()
-        .register_described::<pb::Empty>()
-        .register_descriptor_set(fastrs_tonic::health::v1::FILE_DESCRIPTOR_SET)
+        .with_pool(pool.clone())
         .build()?;
     // Without TCP_NODELAY, small answers wait for delayed ACKs (40 ms).
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
+        .accept_http1(true)
+        .layer(fastrs_tonic::connect::ConnectLayer::new(pool))
+        .layer(tonic_web::GrpcWebLayer::new())
         .add_service(server::service_with_echo())
         .add_service(health)
         .add_service(reflection.v1())

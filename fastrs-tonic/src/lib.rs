@@ -21,6 +21,8 @@
 // as users' generated code does.
 extern crate self as fastrs_tonic;
 
+#[cfg(feature = "connect")]
+pub mod connect;
 #[cfg(feature = "health")]
 pub mod health;
 #[cfg(feature = "reflection")]

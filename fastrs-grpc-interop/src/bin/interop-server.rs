@@ -1,6 +1,7 @@
 //! `interop-server --port PORT`: serves `grpc.testing.TestService` on
-//! 127.0.0.1:PORT over plaintext HTTP/2 until killed, with gRPC's health
-//! and reflection services beside it. Prints `listening on ADDR` once it
+//! 127.0.0.1:PORT until killed, with gRPC's health and reflection services
+//! beside it, over gRPC, gRPC-Web and Connect (binary and JSON), on
+//! plaintext HTTP/2 and HTTP/1.1. Prints `listening on ADDR` once it
 //! accepts calls (`--port 0` picks a free port).
 
 use std::process::ExitCode;

@@ -1,0 +1,226 @@
+//! The real buf CLI (`buf curl`, connect-go underneath; pinned in
+//! tests/npm) against `interop-server` over gRPC, gRPC-Web and Connect on
+//! one port: reflection listing, unary calls in JSON, a server stream,
+//! and errors. Plain HTTP (curl's part) is played by a raw HTTP/1.1 client
+//! for Connect's GET and its malformed requests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+/// An `interop-server` process, killed when dropped.
+struct ServerProcess {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl ServerProcess {
+    fn start() -> ServerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("interop-server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .and_then(|a| a.parse().ok())
+            .expect("an address");
+        ServerProcess { child, addr }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The pinned buf binary, or `None` (the test skips) without npm.
+fn buf(test: &str) -> Option<PathBuf> {
+    let npm = fastrs_test_tools::npm_packages(test, "tools", &root().join("tests/npm"))?;
+    Some(npm.join("node_modules/.bin/buf"))
+}
+
+/// `buf curl` with `args`, bounded in time.
+fn curl(buf: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(buf)
+        .arg("curl")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("buf runs");
+    for _ in 0..200 {
+        if child.try_wait().expect("waits").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("buf curl {args:?} took over 20 s");
+}
+
+const METHOD: &str = "grpc.testing.TestService";
+
+#[test]
+fn buf_curl_over_three_protocols() {
+    let Some(buf) = buf("buf curl over gRPC, gRPC-Web and Connect") else {
+        return;
+    };
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    for protocol in ["grpc", "grpcweb", "connect"] {
+        let listed = curl(&buf, &["--protocol", protocol, "--list-methods", &base]);
+        let listed = String::from_utf8_lossy(&listed.stdout);
+        assert!(
+            listed.contains("grpc.testing.TestService/UnaryCall"),
+            "{protocol}: {listed}"
+        );
+
+        let url = format!("{base}/{METHOD}/UnaryCall");
+        let out = curl(
+            &buf,
+            &[
+                "--protocol",
+                protocol,
+                "--data",
+                r#"{"responseSize": 3, "fillUsername": true}"#,
+                &url,
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{protocol}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(answer["payload"]["body"], "AAAA", "{protocol}");
+
+        let url = format!("{base}/{METHOD}/StreamingOutputCall");
+        let data = r#"{"responseParameters": [{"size": 1}, {"size": 2}, {"size": 3}]}"#;
+        let out = curl(&buf, &["--protocol", protocol, "--data", data, &url]);
+        assert!(
+            out.status.success(),
+            "{protocol}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let bodies: Vec<serde_json::Value> = serde_json::Deserializer::from_str(&text)
+            .into_iter::<serde_json::Value>()
+            .map(|v| v.expect("JSON")["payload"]["body"].clone())
+            .collect();
+        assert_eq!(bodies, ["AA==", "AAA=", "AAAA"], "{protocol}");
+
+        let url = format!("{base}/{METHOD}/UnaryCall");
+        let data = r#"{"responseStatus": {"code": 5, "message": "not here"}}"#;
+        let out = curl(&buf, &["--protocol", protocol, "--data", data, &url]);
+        assert!(!out.status.success(), "{protocol}");
+        let error: serde_json::Value = serde_json::from_slice(&out.stderr).expect("an error in JSON");
+        assert_eq!(error["code"], "not_found", "{protocol}");
+        assert_eq!(error["message"], "not here", "{protocol}");
+
+        let url = format!("{base}/{METHOD}/UnimplementedCall");
+        let out = curl(&buf, &["--protocol", protocol, "--data", "{}", &url]);
+        let error: serde_json::Value = serde_json::from_slice(&out.stderr).expect("an error in JSON");
+        assert_eq!(error["code"], "unimplemented", "{protocol}");
+    }
+}
+
+/// A raw HTTP/1.1 exchange: the status line's code and the body.
+fn http(addr: SocketAddr, request: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let text = String::from_utf8_lossy(&response);
+    let code = text
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .expect("a status line");
+    let at = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(response.len(), |p| p + 4);
+    (code, response[at..].to_vec())
+}
+
+fn post(addr: SocketAddr, method: &str, content_type: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    let request = format!(
+        "POST /{METHOD}/{method} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: {content_type}\r\n\
+         connect-protocol-version: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    http(addr, &request, body)
+}
+
+/// Connect unary as plain HTTP: JSON and binary, and malformed requests
+/// refused with Connect's errors while the server keeps serving.
+#[test]
+fn connect_unary_over_plain_http() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let (code, body) = post(addr, "UnaryCall", "application/json", br#"{"responseSize": 2}"#);
+    assert_eq!(code, 200);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["payload"]["body"],
+        "AAA="
+    );
+
+    // The binary codec: SimpleRequest { response_size: 2 } and its answer.
+    let (code, body) = post(addr, "UnaryCall", "application/proto", &[0x10, 0x02]);
+    assert_eq!(code, 200);
+    assert_eq!(body, [0x0a, 0x04, 0x12, 0x02, 0, 0]);
+
+    let (code, body) = post(addr, "UnaryCall", "application/json", b"{not json");
+    assert_eq!(code, 400);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["code"],
+        "invalid_argument"
+    );
+
+    let (code, body) = post(addr, "UnaryCall", "application/proto", &[0x10]);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["code"],
+        "internal",
+        "{code}"
+    );
+
+    let (code, _) = post(addr, "NoSuchMethod", "application/json", b"{}");
+    assert_eq!(code, 501);
+
+    let (code, _) = post(addr, "EmptyCall", "application/json", b"{}");
+    assert_eq!(code, 200, "still serving");
+}
+
+/// GET is for methods marked `NO_SIDE_EFFECTS`; the interop schema marks
+/// none, so Connect refuses it with `invalid_argument`.
+#[test]
+fn connect_get_needs_a_side_effect_free_method() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let request = format!(
+        "GET /{METHOD}/EmptyCall?connect=v1&encoding=json&message=%7B%7D HTTP/1.1\r\nhost: {addr}\r\n\
+         connection: close\r\n\r\n"
+    );
+    let (code, body) = http(addr, &request, b"");
+    assert_eq!(code, 400);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["code"],
+        "invalid_argument"
+    );
+}

@@ -1,0 +1,171 @@
+//! Connect streams as gRPC streams, frame by frame, in both directions at
+//! once (bidi works, and a server stream's messages leave as they come).
+//! Connect's envelopes are gRPC's frames with one more flag: the binary
+//! codec passes them through; the JSON codec rewrites each message. A
+//! gRPC stream ends with trailers, a Connect stream with an end-of-stream
+//! envelope carrying the status and the trailers as JSON.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{ready, Context, Poll};
+
+use bytes::{Buf, Bytes, BytesMut};
+use http_body::{Body, Frame};
+use tonic::codegen::http::HeaderMap;
+
+use super::grpc::{self, Status};
+use super::protocol;
+
+/// Rewrites one message (JSON to binary, or back).
+pub type Rewrite = Box<dyn FnMut(Bytes) -> Result<Bytes, Status> + Send>;
+
+/// Which way a stream flows, and so how it ends.
+pub enum Direction {
+    /// The caller's Connect messages, to the service as gRPC frames.
+    Request,
+    /// The service's gRPC frames and trailers, to the caller as Connect
+    /// envelopes and an end-of-stream envelope. The status is the one the
+    /// response headers carried, for an answer with no trailers.
+    Response(Option<Status>),
+}
+
+/// A body of envelopes (or frames), rewritten on the way through.
+pub struct Envelopes<B> {
+    inner: B,
+    direction: Direction,
+    /// `None`: the messages pass unchanged.
+    rewrite: Option<Rewrite>,
+    buffer: BytesMut,
+    ready: VecDeque<Bytes>,
+    done: bool,
+}
+
+impl<B> Envelopes<B> {
+    pub fn new(inner: B, direction: Direction, rewrite: Option<Rewrite>) -> Self {
+        Envelopes {
+            inner,
+            direction,
+            rewrite,
+            buffer: BytesMut::new(),
+            ready: VecDeque::new(),
+            done: false,
+        }
+    }
+
+    /// Takes the whole envelopes out of the buffer, rewritten.
+    fn drain(&mut self) -> Result<(), Status> {
+        let Some(rewrite) = &mut self.rewrite else {
+            if !self.buffer.is_empty() {
+                self.ready.push_back(self.buffer.split().freeze());
+            }
+            return Ok(());
+        };
+        while self.buffer.len() >= 5 {
+            let len = u32::from_be_bytes([self.buffer[1], self.buffer[2], self.buffer[3], self.buffer[4]]) as usize;
+            if self.buffer.len() < 5 + len {
+                break;
+            }
+            let flags = self.buffer[0];
+            self.buffer.advance(5);
+            let payload = self.buffer.split_to(len).freeze();
+            if flags & protocol::COMPRESSED != 0 {
+                return Err(Status {
+                    code: 12,
+                    message: "compressed messages are not supported".into(),
+                    details: None,
+                });
+            }
+            let message = rewrite(payload)?;
+            let mut out = BytesMut::with_capacity(message.len() + 5);
+            protocol::envelope(0, &message, &mut out);
+            self.ready.push_back(out.freeze());
+        }
+        Ok(())
+    }
+
+    /// Ends a response stream with `status` and `trailers`.
+    fn finish(&mut self, status: &Status, trailers: &HeaderMap) {
+        let end = protocol::end_of_stream(status, trailers).to_string();
+        let mut out = BytesMut::new();
+        protocol::envelope(protocol::END_STREAM, end.as_bytes(), &mut out);
+        self.ready.push_back(out.freeze());
+        self.done = true;
+    }
+
+    /// The stream stops with `status`: an end-of-stream envelope for the
+    /// caller, an error for the service.
+    fn fail(&mut self, status: Status) -> Option<tonic::Status> {
+        match self.direction {
+            Direction::Response(_) => {
+                self.ready.clear();
+                self.finish(&status, &HeaderMap::new());
+                None
+            }
+            Direction::Request => {
+                self.done = true;
+                Some(tonic::Status::new(tonic::Code::from_i32(status.code), status.message))
+            }
+        }
+    }
+}
+
+impl<B> Body for Envelopes<B>
+where
+    B: Body<Data = Bytes> + Unpin,
+    B::Error: std::fmt::Display,
+{
+    type Data = Bytes;
+    type Error = tonic::Status;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, tonic::Status>>> {
+        let this = &mut *self;
+        loop {
+            if let Some(chunk) = this.ready.pop_front() {
+                return Poll::Ready(Some(Ok(Frame::data(chunk))));
+            }
+            if this.done {
+                return Poll::Ready(None);
+            }
+            match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
+                Some(Ok(frame)) => match frame.into_data() {
+                    Ok(data) => {
+                        this.buffer.extend_from_slice(&data);
+                        if let Err(status) = this.drain() {
+                            if let Some(error) = this.fail(status) {
+                                return Poll::Ready(Some(Err(error)));
+                            }
+                        }
+                    }
+                    Err(frame) => {
+                        if let (Direction::Response(_), Ok(mut trailers)) = (&this.direction, frame.into_trailers()) {
+                            let status = grpc::take_status(&mut trailers);
+                            grpc::drop_own(&mut trailers);
+                            this.finish(&status, &trailers);
+                        }
+                    }
+                },
+                Some(Err(e)) => {
+                    let status = Status {
+                        code: 13,
+                        message: e.to_string(),
+                        details: None,
+                    };
+                    if let Some(error) = this.fail(status) {
+                        return Poll::Ready(Some(Err(error)));
+                    }
+                }
+                None => match &mut this.direction {
+                    Direction::Response(status) => {
+                        let status = status.take().unwrap_or(Status {
+                            code: 0,
+                            message: String::new(),
+                            details: None,
+                        });
+                        this.finish(&status, &HeaderMap::new());
+                    }
+                    Direction::Request => this.done = true,
+                },
+            }
+        }
+    }
+}
