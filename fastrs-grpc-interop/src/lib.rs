@@ -34,7 +34,9 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .accept_http1(true)
-        .layer(fastrs_tonic::connect::ConnectLayer::new(pool))
+        // Cacheable by gRPC's description, though its schema does not say
+        // so: Connect may call it with GET.
+        .layer(fastrs_tonic::connect::ConnectLayer::new(pool).allow_get("grpc.testing.TestService/CacheableUnaryCall"))
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(server::service_with_echo())
         .add_service(health)

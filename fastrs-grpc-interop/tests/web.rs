@@ -207,8 +207,8 @@ fn connect_unary_over_plain_http() {
     assert_eq!(code, 200, "still serving");
 }
 
-/// GET is for methods marked `NO_SIDE_EFFECTS`; the interop schema marks
-/// none, so Connect refuses it with `invalid_argument`.
+/// GET is for methods marked `NO_SIDE_EFFECTS`: `EmptyCall` is not, so
+/// Connect refuses it with `invalid_argument`.
 #[test]
 fn connect_get_needs_a_side_effect_free_method() {
     let server = ServerProcess::start();
@@ -223,4 +223,27 @@ fn connect_get_needs_a_side_effect_free_method() {
         serde_json::from_slice::<serde_json::Value>(&body).unwrap()["code"],
         "invalid_argument"
     );
+}
+
+/// GET calls `CacheableUnaryCall` (marked `NO_SIDE_EFFECTS`), with the
+/// message escaped in the query or in base64.
+#[test]
+fn connect_get_calls_a_side_effect_free_method() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let get = |query: &str| {
+        let request =
+            format!("GET /{METHOD}/CacheableUnaryCall?{query} HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+        http(addr, &request, b"")
+    };
+    let (code, body) = get("connect=v1&encoding=json&message=%7B%22responseSize%22%3A2%7D");
+    assert_eq!(code, 200);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&body).unwrap()["payload"]["body"],
+        "AAA="
+    );
+    // SimpleRequest { response_size: 2 } is [0x10, 0x02]: "EAI" in URL-safe base64.
+    let (code, body) = get("connect=v1&encoding=proto&base64=1&message=EAI");
+    assert_eq!(code, 200);
+    assert_eq!(body, [0x0a, 0x04, 0x12, 0x02, 0, 0]);
 }

@@ -110,7 +110,8 @@ async fn read(response: http::Response<Body>) -> Answer {
     }
 }
 
-/// Removes gRPC's own headers (and the content type) from `map`.
+/// Removes gRPC's own headers, and those that describe the gRPC body
+/// (type, length), from `map`.
 pub fn drop_own(map: &mut HeaderMap) {
     for name in [
         "grpc-status",
@@ -122,6 +123,8 @@ pub fn drop_own(map: &mut HeaderMap) {
         map.remove(name);
     }
     map.remove(http::header::CONTENT_TYPE);
+    map.remove(http::header::CONTENT_LENGTH);
+    map.remove(http::header::TRANSFER_ENCODING);
 }
 
 /// The status `map` carries (OK if it carries none).

@@ -32,6 +32,7 @@ mod stream;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::{Bytes, BytesMut};
@@ -53,6 +54,9 @@ const MAX_REQUEST: usize = 4 << 20;
 #[derive(Clone, Debug, Default)]
 pub struct ConnectLayer {
     pool: Option<DescriptorPool>,
+    /// Methods (`/pkg.Service/Method`) GET may call beside those marked
+    /// `NO_SIDE_EFFECTS`.
+    get: Arc<Vec<String>>,
 }
 
 impl ConnectLayer {
@@ -60,14 +64,29 @@ impl ConnectLayer {
     /// descriptors in `pool` (which must hold the services').
     #[must_use]
     pub fn new(pool: DescriptorPool) -> Self {
-        ConnectLayer { pool: Some(pool) }
+        ConnectLayer {
+            pool: Some(pool),
+            get: Arc::default(),
+        }
+    }
+
+    /// Lets GET call `method` (`pkg.Service/Method`) too, as it may call
+    /// methods marked `idempotency_level = NO_SIDE_EFFECTS`: for methods
+    /// free of side effects whose schema does not say so.
+    #[must_use]
+    pub fn allow_get(mut self, method: &str) -> Self {
+        Arc::make_mut(&mut self.get).push(format!("/{}", method.trim_start_matches('/')));
+        self
     }
 
     /// Connect with the binary codec only (no descriptors needed); JSON
     /// calls are refused with `unimplemented`.
     #[must_use]
     pub fn binary_only() -> Self {
-        ConnectLayer { pool: None }
+        ConnectLayer {
+            pool: None,
+            get: Arc::default(),
+        }
     }
 }
 
@@ -78,6 +97,7 @@ impl<S> tower_layer::Layer<S> for ConnectLayer {
         Connect {
             inner,
             pool: self.pool.clone(),
+            get: self.get.clone(),
         }
     }
 }
@@ -87,6 +107,7 @@ impl<S> tower_layer::Layer<S> for ConnectLayer {
 pub struct Connect<S> {
     inner: S,
     pool: Option<DescriptorPool>,
+    get: Arc<Vec<String>>,
 }
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = Result<T, Infallible>> + Send>>;
@@ -106,15 +127,29 @@ where
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         let call = protocol::call_of(&request);
-        if call == Call::Other {
+        if call == Call::Other && !protocol::is_grpc_web_over_http1(&request) {
             let future = self.inner.call(request);
             return Box::pin(future);
         }
         // The ready service answers this call; a clone waits for the next.
         let inner = self.inner.clone();
-        let inner = std::mem::replace(&mut self.inner, inner);
+        let mut inner = std::mem::replace(&mut self.inner, inner);
         let pool = self.pool.clone();
-        Box::pin(async move { Ok(Translation { inner, pool }.answer(call, request).await) })
+        let get = self.get.clone();
+        if call == Call::Other {
+            // gRPC-Web over HTTP/1.1 (browsers): read the request whole
+            // first (it has one message: browsers cannot stream a request),
+            // so that the connection stays usable however early the
+            // service answers (an unknown method answers unread).
+            return Box::pin(async move {
+                let (parts, body) = request.into_parts();
+                match read_body(body).await {
+                    Ok(body) => inner.call(http::Request::from_parts(parts, full(body))).await,
+                    Err(status) => Ok(grpc_web_error(&status)),
+                }
+            });
+        }
+        Box::pin(async move { Ok(Translation { inner, pool, get }.answer(call, request).await) })
     }
 }
 
@@ -122,6 +157,7 @@ where
 struct Translation<S> {
     inner: S,
     pool: Option<DescriptorPool>,
+    get: Arc<Vec<String>>,
 }
 
 impl<S> Translation<S>
@@ -240,6 +276,9 @@ where
 
     /// Whether the method is marked `NO_SIDE_EFFECTS` (GET may call it).
     fn side_effect_free(&self, path: &str) -> bool {
+        if self.get.iter().any(|allowed| allowed == path) {
+            return true;
+        }
         let method = self.pool.as_ref().and_then(|pool| method_of(pool, path));
         method.is_some_and(|(_, _, options)| idempotency_level(&options) == 1)
     }
@@ -389,6 +428,21 @@ fn unary_error(status: &Status, headers: &HeaderMap) -> http::Response<Body> {
 
 fn full(bytes: Bytes) -> Body {
     Body::new(http_body_util::Full::new(bytes))
+}
+
+/// A gRPC-Web call refused before the service saw it: a trailers-only
+/// answer.
+fn grpc_web_error(status: &Status) -> http::Response<Body> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/grpc-web+proto"),
+    );
+    headers.insert("grpc-status", HeaderValue::from(status.code));
+    if let Ok(message) = HeaderValue::from_str(&status.message) {
+        headers.insert("grpc-message", message);
+    }
+    response(StatusCode::OK, headers, Body::empty())
 }
 
 /// A stream refused before it started: only its end-of-stream envelope.

@@ -79,6 +79,16 @@ pub fn call_of<B>(request: &http::Request<B>) -> Call {
     }
 }
 
+/// A gRPC-Web call over HTTP/1.x.
+pub fn is_grpc_web_over_http1<B>(request: &http::Request<B>) -> bool {
+    let grpc_web = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/grpc-web"));
+    grpc_web && request.version() < http::Version::HTTP_2
+}
+
 /// gRPC's codes by Connect's names, and the HTTP status Connect answers
 /// unary errors with.
 const CODES: [(&str, u16); 17] = [

@@ -1,0 +1,127 @@
+//! connect-es (Connect's TypeScript implementation, with protobuf-es; pinned
+//! in tests/npm) runs gRPC's interop cases against `interop-server` over
+//! Connect (JSON and binary, HTTP/1.1 and HTTP/2), gRPC-Web and gRPC. The
+//! Node client reads the service from a descriptor set fastrs-compiler
+//! writes, so no TypeScript is generated. Streams from the client need
+//! HTTP/2 in connect-es, and gRPC-Web has none.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use fastrs::Message as _;
+
+struct ServerProcess {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl ServerProcess {
+    fn start() -> ServerProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("interop-server starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .and_then(|a| a.parse().ok())
+            .expect("an address");
+        ServerProcess { child, addr }
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+const UNARY: &[&str] = &[
+    "empty_unary",
+    "large_unary",
+    "cacheable_unary",
+    "server_streaming",
+    "status_code_and_message",
+    "special_status_message",
+    "unimplemented_method",
+    "unimplemented_service",
+    "custom_metadata",
+    "timeout_on_sleeping_server",
+];
+const STREAMING: &[&str] = &["client_streaming", "ping_pong", "empty_stream"];
+
+#[test]
+fn connect_es_runs_the_interop_cases() {
+    let Some(npm) = fastrs_test_tools::npm_packages("connect-es interop", "tools", &root().join("tests/npm")) else {
+        return;
+    };
+    // The client imports its packages from where npm put them.
+    let script = npm.join("connect-interop-client.mjs");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/connect-es/client.mjs"),
+        &script,
+    )
+    .unwrap();
+    let set = fastrs_compiler::Compiler::new()
+        .include(Path::new(env!("CARGO_MANIFEST_DIR")).join("proto"))
+        .include_imports(true)
+        .compile(&["grpc/testing/test.proto"])
+        .expect("the interop schema compiles");
+    let set_path = npm.join("interop.pb");
+    std::fs::write(&set_path, set.encode_to_vec()).unwrap();
+
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    let all: Vec<&str> = UNARY.iter().chain(STREAMING).copied().collect();
+    let runs: [(&str, &str, &str, &[&str]); 5] = [
+        ("connect", "json", "1.1", UNARY),
+        ("connect", "binary", "1.1", UNARY),
+        ("connect", "json", "2", &all),
+        ("grpcweb", "binary", "1.1", UNARY),
+        ("grpc", "binary", "2", &all),
+    ];
+    let mut failures = Vec::new();
+    for (protocol, codec, http, cases) in runs {
+        let mut child = Command::new("node")
+            .arg(&script)
+            .args([set_path.to_str().unwrap(), &base, protocol, codec, http])
+            .args(cases)
+            .current_dir(&npm)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("node runs");
+        let mut waited = 0;
+        while child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(100));
+            waited += 1;
+            assert!(
+                waited < 600,
+                "connect-es over {protocol}/{codec}/HTTP {http} took over 60 s"
+            );
+        }
+        let out = child.wait_with_output().unwrap();
+        let report = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if !out.status.success() {
+            failures.push(format!("{protocol} {codec} HTTP/{http}:\n{report}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
