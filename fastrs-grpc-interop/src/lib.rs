@@ -36,7 +36,12 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
         .accept_http1(true)
         // Cacheable by gRPC's description, though its schema does not say
         // so: Connect may call it with GET.
-        .layer(fastrs_tonic::connect::ConnectLayer::new(pool).allow_get("grpc.testing.TestService/CacheableUnaryCall"))
+        .layer(
+            fastrs_tonic::connect::ConnectLayer::new(pool)
+                .allow_get("grpc.testing.TestService/CacheableUnaryCall")
+                // Browsers of any origin (a test server).
+                .cors(fastrs_tonic::connect::Cors::any_origin()),
+        )
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(server::service_with_echo())
         .add_service(health)

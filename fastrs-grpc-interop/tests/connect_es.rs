@@ -62,6 +62,9 @@ const UNARY: &[&str] = &[
     "timeout_on_sleeping_server",
 ];
 const STREAMING: &[&str] = &["client_streaming", "ping_pong", "empty_stream"];
+/// Connect's gzip, both ways.
+const GZIP_UNARY: &[&str] = &["gzip_unary"];
+const GZIP_STREAMING: &[&str] = &["gzip_client_streaming"];
 
 #[test]
 fn connect_es_runs_the_interop_cases() {
@@ -86,10 +89,12 @@ fn connect_es_runs_the_interop_cases() {
     let server = ServerProcess::start();
     let base = format!("http://{}", server.addr);
     let all: Vec<&str> = UNARY.iter().chain(STREAMING).copied().collect();
+    let connect_unary: Vec<&str> = UNARY.iter().chain(GZIP_UNARY).copied().collect();
+    let connect_all: Vec<&str> = all.iter().chain(GZIP_UNARY).chain(GZIP_STREAMING).copied().collect();
     let runs: [(&str, &str, &str, &[&str]); 5] = [
-        ("connect", "json", "1.1", UNARY),
-        ("connect", "binary", "1.1", UNARY),
-        ("connect", "json", "2", &all),
+        ("connect", "json", "1.1", &connect_unary),
+        ("connect", "binary", "1.1", &connect_unary),
+        ("connect", "json", "2", &connect_all),
         ("grpcweb", "binary", "1.1", UNARY),
         ("grpc", "binary", "2", &all),
     ];

@@ -246,4 +246,122 @@ fn connect_get_calls_a_side_effect_free_method() {
     let (code, body) = get("connect=v1&encoding=proto&base64=1&message=EAI");
     assert_eq!(code, 200);
     assert_eq!(body, [0x0a, 0x04, 0x12, 0x02, 0, 0]);
+    // The same message gzipped.
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&[0x10, 0x02]).unwrap();
+    let gzipped = base64_url(&encoder.finish().unwrap());
+    let (code, body) = get(&format!(
+        "connect=v1&encoding=proto&base64=1&compression=gzip&message={gzipped}"
+    ));
+    assert_eq!(code, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(body, [0x0a, 0x04, 0x12, 0x02, 0, 0]);
+}
+
+/// `data` in URL-safe base64 without padding.
+fn base64_url(data: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in data.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, b)| n | u32::from(*b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// Browsers of other origins: a preflight is answered, and answers carry
+/// the headers that let the page read them, gRPC-Web's too.
+#[test]
+fn browsers_get_cors_answers() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let preflight = format!(
+        "OPTIONS /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\norigin: http://page.test\r\n\
+         access-control-request-method: POST\r\naccess-control-request-headers: content-type,x-grpc-web\r\n\
+         connection: close\r\n\r\n"
+    );
+    let (code, _) = http(addr, &preflight, b"");
+    assert_eq!(code, 204);
+    let raw = raw_http(addr, &preflight, b"");
+    assert!(raw.contains("access-control-allow-origin: *"), "{raw}");
+    assert!(
+        raw.contains("access-control-allow-headers: content-type,x-grpc-web"),
+        "{raw}"
+    );
+
+    let body = br#"{"responseSize": 1}"#;
+    let post = format!(
+        "POST /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\norigin: http://page.test\r\n\
+         content-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    let raw = raw_http(addr, &post, body);
+    assert!(
+        raw.contains("access-control-allow-origin: *") && raw.contains("access-control-expose-headers: grpc-status"),
+        "{raw}"
+    );
+
+    let frame = [0u8, 0, 0, 0, 2, 0x10, 0x01];
+    let grpc_web = format!(
+        "POST /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\norigin: http://page.test\r\n\
+         content-type: application/grpc-web+proto\r\nx-grpc-web: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        frame.len()
+    );
+    let raw = raw_http(addr, &grpc_web, &frame);
+    assert!(
+        raw.starts_with("http/1.1 200") && raw.contains("access-control-allow-origin: *"),
+        "{raw}"
+    );
+}
+
+/// Connect's gzip: a gzipped request is read, a large answer is gzipped
+/// for a caller that accepts it, and another compression is refused.
+#[test]
+fn connect_unary_gzip() {
+    use flate2::{read::GzDecoder, write::GzEncoder, Compression};
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(br#"{"responseSize": 4000}"#).unwrap();
+    let body = encoder.finish().unwrap();
+    let request = |encoding: &str| {
+        format!(
+            "POST /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\n\
+             content-encoding: {encoding}\r\naccept-encoding: br, gzip\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        )
+    };
+    let raw = raw_http(addr, &request("gzip"), &body);
+    assert!(
+        raw.starts_with("http/1.1 200") && raw.contains("content-encoding: gzip"),
+        "{raw}"
+    );
+    let (code, answer) = http(addr, &request("gzip"), &body);
+    assert_eq!(code, 200);
+    let mut json = String::new();
+    GzDecoder::new(answer.as_slice())
+        .read_to_string(&mut json)
+        .expect("gunzips");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+    // 4000 zero bytes, in base64.
+    assert_eq!(json["payload"]["body"].as_str().map(str::len), Some(5336), "{json}");
+
+    let (code, answer) = http(addr, &request("br"), &body);
+    assert_eq!(code, 501, "{}", String::from_utf8_lossy(&answer));
+    assert!(String::from_utf8_lossy(&answer).contains(r#""code":"unimplemented""#));
+}
+
+/// A whole HTTP/1.1 answer as text.
+fn raw_http(addr: SocketAddr, request: &str, body: &[u8]) -> String {
+    let mut stream = TcpStream::connect(addr).expect("connects");
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    String::from_utf8_lossy(&response).to_lowercase()
 }

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { create, createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { compressionGzip, createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 
 const [setPath, baseUrl, protocol, codec, httpVersion, ...cases] = process.argv.slice(2);
 const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(setPath)));
@@ -26,6 +26,11 @@ const transport =
   : protocol === "grpcweb" ? createGrpcWebTransport(options)
   : createGrpcTransport(options);
 const client = createClient(service, transport);
+// Every message of 1 KiB or more gzipped, both ways (Connect only).
+const gzipped = createClient(
+  service,
+  createConnectTransport({ ...options, sendCompression: compressionGzip, acceptCompression: [compressionGzip], compressMinBytes: 1024 }),
+);
 
 function check(condition, why) {
   if (!condition) throw new Error(why);
@@ -99,6 +104,17 @@ const CASES = {
     let count = 0;
     for await (const _ of client.fullDuplexCall(requests([]))) count++;
     check(count === 0, `${count} responses`);
+  },
+  async gzip_unary() {
+    const r = await gzipped.unaryCall(message("SimpleRequest", { responseSize: 314159, payload: payload(271828) }));
+    check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
+  },
+  async gzip_client_streaming() {
+    const sizes = [27182, 8, 1828, 45904];
+    const r = await gzipped.streamingInputCall(
+      requests(sizes.map((n) => message("StreamingInputCallRequest", { payload: payload(n) }))),
+    );
+    check(r.aggregatedPayloadSize === 74922, `aggregate ${r.aggregatedPayloadSize}`);
   },
   async status_code_and_message() {
     const text = "test status message";

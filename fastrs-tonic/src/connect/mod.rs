@@ -25,9 +25,13 @@
 //! Unary calls are read whole; streams flow frame by frame in both
 //! directions (bidi needs HTTP/2, as in every Connect implementation).
 
+mod compress;
+mod cors;
 mod grpc;
 mod protocol;
 mod stream;
+
+pub use cors::Cors;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -57,6 +61,7 @@ pub struct ConnectLayer {
     /// Methods (`/pkg.Service/Method`) GET may call beside those marked
     /// `NO_SIDE_EFFECTS`.
     get: Arc<Vec<String>>,
+    cors: Option<Cors>,
 }
 
 impl ConnectLayer {
@@ -67,7 +72,16 @@ impl ConnectLayer {
         ConnectLayer {
             pool: Some(pool),
             get: Arc::default(),
+            cors: None,
         }
+    }
+
+    /// Lets browser pages of other origins call, by `cors` (for every
+    /// protocol, gRPC-Web included).
+    #[must_use]
+    pub fn cors(mut self, cors: Cors) -> Self {
+        self.cors = Some(cors);
+        self
     }
 
     /// Lets GET call `method` (`pkg.Service/Method`) too, as it may call
@@ -86,6 +100,7 @@ impl ConnectLayer {
         ConnectLayer {
             pool: None,
             get: Arc::default(),
+            cors: None,
         }
     }
 }
@@ -98,6 +113,7 @@ impl<S> tower_layer::Layer<S> for ConnectLayer {
             inner,
             pool: self.pool.clone(),
             get: self.get.clone(),
+            cors: self.cors.clone(),
         }
     }
 }
@@ -108,6 +124,7 @@ pub struct Connect<S> {
     inner: S,
     pool: Option<DescriptorPool>,
     get: Arc<Vec<String>>,
+    cors: Option<Cors>,
 }
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = Result<T, Infallible>> + Send>>;
@@ -126,6 +143,29 @@ where
     }
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+        let Some(cors) = self.cors.clone() else {
+            return self.answer(request);
+        };
+        if let Some(preflight) = cors.preflight(&request) {
+            return Box::pin(std::future::ready(Ok(preflight)));
+        }
+        let origin = request.headers().get(http::header::ORIGIN).cloned();
+        let answer = self.answer(request);
+        Box::pin(async move {
+            let mut response = answer.await?;
+            cors.decorate(origin.as_ref(), &mut response);
+            Ok(response)
+        })
+    }
+}
+
+impl<S> Connect<S>
+where
+    S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+{
+    /// Answers `request` in its protocol.
+    fn answer(&mut self, request: http::Request<Body>) -> BoxFuture<http::Response<Body>> {
         let call = protocol::call_of(&request);
         if call == Call::Other && !protocol::is_grpc_web_over_http1(&request) {
             let future = self.inner.call(request);
@@ -169,20 +209,43 @@ where
         let path = parts.uri.path().to_owned();
         let metadata = metadata_of(&parts.headers);
         match call {
-            Call::Unary(codec) => match read_body(body).await {
-                Ok(message) => self.unary(&path, codec, metadata, message).await,
-                Err(status) => unary_error(&status, &HeaderMap::new()),
-            },
+            Call::Unary(codec) => {
+                let gzip = compress::accepts_gzip(&parts.headers);
+                let encoding = compress::is_gzip(&parts.headers, "content-encoding");
+                let message = match (encoding, read_body(body).await) {
+                    (Ok(true), Ok(message)) => compress::gunzip(&message, MAX_REQUEST),
+                    (Ok(false), read) => read,
+                    (Err(status), _) | (_, Err(status)) => Err(status),
+                };
+                match message {
+                    Ok(message) => self.unary(&path, codec, metadata, message, gzip).await,
+                    Err(status) => unary_error(&status, &HeaderMap::new()),
+                }
+            }
             Call::Get => match self.get_message(&path, parts.uri.query().unwrap_or("")) {
-                Ok((codec, message)) => self.unary(&path, codec, metadata, message).await,
+                Ok((codec, message)) => {
+                    let gzip = compress::accepts_gzip(&parts.headers);
+                    self.unary(&path, codec, metadata, message, gzip).await
+                }
                 Err(status) => unary_error(&status, &HeaderMap::new()),
             },
-            Call::Stream(codec) => self.stream(&path, codec, metadata, body).await,
+            Call::Stream(codec) => match compress::is_gzip(&parts.headers, "connect-content-encoding") {
+                Ok(gunzip) => self.stream(&path, codec, metadata, body, gunzip).await,
+                Err(status) => stream_error(codec, status),
+            },
             Call::Other => unary_error(&status(12, "not a Connect call"), &HeaderMap::new()),
         }
     }
 
-    async fn unary(self, path: &str, codec: Codec, metadata: HeaderMap, message: Bytes) -> http::Response<Body> {
+    /// A unary call; `gzip`: the caller accepts a gzipped answer.
+    async fn unary(
+        self,
+        path: &str,
+        codec: Codec,
+        metadata: HeaderMap,
+        message: Bytes,
+        gzip: bool,
+    ) -> http::Response<Body> {
         let message = match self.to_binary(path, codec, message) {
             Ok(message) => message,
             Err(status) => return unary_error(&status, &HeaderMap::new()),
@@ -207,10 +270,14 @@ where
             };
             return unary_error(&status, &headers);
         };
-        let body = match Self::from_binary(pool.as_ref(), path, codec, message.clone()) {
+        let mut body = match Self::from_binary(pool.as_ref(), path, codec, message.clone()) {
             Ok(body) => body,
             Err(status) => return unary_error(&status, &headers),
         };
+        if gzip && body.len() >= compress::MIN_COMPRESSED {
+            body = compress::gzip(&body);
+            headers.insert(http::header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        }
         headers.insert(
             http::header::CONTENT_TYPE,
             HeaderValue::from_static(codec.unary_content_type()),
@@ -218,8 +285,16 @@ where
         response(StatusCode::OK, headers, full(body))
     }
 
-    /// A stream, translated frame by frame.
-    async fn stream(self, path: &str, codec: Codec, metadata: HeaderMap, body: Body) -> http::Response<Body> {
+    /// A stream, translated frame by frame; `gunzip`: the caller's
+    /// compressed envelopes are gzip.
+    async fn stream(
+        self,
+        path: &str,
+        codec: Codec,
+        metadata: HeaderMap,
+        body: Body,
+        gunzip: bool,
+    ) -> http::Response<Body> {
         let (mut to_binary, mut to_json): (Option<Rewrite>, Option<Rewrite>) = (None, None);
         if codec == Codec::Json {
             let Some((input, output, _)) = self.pool.as_ref().and_then(|pool| method_of(pool, path)) else {
@@ -231,7 +306,11 @@ where
             to_binary = Some(Box::new(move |message| json_to_binary(&input, &message)));
             to_json = Some(Box::new(move |message| binary_to_json(&output, &message)));
         }
-        let request = Body::new(Envelopes::new(body, Direction::Request, to_binary));
+        let mut request = Envelopes::new(body, Direction::Request, to_binary);
+        if gunzip {
+            request = request.gunzip();
+        }
+        let request = Body::new(request);
         let answer = grpc::start(self.inner, path, metadata, request).await;
         let (parts, body) = answer.into_parts();
         let mut headers = parts.headers;
@@ -252,20 +331,22 @@ where
         let mut codec = None;
         let mut message = Bytes::new();
         let mut base64 = false;
+        let mut gzip = false;
         for pair in query.split('&') {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             match key {
                 "encoding" => codec = Codec::named(value),
                 "message" => message = Bytes::from(url_decode(value)),
                 "base64" => base64 = value == "1",
-                "compression" if !value.is_empty() && value != "identity" => {
-                    return Err(status(12, "compressed GET requests are not supported"))
-                }
+                "compression" => gzip = compress::named_gzip(Some(value))?,
                 _ => {}
             }
         }
         if base64 {
             message = decode_base64_url(&message).ok_or_else(|| status(3, "the message is not base64"))?;
+        }
+        if gzip {
+            message = compress::gunzip(&message, MAX_REQUEST)?;
         }
         let codec = codec.ok_or_else(|| status(3, "a GET call needs encoding=proto or encoding=json"))?;
         if !self.side_effect_free(path) {

@@ -13,6 +13,7 @@ use bytes::{Buf, Bytes, BytesMut};
 use http_body::{Body, Frame};
 use tonic::codegen::http::HeaderMap;
 
+use super::compress;
 use super::grpc::{self, Status};
 use super::protocol;
 
@@ -35,6 +36,9 @@ pub struct Envelopes<B> {
     direction: Direction,
     /// `None`: the messages pass unchanged.
     rewrite: Option<Rewrite>,
+    /// Whether compressed envelopes are gzip (the caller said
+    /// `connect-content-encoding: gzip`); they are refused otherwise.
+    gunzip: bool,
     buffer: BytesMut,
     ready: VecDeque<Bytes>,
     done: bool,
@@ -46,20 +50,27 @@ impl<B> Envelopes<B> {
             inner,
             direction,
             rewrite,
+            gunzip: false,
             buffer: BytesMut::new(),
             ready: VecDeque::new(),
             done: false,
         }
     }
 
+    /// Reads the caller's compressed envelopes as gzip.
+    pub fn gunzip(mut self) -> Self {
+        self.gunzip = true;
+        self
+    }
+
     /// Takes the whole envelopes out of the buffer, rewritten.
     fn drain(&mut self) -> Result<(), Status> {
-        let Some(rewrite) = &mut self.rewrite else {
+        if self.rewrite.is_none() && !self.gunzip {
             if !self.buffer.is_empty() {
                 self.ready.push_back(self.buffer.split().freeze());
             }
             return Ok(());
-        };
+        }
         while self.buffer.len() >= 5 {
             let len = u32::from_be_bytes([self.buffer[1], self.buffer[2], self.buffer[3], self.buffer[4]]) as usize;
             if self.buffer.len() < 5 + len {
@@ -67,15 +78,20 @@ impl<B> Envelopes<B> {
             }
             let flags = self.buffer[0];
             self.buffer.advance(5);
-            let payload = self.buffer.split_to(len).freeze();
+            let mut message = self.buffer.split_to(len).freeze();
             if flags & protocol::COMPRESSED != 0 {
-                return Err(Status {
-                    code: 12,
-                    message: "compressed messages are not supported".into(),
-                    details: None,
-                });
+                if !self.gunzip {
+                    return Err(Status {
+                        code: 13,
+                        message: "a compressed message, but no connect-content-encoding".into(),
+                        details: None,
+                    });
+                }
+                message = compress::gunzip(&message, super::MAX_REQUEST)?;
             }
-            let message = rewrite(payload)?;
+            if let Some(rewrite) = &mut self.rewrite {
+                message = rewrite(message)?;
+            }
             let mut out = BytesMut::with_capacity(message.len() + 5);
             protocol::envelope(0, &message, &mut out);
             self.ready.push_back(out.freeze());
