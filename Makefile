@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test conformance package lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
+.PHONY: all demo test conformance package tools lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -70,6 +70,11 @@ package:
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/protoc-gen-fastrs-[0-9]*
 	$(CARGO) package -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic -p fastrs-cli
 	@ls -l target/package/*.crate
+
+# What tests need from the system rather than from pinned files: Debian's
+# Chromium for the browser test (npm and Python packages install themselves).
+tools:
+	tests/tools/install-chromium
 
 lint:
 	$(CARGO) fmt --all --check

@@ -5,49 +5,14 @@
 //! writes, so no TypeScript is generated. Streams from the client need
 //! HTTP/2 in connect-es, and gRPC-Web has none.
 
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use fastrs::Message as _;
 
-struct ServerProcess {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ServerProcess {
-    fn start() -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
-            .args(["--port", "0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("interop-server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("where it listens");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ")
-            .and_then(|a| a.parse().ok())
-            .expect("an address");
-        ServerProcess { child, addr }
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{root, ServerProcess};
 
 const UNARY: &[&str] = &[
     "empty_unary",
@@ -71,13 +36,7 @@ fn connect_es_runs_the_interop_cases() {
     let Some(npm) = fastrs_test_tools::npm_packages("connect-es interop", "tools", &root().join("tests/npm")) else {
         return;
     };
-    // The client imports its packages from where npm put them.
-    let script = npm.join("connect-interop-client.mjs");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/connect-es/client.mjs"),
-        &script,
-    )
-    .unwrap();
+    let script = common::connect_es_scripts(&npm).join("client.mjs");
     let set = fastrs_compiler::Compiler::new()
         .include(Path::new(env!("CARGO_MANIFEST_DIR")).join("proto"))
         .include_imports(true)

@@ -5,13 +5,15 @@
 //! message size limits, gzip, concurrent calls. Servers run as processes
 //! or tasks that the tests stop; every wait is bounded.
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use fastrs_grpc_interop::CASES;
 use tonic::transport::{Channel, Endpoint};
+
+mod common;
+use common::ServerProcess;
 
 // tonic + prost: the same server and cases compiled over prost's types and
 // `tonic_prost::ProstCodec` (they name `super::pb`, here prost's).
@@ -36,39 +38,6 @@ mod frames {
 /// The tonic-prost side.
 mod prost_side {
     pub(crate) use super::{cases, server};
-}
-
-/// An `interop-server` process, killed when dropped.
-struct ServerProcess {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ServerProcess {
-    fn start() -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
-            .args(["--port", "0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("interop-server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("interop-server says where it listens");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ")
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"));
-        ServerProcess { child, addr }
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// Runs `interop-client` for `case` against `addr`; its stderr on failure.

@@ -4,48 +4,14 @@
 //! and errors. Plain HTTP (curl's part) is played by a raw HTTP/1.1 client
 //! for Connect's GET and its malformed requests.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-/// An `interop-server` process, killed when dropped.
-struct ServerProcess {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl ServerProcess {
-    fn start() -> ServerProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_interop-server"))
-            .args(["--port", "0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("interop-server starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("piped"))
-            .read_line(&mut line)
-            .expect("where it listens");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ")
-            .and_then(|a| a.parse().ok())
-            .expect("an address");
-        ServerProcess { child, addr }
-    }
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{root, ServerProcess};
 
 /// The pinned buf binary, or `None` (the test skips) without npm.
 fn buf(test: &str) -> Option<PathBuf> {

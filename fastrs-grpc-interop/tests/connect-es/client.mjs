@@ -11,151 +11,29 @@
 import { readFileSync } from "node:fs";
 import { create, createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import { compressionGzip, createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { interopCases } from "./cases.mjs";
 
 const [setPath, baseUrl, protocol, codec, httpVersion, ...cases] = process.argv.slice(2);
 const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(setPath)));
 const service = registry.getService("grpc.testing.TestService");
-const unimplemented = registry.getService("grpc.testing.UnimplementedService");
-const message = (name, init) => create(registry.getMessage(`grpc.testing.${name}`), init);
 
 const options = { baseUrl, httpVersion, useBinaryFormat: codec === "binary" };
 const transport =
   protocol === "connect" ? createConnectTransport({ ...options, useHttpGet: true })
   : protocol === "grpcweb" ? createGrpcWebTransport(options)
   : createGrpcTransport(options);
-const client = createClient(service, transport);
-// Every message of 1 KiB or more gzipped, both ways (Connect only).
-const gzipped = createClient(
-  service,
-  createConnectTransport({ ...options, sendCompression: compressionGzip, acceptCompression: [compressionGzip], compressMinBytes: 1024 }),
-);
-
-function check(condition, why) {
-  if (!condition) throw new Error(why);
-}
-
-const zeros = (n) => new Uint8Array(n);
-const payload = (n) => message("Payload", { body: zeros(n) });
-
-async function* requests(list) {
-  for (const r of list) yield r;
-}
-
-async function expectError(call, code, text) {
-  try {
-    await call();
-  } catch (e) {
-    const err = ConnectError.from(e);
-    check(err.code === code, `code ${Code[err.code]}, not ${Code[code]}`);
-    if (text !== undefined) check(err.rawMessage === text, `message ${JSON.stringify(err.rawMessage)}`);
-    return;
-  }
-  throw new Error("no error");
-}
-
-const CASES = {
-  async empty_unary() {
-    await client.emptyCall(message("Empty", {}));
-  },
-  async large_unary() {
-    const r = await client.unaryCall(message("SimpleRequest", { responseSize: 314159, payload: payload(271828) }));
-    check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
-  },
-  async cacheable_unary() {
-    const r = await client.cacheableUnaryCall(message("SimpleRequest", { responseSize: 7 }));
-    check(r.payload.body.length === 7, `body of ${r.payload.body.length}`);
-  },
-  async server_streaming() {
-    const sizes = [31415, 9, 2653, 58979];
-    const got = [];
-    const parameters = sizes.map((size) => message("ResponseParameters", { size }));
-    for await (const r of client.streamingOutputCall(message("StreamingOutputCallRequest", { responseParameters: parameters }))) {
-      got.push(r.payload.body.length);
-    }
-    check(JSON.stringify(got) === JSON.stringify(sizes), `sizes ${got}`);
-  },
-  async client_streaming() {
-    const sizes = [27182, 8, 1828, 45904];
-    const r = await client.streamingInputCall(
-      requests(sizes.map((n) => message("StreamingInputCallRequest", { payload: payload(n) }))),
-    );
-    check(r.aggregatedPayloadSize === 74922, `aggregate ${r.aggregatedPayloadSize}`);
-  },
-  async ping_pong() {
-    const sizes = [31415, 9, 2653, 58979];
-    const inputs = [27182, 8, 1828, 45904];
-    const got = [];
-    const stream = client.fullDuplexCall(
-      requests(
-        sizes.map((size, i) =>
-          message("StreamingOutputCallRequest", {
-            responseParameters: [message("ResponseParameters", { size })],
-            payload: payload(inputs[i]),
-          }),
-        ),
-      ),
-    );
-    for await (const r of stream) got.push(r.payload.body.length);
-    check(JSON.stringify(got) === JSON.stringify(sizes), `sizes ${got}`);
-  },
-  async empty_stream() {
-    let count = 0;
-    for await (const _ of client.fullDuplexCall(requests([]))) count++;
-    check(count === 0, `${count} responses`);
-  },
-  async gzip_unary() {
-    const r = await gzipped.unaryCall(message("SimpleRequest", { responseSize: 314159, payload: payload(271828) }));
-    check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
-  },
-  async gzip_client_streaming() {
-    const sizes = [27182, 8, 1828, 45904];
-    const r = await gzipped.streamingInputCall(
-      requests(sizes.map((n) => message("StreamingInputCallRequest", { payload: payload(n) }))),
-    );
-    check(r.aggregatedPayloadSize === 74922, `aggregate ${r.aggregatedPayloadSize}`);
-  },
-  async status_code_and_message() {
-    const text = "test status message";
-    const status = message("EchoStatus", { code: 2, message: text });
-    await expectError(() => client.unaryCall(message("SimpleRequest", { responseStatus: status })), Code.Unknown, text);
-  },
-  async special_status_message() {
-    const text = "\t\ntest with whitespace\r\nand Unicode BMP \u263a and non-BMP \ud83d\ude08\t\n";
-    const status = message("EchoStatus", { code: 2, message: text });
-    await expectError(() => client.unaryCall(message("SimpleRequest", { responseStatus: status })), Code.Unknown, text);
-  },
-  async unimplemented_method() {
-    await expectError(() => client.unimplementedCall(message("Empty", {})), Code.Unimplemented);
-  },
-  async unimplemented_service() {
-    const other = createClient(unimplemented, transport);
-    await expectError(() => other.unimplementedCall(message("Empty", {})), Code.Unimplemented);
-  },
-  async custom_metadata() {
-    const headers = new Headers({
-      "x-grpc-test-echo-initial": "test_initial_metadata_value",
-      "x-grpc-test-echo-trailing-bin": "q6ur",
-    });
-    let seenHeaders, seenTrailers;
-    await client.unaryCall(message("SimpleRequest", { responseSize: 1 }), {
-      headers,
-      onHeader: (h) => (seenHeaders = h),
-      onTrailer: (t) => (seenTrailers = t),
-    });
-    check(seenHeaders.get("x-grpc-test-echo-initial") === "test_initial_metadata_value", "initial metadata");
-    check((seenTrailers.get("x-grpc-test-echo-trailing-bin") ?? "").startsWith("q6ur"), "trailing metadata");
-  },
-  async timeout_on_sleeping_server() {
-    const request = message("StreamingOutputCallRequest", {
-      responseParameters: [message("ResponseParameters", { size: 1, intervalUs: 5000000 })],
-    });
-    await expectError(async () => {
-      for await (const _ of client.streamingOutputCall(request, { timeoutMs: 50 }));
-    }, Code.DeadlineExceeded);
-  },
-};
+const CASES = interopCases({
+  message: (name, init) => create(registry.getMessage(`grpc.testing.${name}`), init),
+  client: createClient(service, transport),
+  // Every message of 1 KiB or more gzipped, both ways (Connect only).
+  gzipped: createClient(
+    service,
+    createConnectTransport({ ...options, sendCompression: compressionGzip, acceptCompression: [compressionGzip], compressMinBytes: 1024 }),
+  ),
+  other: createClient(registry.getService("grpc.testing.UnimplementedService"), transport),
+});
 
 let failed = false;
 for (const name of cases) {

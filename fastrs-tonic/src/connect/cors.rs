@@ -94,11 +94,28 @@ impl Cors {
             return;
         };
         let out = response.headers_mut();
+        let exposed = exposed_headers(out);
         out.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, allowed);
-        out.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static(EXPOSED_HEADERS),
-        );
+        out.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, exposed);
         out.append(header::VARY, HeaderValue::from_static("Origin"));
     }
+}
+
+/// The headers a page may read of an answer with `headers`: the statuses
+/// and encodings, and the service's own metadata (Connect's unary trailers,
+/// `trailer-*`, among them), which a browser hides unless named.
+fn exposed_headers(headers: &http::HeaderMap) -> HeaderValue {
+    let mut list = EXPOSED_HEADERS.to_owned();
+    for name in headers.keys() {
+        let name = name.as_str();
+        let standard = matches!(name, "content-type" | "content-length" | "date" | "vary")
+            || name.starts_with("access-control-")
+            || EXPOSED_HEADERS.split(", ").any(|own| own == name);
+        if !standard {
+            list.push_str(", ");
+            list.push_str(name);
+        }
+    }
+    // Header names and the fixed list are visible ASCII.
+    HeaderValue::from_str(&list).unwrap_or(HeaderValue::from_static(EXPOSED_HEADERS))
 }

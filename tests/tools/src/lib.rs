@@ -136,3 +136,23 @@ pub fn npm_packages(test: &str, name: &str, package_dir: &Path) -> Option<PathBu
         Err(why) => skip(test, &format!("cannot install {}: {why}", package_dir.display())),
     }
 }
+
+/// A Chromium to run headless: `FASTRS_CHROMIUM`, else `chromium`,
+/// `chromium-browser` or `google-chrome` on PATH; `None` (see [`skip`])
+/// when there is none. `tests/tools/install-chromium` installs Debian's.
+#[must_use]
+pub fn chromium(test: &str) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("FASTRS_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    match ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|p| version(p).is_some())
+    {
+        Some(program) => Some(PathBuf::from(program)),
+        None => skip(
+            test,
+            "no Chromium on PATH (tests/tools/install-chromium installs Debian's)",
+        ),
+    }
+}
