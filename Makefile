@@ -19,6 +19,7 @@ test:
 	$(CARGO) test -q -p fastrs --lib   # alone: the runtime without the features other crates turn on
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) run -q -p fastrs-example-grpc
+	$(CARGO) run -q -p fastrs-example-connect
 	$(CARGO) build -p fastrs-no-std
 	$(CARGO) build -p protoc-gen-fastrs --no-default-features
 	$(CARGO) fmt --all --check
