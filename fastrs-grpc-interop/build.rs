@@ -1,5 +1,5 @@
 //! Generates gRPC's interop schemas (`proto/grpc/testing/`) twice: with
-//! fastrs (messages and tonic services, for the binaries; `bytes` fields as
+//! fastrs (messages, tonic services and Connect clients; `bytes` fields as
 //! `bytes::Bytes`, sliced from the received frames) and with
 //! tonic-prost-build (the other side in the interop tests).
 
@@ -15,6 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = PathBuf::from(std::env::var("OUT_DIR")?);
     protoc_gen_fastrs::Builder::new()
         .grpc()
+        .connect_client()
         .file_descriptors()
         .views()
         .bytes(["."])?

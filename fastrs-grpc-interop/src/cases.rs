@@ -58,7 +58,7 @@ pub async fn run(name: &str, channel: Channel) -> Outcome {
 
 type Client = TestServiceClient<Channel>;
 
-fn check(ok: bool, what: impl FnOnce() -> String) -> Outcome {
+pub(crate) fn check(ok: bool, what: impl FnOnce() -> String) -> Outcome {
     if ok {
         Ok(())
     } else {
@@ -66,11 +66,11 @@ fn check(ok: bool, what: impl FnOnce() -> String) -> Outcome {
     }
 }
 
-fn failed(status: Status) -> String {
+pub(crate) fn failed(status: Status) -> String {
     format!("call failed: {:?} {}", status.code(), status.message())
 }
 
-fn expect_code(result: Result<(), Status>, code: Code) -> Outcome {
+pub(crate) fn expect_code(result: Result<(), Status>, code: Code) -> Outcome {
     match result {
         Ok(()) => Err(format!("expected status {code:?}, the call succeeded")),
         Err(s) => check(s.code() == code, || {
@@ -79,7 +79,7 @@ fn expect_code(result: Result<(), Status>, code: Code) -> Outcome {
     }
 }
 
-fn body_len(p: Option<&pb::Payload>) -> usize {
+pub(crate) fn body_len(p: Option<&pb::Payload>) -> usize {
     p.map_or(0, |p| p.body.len())
 }
 
@@ -91,7 +91,7 @@ async fn empty_unary(client: &mut Client) -> Outcome {
 }
 
 /// The request of `large_unary` and `custom_metadata`.
-fn large_request() -> Result<pb::SimpleRequest, String> {
+pub(crate) fn large_request() -> Result<pb::SimpleRequest, String> {
     Ok(pb::SimpleRequest {
         response_size: 314_159,
         payload: Some(payload(271_828).map_err(failed)?),
@@ -185,7 +185,7 @@ async fn client_streaming(client: &mut Client) -> Outcome {
     })
 }
 
-fn parameters(size: i32) -> ResponseParameters {
+pub(crate) fn parameters(size: i32) -> ResponseParameters {
     ResponseParameters {
         size,
         ..Default::default()
@@ -213,7 +213,7 @@ async fn server_streaming(client: &mut Client) -> Outcome {
 }
 
 /// One `FullDuplexCall` request: a response of `size` for a payload of `payload_size`.
-fn duplex_request(size: i32, payload_size: i32) -> Result<pb::StreamingOutputCallRequest, String> {
+pub(crate) fn duplex_request(size: i32, payload_size: i32) -> Result<pb::StreamingOutputCallRequest, String> {
     Ok(pb::StreamingOutputCallRequest {
         response_parameters: vec![parameters(size)],
         payload: Some(payload(payload_size).map_err(failed)?),

@@ -3,6 +3,7 @@
 //! runs and the [`cases`] that `interop-client` runs against any server.
 
 pub mod cases;
+pub mod connect_cases;
 pub mod frames;
 pub mod raw;
 pub mod server;

@@ -107,6 +107,17 @@ impl Builder {
         self
     }
 
+    /// Also generates a Connect client (`foo_connect_client::FooConnectClient`)
+    /// for every `service`: the methods of tonic's client, over the Connect
+    /// protocol (HTTP/1.1 or HTTP/2, binary or JSON), calling
+    /// `fastrs_tonic::connect::ConnectClient`. The including crate depends
+    /// on `tonic` and on `fastrs-tonic` with its `connect-client` feature.
+    #[must_use]
+    pub fn connect_client(mut self) -> Self {
+        self.options.connect = true;
+        self
+    }
+
     /// Also generates a tonic client (`foo_client::FooClient`) and server
     /// (`foo_server::{Foo, FooServer}`) for every `service`, with all four
     /// kinds of call, encoding with `fastrs_tonic::FastrsCodec`. The

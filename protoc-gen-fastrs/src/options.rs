@@ -23,6 +23,9 @@ pub struct Options {
     pub descriptors: bool,
     /// Generate gRPC clients and servers for tonic (`grpc=tonic`).
     pub grpc: bool,
+    /// Generate a Connect client per service (`connect=true`), on
+    /// fastrs-tonic's `connect-client` feature.
+    pub connect: bool,
     /// Generate a zero-copy `FooView<'a>` for every message (`views=true`).
     pub views: bool,
     /// Packages, messages or fields (`.acme.shop`, `.acme.shop.Order`,
@@ -306,6 +309,7 @@ impl Options {
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
                 "views" => options.views = parse_bool(key, value)?,
+                "connect" => options.connect = parse_bool(key, value)?,
                 "bytes" => options.add_shared_bytes(value)?,
                 "grpc" => match value {
                     "tonic" => options.grpc = true,
@@ -335,7 +339,7 @@ impl Options {
                 }
                 _ => {
                     return Err(OptionsError(format!(
-                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, views, bytes, grpc, mode, speed, size, imports)"
+                        "unknown option `{key}` (known: extern_path, include_file, map_type, map_hasher, json, paths, descriptors, views, bytes, grpc, connect, mode, speed, size, imports)"
                     )))
                 }
             }
@@ -442,6 +446,8 @@ mod tests {
         assert!(Options::parse("grpc=tonic").unwrap().grpc);
         assert!(!Options::parse("grpc=none").unwrap().grpc);
         assert!(Options::parse("grpc=grpcio").is_err());
+        assert!(Options::parse("connect=true").unwrap().connect);
+        assert!(Options::parse("connect=yes").is_err());
     }
 
     #[test]

@@ -3,24 +3,27 @@
 //! JSON and binary) and gRPC-Web (`tonic_web`) beside gRPC.
 //!
 //! `cargo run -p fastrs-example-connect` starts the server on a free port,
-//! calls it as curl would (Connect JSON over HTTP/1.1, POST and GET) and
-//! with tonic's gRPC client, and exits. With `-- --serve [--port 8080]` it
+//! calls it as curl would (Connect JSON over HTTP/1.1, POST and GET), with
+//! the generated Connect client and with tonic's gRPC client, and exits. With `-- --serve [--port 8080]` it
 //! keeps serving, for curl, buf curl and browsers (see the README).
 
 use std::error::Error;
 
+use fastrs_tonic::connect::ConnectClient;
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_stream::StreamExt as _;
 use tonic::transport::server::TcpIncoming;
 use tonic::{Request, Response, Status};
 
-/// `acme.catalog.v1`: the messages, tonic's `Catalog` client and server.
+/// `acme.catalog.v1`: the messages, tonic's `Catalog` client and server,
+/// the Connect client.
 mod protos {
     include!(concat!(env!("OUT_DIR"), "/protos.rs"));
 }
 
 use protos::acme::catalog::v1::catalog_client::CatalogClient;
+use protos::acme::catalog::v1::catalog_connect_client::CatalogConnectClient;
 use protos::acme::catalog::v1::catalog_server::{self, CatalogServer};
 use protos::acme::catalog::v1::{LookupRequest, Product, SearchRequest};
 
@@ -75,9 +78,7 @@ impl catalog_server::Catalog for Catalog {
 /// Serves the catalog on `listener` over gRPC, gRPC-Web and Connect, on
 /// HTTP/1.1 and HTTP/2, to callers of any origin.
 async fn serve(listener: TcpListener) -> Result<(), Box<dyn Error + Send + Sync>> {
-    // Connect's JSON codec reads and writes messages by their descriptors.
-    let mut pool = fastrs::reflect::DescriptorPool::new();
-    pool.add_described::<Product>()?;
+    let pool = descriptors()?;
     // Without TCP_NODELAY, small answers wait for delayed ACKs (40 ms).
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
@@ -88,6 +89,13 @@ async fn serve(listener: TcpListener) -> Result<(), Box<dyn Error + Send + Sync>
         .serve_with_incoming(incoming)
         .await?;
     Ok(())
+}
+
+/// The catalog's descriptors: Connect's JSON is read and written by them.
+fn descriptors() -> Result<fastrs::reflect::DescriptorPool, fastrs::reflect::PoolError> {
+    let mut pool = fastrs::reflect::DescriptorPool::new();
+    pool.add_described::<Product>()?;
+    Ok(pool)
 }
 
 #[tokio::main]
@@ -117,6 +125,29 @@ async fn main() -> Result<(), Box<dyn Error + Send + Sync>> {
     let query = "?encoding=json&message=%7B%22sku%22%3A%22B-7%22%7D";
     let (status, body) = http(addr, "GET", &format!("{path}{query}"), "").await?;
     println!("Connect GET {path}{query}: {status} {body}");
+
+    // The generated Connect client: tonic's client methods, over Connect
+    // (here JSON over HTTP/1.1; `ConnectClient::http2` and the binary codec
+    // are the others).
+    let base = format!("http://{addr}");
+    let connect = CatalogConnectClient::new(ConnectClient::new(&base).json(descriptors()?));
+    let request = LookupRequest {
+        sku: "C-3".into(),
+        ..Default::default()
+    };
+    let product = connect.lookup(request).await?.into_inner();
+    println!(
+        "Connect client Lookup(\"C-3\"): {} ({} cents)",
+        product.name, product.unit_price
+    );
+    let request = SearchRequest {
+        word: "tea".into(),
+        ..Default::default()
+    };
+    let mut found = connect.search(request).await?.into_inner();
+    while let Some(product) = found.message().await? {
+        println!("Connect client Search(\"tea\"): {} {}", product.sku, product.name);
+    }
 
     // The same service over gRPC, with tonic's generated client.
     let mut client = CatalogClient::connect(format!("http://{addr}")).await?;

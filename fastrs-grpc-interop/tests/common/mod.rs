@@ -54,7 +54,7 @@ pub fn connect_es_scripts(npm: &Path) -> PathBuf {
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/connect-es");
     let to = npm.join("connect-es");
     std::fs::create_dir_all(&to).expect("a scripts directory");
-    for script in ["cases.mjs", "client.mjs", "browser.mjs"] {
+    for script in ["cases.mjs", "client.mjs", "browser.mjs", "server.mjs"] {
         std::fs::copy(from.join(script), to.join(script)).expect("the script copies");
     }
     to

@@ -25,12 +25,16 @@
 //! Unary calls are read whole; streams flow frame by frame in both
 //! directions (bidi needs HTTP/2, as in every Connect implementation).
 
+#[cfg(feature = "connect-client")]
+mod client;
 mod compress;
 mod cors;
 mod grpc;
 mod protocol;
 mod stream;
 
+#[cfg(feature = "connect-client")]
+pub use client::{ConnectClient, ConnectStreaming};
 pub use cors::Cors;
 
 use std::convert::Infallible;
@@ -230,7 +234,10 @@ where
                 Err(status) => unary_error(&status, &HeaderMap::new()),
             },
             Call::Stream(codec) => match compress::is_gzip(&parts.headers, "connect-content-encoding") {
-                Ok(gunzip) => self.stream(&path, codec, metadata, body, gunzip).await,
+                Ok(gunzip) => {
+                    let deadline = timeout_ms(&parts.headers).map(std::time::Duration::from_millis);
+                    self.stream(&path, codec, metadata, body, gunzip, deadline).await
+                }
                 Err(status) => stream_error(codec, status),
             },
             Call::Other => unary_error(&status(12, "not a Connect call"), &HeaderMap::new()),
@@ -286,7 +293,7 @@ where
     }
 
     /// A stream, translated frame by frame; `gunzip`: the caller's
-    /// compressed envelopes are gzip.
+    /// compressed envelopes are gzip; `deadline`: the caller's timeout.
     async fn stream(
         self,
         path: &str,
@@ -294,6 +301,7 @@ where
         metadata: HeaderMap,
         body: Body,
         gunzip: bool,
+        deadline: Option<std::time::Duration>,
     ) -> http::Response<Body> {
         let (mut to_binary, mut to_json): (Option<Rewrite>, Option<Rewrite>) = (None, None);
         if codec == Codec::Json {
@@ -322,7 +330,13 @@ where
             http::header::CONTENT_TYPE,
             HeaderValue::from_static(codec.stream_content_type()),
         );
-        let body = Body::new(Envelopes::new(body, Direction::Response(status), to_json));
+        let mut answers = Envelopes::new(body, Direction::Response(status), to_json);
+        // tonic bounds a call by `grpc-timeout` until its answer starts;
+        // a stream's deadline covers the whole stream.
+        if let Some(deadline) = deadline {
+            answers = answers.deadline(deadline);
+        }
+        let body = Body::new(answers);
         response(StatusCode::OK, headers, body)
     }
 
@@ -460,16 +474,20 @@ fn metadata_of(headers: &HeaderMap) -> HeaderMap {
             metadata.append(name.clone(), value.clone());
         }
     }
-    let timeout = headers
-        .get("connect-timeout-ms")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if let Some(ms) = timeout {
+    if let Some(ms) = timeout_ms(headers) {
         if let Ok(value) = HeaderValue::from_str(&format!("{ms}m")) {
             metadata.insert("grpc-timeout", value);
         }
     }
     metadata
+}
+
+/// The call's `connect-timeout-ms`.
+fn timeout_ms(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get("connect-timeout-ms")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
 }
 
 /// A request body, read whole (up to `MAX_REQUEST`).

@@ -115,6 +115,12 @@ pub fn code_name(code: i32) -> &'static str {
     CODES.get(code as usize).map_or("unknown", |(name, _)| name)
 }
 
+/// The code Connect names `name`.
+#[cfg(feature = "connect-client")]
+pub fn code_named(name: &str) -> Option<i32> {
+    CODES.iter().position(|(n, _)| *n == name).map(|i| i as i32)
+}
+
 pub fn http_status(code: i32) -> StatusCode {
     let status = CODES.get(code as usize).map_or(500, |(_, status)| *status);
     StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)

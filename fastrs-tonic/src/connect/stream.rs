@@ -6,6 +6,7 @@
 //! envelope carrying the status and the trailers as JSON.
 
 use std::collections::VecDeque;
+use std::future::Future as _;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
 
@@ -39,6 +40,8 @@ pub struct Envelopes<B> {
     /// Whether compressed envelopes are gzip (the caller said
     /// `connect-content-encoding: gzip`); they are refused otherwise.
     gunzip: bool,
+    /// When an answer stream ends with `deadline_exceeded`.
+    deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     buffer: BytesMut,
     ready: VecDeque<Bytes>,
     done: bool,
@@ -51,6 +54,7 @@ impl<B> Envelopes<B> {
             direction,
             rewrite,
             gunzip: false,
+            deadline: None,
             buffer: BytesMut::new(),
             ready: VecDeque::new(),
             done: false,
@@ -60,6 +64,12 @@ impl<B> Envelopes<B> {
     /// Reads the caller's compressed envelopes as gzip.
     pub fn gunzip(mut self) -> Self {
         self.gunzip = true;
+        self
+    }
+
+    /// Ends an answer stream with `deadline_exceeded` after `timeout`.
+    pub fn deadline(mut self, timeout: std::time::Duration) -> Self {
+        self.deadline = Some(Box::pin(tokio::time::sleep(timeout)));
         self
     }
 
@@ -141,6 +151,18 @@ where
             }
             if this.done {
                 return Poll::Ready(None);
+            }
+            if this.deadline.as_mut().is_some_and(|d| d.as_mut().poll(cx).is_ready()) {
+                this.deadline = None;
+                let status = Status {
+                    code: 4,
+                    message: "the call's deadline passed".into(),
+                    details: None,
+                };
+                if let Some(error) = this.fail(status) {
+                    return Poll::Ready(Some(Err(error)));
+                }
+                continue;
             }
             match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
                 Some(Ok(frame)) => match frame.into_data() {

@@ -24,6 +24,16 @@ pub fn services(package: &Package, services: &[Service]) -> TokenStream {
     quote!(#(#out)*)
 }
 
+/// `path` as written in a module of `package`'s module (where clients and
+/// servers sit).
+pub(super) fn in_service_module(path: &TypePath, package: &Package) -> TokenStream {
+    let from_package = path.relative_to(&package.scope);
+    match path {
+        TypePath::Local { .. } => quote!(super::#from_package),
+        TypePath::Absolute(_) => from_package,
+    }
+}
+
 /// A service as tonic-build reads it.
 struct GrpcService<'s> {
     service: &'s Service,
@@ -78,14 +88,7 @@ struct GrpcMethod {
 
 impl GrpcMethod {
     fn new(rpc: &Rpc, package: &Package) -> Self {
-        // The client and server modules sit inside the package's module.
-        let in_module = |path: &TypePath| {
-            let from_package = path.relative_to(&package.scope);
-            match path {
-                TypePath::Local { .. } => quote!(super::#from_package),
-                TypePath::Absolute(_) => from_package,
-            }
-        };
+        let in_module = |path: &TypePath| in_service_module(path, package);
         GrpcMethod {
             rust_name: names::field_ident(&rpc.name).to_string(),
             proto_name: rpc.name.clone(),

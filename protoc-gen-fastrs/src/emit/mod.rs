@@ -5,12 +5,13 @@
 //! - `types`: structs, oneof enums, enums, extensions, getters;
 //! - `size`, `write`, `read`, `clear`: the owned message's methods;
 //! - `view`: zero-copy views; `json`, `descriptors`, `debug`, `chain`,
-//!   `grpc`: what options add;
+//!   `grpc`, `connect`: what options add;
 //! - `strategy`: the calls that depend on a message's strategy;
 //! - `tokens`: paths, literals and attributes every emitter uses.
 
 mod chain;
 mod clear;
+mod connect;
 mod debug;
 mod descriptors;
 mod grpc;
@@ -58,7 +59,17 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
     let enums = package.enums[part.enums.clone()].iter().map(types::enumeration);
     let uses = strategy::codec_import(own);
     let extensions = types::extensions(&package.extensions[part.extensions.clone()], &package.scope);
-    let services = grpc::services(package, &package.services[part.services.clone()]);
+    let services = &package.services[part.services.clone()];
+    let grpc = if package.grpc {
+        grpc::services(package, services)
+    } else {
+        TokenStream::new()
+    };
+    let connect = if package.connect {
+        connect::clients(package, services)
+    } else {
+        TokenStream::new()
+    };
     // The package's first file (its only one by default) holds what
     // belongs to the whole package.
     let (register, descriptor_set, feature_check) = if register {
@@ -79,7 +90,8 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
         #extensions
         #register
         #descriptor_set
-        #services
+        #grpc
+        #connect
     };
     tokens::with_alias(body, json_gated(package))
 }

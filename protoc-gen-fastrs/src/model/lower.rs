@@ -81,7 +81,11 @@ pub fn lower(
             .map(|(i, e)| ctx.enumeration(e, file.package(), child(&[], locations::FILE_ENUM, i)))
             .collect();
         let extensions = ctx.extensions(&file.extension, file.package(), &scope, &[locations::FILE_EXTENSION]);
-        let services = if options.grpc { ctx.services() } else { Vec::new() };
+        let services = if options.grpc || options.connect {
+            ctx.services()
+        } else {
+            Vec::new()
+        };
         let package = match packages.iter_mut().find(|p| p.name == file.package()) {
             Some(p) => p,
             None => {
@@ -101,6 +105,8 @@ pub fn lower(
                     descriptor_set: None,
                     descriptor_imports: Vec::new(),
                     services: Vec::new(),
+                    grpc: options.grpc,
+                    connect: options.connect,
                     descriptor_fields: Vec::new(),
                 });
                 packages.last_mut().expect("just pushed")

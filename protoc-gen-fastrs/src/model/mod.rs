@@ -47,8 +47,12 @@ pub struct Package {
     /// packages its files import, directly or not (see
     /// [`lower::descriptor_imports`]).
     pub descriptor_imports: Vec<TypePath>,
-    /// With `grpc=tonic`: the package's services.
+    /// With `grpc=tonic` or `connect=true`: the package's services.
     pub services: Vec<Service>,
+    /// Whether tonic clients and servers are generated for them.
+    pub grpc: bool,
+    /// Whether Connect clients are generated for them.
+    pub connect: bool,
     /// Full names of the package's fields whose types are
     /// `fastrs::descriptor`'s: the package needs fastrs's `descriptor`
     /// feature.

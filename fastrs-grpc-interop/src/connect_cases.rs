@@ -1,0 +1,240 @@
+//! The interop cases over Connect, with the generated Connect client
+//! (`TestServiceConnectClient`): those of [`super::cases`] that the
+//! Connect protocol has (no gRPC compression probes; cancelling is
+//! dropping the call, which the client cannot check), with the same
+//! checks. Where the interop description streams both ways only to have a
+//! stream (statuses, metadata), a server stream does, so that the case
+//! runs over HTTP/1.1 too: Connect has bidi streams on HTTP/2 only.
+
+use std::time::Duration;
+
+use fastrs_tonic::connect::ConnectClient;
+use tokio_stream::StreamExt as _;
+use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::{Code, Request, Status};
+
+use super::cases::{body_len, check, duplex_request, expect_code, failed, large_request, parameters, Outcome};
+use super::pb::test_service_connect_client::TestServiceConnectClient as Client;
+use super::pb::unimplemented_service_connect_client::UnimplementedServiceConnectClient;
+use super::pb::{self, EchoStatus};
+use super::server::{payload, ECHO_INITIAL, ECHO_TRAILING};
+
+/// Every case this module runs; [`BIDI`] need HTTP/2.
+pub const CASES: [&str; 12] = [
+    "empty_unary",
+    "large_unary",
+    "client_streaming",
+    "server_streaming",
+    "ping_pong",
+    "empty_stream",
+    "status_code_and_message",
+    "special_status_message",
+    "unimplemented_method",
+    "unimplemented_service",
+    "custom_metadata",
+    "timeout_on_sleeping_server",
+];
+
+/// The cases that call a bidi-streaming method.
+pub const BIDI: [&str; 3] = ["ping_pong", "empty_stream", "timeout_on_sleeping_server"];
+
+/// Runs case `name` through `client`.
+///
+/// # Errors
+/// The first check that failed, or an unknown case name.
+pub async fn run(name: &str, client: ConnectClient) -> Outcome {
+    let test = Client::new(client.clone());
+    match name {
+        "empty_unary" => {
+            let r = test.empty_call(pb::Empty::default()).await.map_err(failed)?;
+            check(r.into_inner() == pb::Empty::default(), || "a non-empty answer".into())
+        }
+        "large_unary" => {
+            let r = test.unary_call(large_request()?).await.map_err(failed)?.into_inner();
+            let len = body_len(r.payload.as_ref());
+            check(len == 314_159, || format!("payload of {len} bytes, expected 314159"))
+        }
+        "client_streaming" => client_streaming(&test).await,
+        "server_streaming" => server_streaming(&test).await,
+        "ping_pong" => ping_pong(&test).await,
+        "empty_stream" => {
+            let requests = tokio_stream::iter(Vec::<pb::StreamingOutputCallRequest>::new());
+            let mut answers = test.full_duplex_call(requests).await.map_err(failed)?.into_inner();
+            check(answers.next().await.is_none(), || "answers to no requests".into())
+        }
+        "status_code_and_message" => echo_status(&test, "test status message").await,
+        "special_status_message" => {
+            let message = "\t\ntest with whitespace\r\nand Unicode BMP \u{263A} and non-BMP \u{1F608}\t\n";
+            echo_status(&test, message).await
+        }
+        "unimplemented_method" => {
+            let r = test.unimplemented_call(pb::Empty::default()).await;
+            expect_code(r.map(|_| ()), Code::Unimplemented)
+        }
+        "unimplemented_service" => {
+            let other = UnimplementedServiceConnectClient::new(client);
+            let r = other.unimplemented_call(pb::Empty::default()).await;
+            expect_code(r.map(|_| ()), Code::Unimplemented)
+        }
+        "custom_metadata" => custom_metadata(&test).await,
+        "timeout_on_sleeping_server" => timeout_on_sleeping_server(&test).await,
+        other => Err(format!("no Connect interop case named {other}")),
+    }
+}
+
+async fn client_streaming(test: &Client) -> Outcome {
+    let requests = [27_182, 8, 1_828, 45_904]
+        .into_iter()
+        .map(|n| {
+            Ok(pb::StreamingInputCallRequest {
+                payload: Some(payload(n)?),
+                ..Default::default()
+            })
+        })
+        .collect::<Result<Vec<_>, Status>>()
+        .map_err(failed)?;
+    let r = test
+        .streaming_input_call(tokio_stream::iter(requests))
+        .await
+        .map_err(failed)?
+        .into_inner();
+    check(r.aggregated_payload_size == 74_922, || {
+        format!("aggregated size {}, expected 74922", r.aggregated_payload_size)
+    })
+}
+
+async fn server_streaming(test: &Client) -> Outcome {
+    let sizes = [31_415, 9, 2_653, 58_979];
+    let request = pb::StreamingOutputCallRequest {
+        response_parameters: sizes.iter().map(|&s| parameters(s)).collect(),
+        ..Default::default()
+    };
+    let mut answers = test.streaming_output_call(request).await.map_err(failed)?.into_inner();
+    let mut got = Vec::new();
+    while let Some(r) = answers.message().await.map_err(failed)? {
+        got.push(body_len(r.payload.as_ref()));
+    }
+    check(got == sizes.map(|s| s as usize), || {
+        format!("answer sizes {got:?}, expected {sizes:?}")
+    })
+}
+
+async fn ping_pong(test: &Client) -> Outcome {
+    let exchanges = [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)];
+    let (tx, rx) = tokio::sync::mpsc::channel(1);
+    // In before the call is awaited: the answer's headers may wait for it.
+    tx.send(duplex_request(exchanges[0].0, exchanges[0].1)?)
+        .await
+        .map_err(|_| "request stream closed")?;
+    let mut answers = test
+        .full_duplex_call(tokio_stream::wrappers::ReceiverStream::new(rx))
+        .await
+        .map_err(failed)?
+        .into_inner();
+    for (i, (size, payload_size)) in exchanges.into_iter().enumerate() {
+        if i > 0 {
+            tx.send(duplex_request(size, payload_size)?)
+                .await
+                .map_err(|_| "request stream closed")?;
+        }
+        let r = answers.next().await.ok_or("stream ended early")?.map_err(failed)?;
+        let len = body_len(r.payload.as_ref());
+        check(len == size as usize, || {
+            format!("answer of {len} bytes, expected {size}")
+        })?;
+    }
+    drop(tx);
+    check(answers.next().await.is_none(), || {
+        "an answer after the last request".into()
+    })
+}
+
+/// The server answers with the status the request gives, unary and
+/// streaming.
+async fn echo_status(test: &Client, message: &str) -> Outcome {
+    let status = EchoStatus {
+        code: 2,
+        message: message.into(),
+        ..Default::default()
+    };
+    let expect = |result: Result<(), Status>| match result {
+        Err(s) if s.code() == Code::Unknown && s.message() == message => Ok(()),
+        Err(s) => Err(format!(
+            "got {:?} {:?}, expected UNKNOWN {message:?}",
+            s.code(),
+            s.message()
+        )),
+        Ok(()) => Err("the call succeeded; expected UNKNOWN".to_string()),
+    };
+    let request = pb::SimpleRequest {
+        response_status: Some(status.clone()),
+        ..Default::default()
+    };
+    expect(test.unary_call(request).await.map(|_| ()))?;
+    let request = pb::StreamingOutputCallRequest {
+        response_status: Some(status),
+        ..Default::default()
+    };
+    let streamed = async {
+        let mut answers = test.streaming_output_call(request).await?.into_inner();
+        while answers.message().await?.is_some() {}
+        Ok(())
+    };
+    expect(streamed.await)
+}
+
+async fn custom_metadata(test: &Client) -> Outcome {
+    fn with_metadata<T>(mut request: Request<T>) -> Request<T> {
+        let md = request.metadata_mut();
+        md.insert(ECHO_INITIAL, MetadataValue::from_static("test_initial_metadata_value"));
+        md.insert_bin(ECHO_TRAILING, MetadataValue::from_bytes(&[0xab, 0xab, 0xab]));
+        request
+    }
+    let check_metadata = |headers: &MetadataMap, trailers: &MetadataMap| -> Outcome {
+        let got = headers.get(ECHO_INITIAL).and_then(|v| v.to_str().ok());
+        check(got == Some("test_initial_metadata_value"), || {
+            format!("initial metadata {got:?}")
+        })?;
+        let got = trailers.get_bin(ECHO_TRAILING).and_then(|v| v.to_bytes().ok());
+        check(got.as_deref() == Some(&[0xab, 0xab, 0xab][..]), || {
+            format!("trailing metadata {got:?}")
+        })
+    };
+    // Unary: the trailers arrive with the answer's metadata.
+    let answer = test
+        .unary_call(with_metadata(Request::new(large_request()?)))
+        .await
+        .map_err(failed)?;
+    check_metadata(answer.metadata(), answer.metadata())?;
+    // Streaming: headers first, trailers after the last message.
+    let request = duplex_request(314_159, 271_828)?;
+    let answer = test
+        .streaming_output_call(with_metadata(Request::new(request)))
+        .await
+        .map_err(failed)?;
+    let headers = answer.metadata().clone();
+    let mut answers = answer.into_inner();
+    let mut sizes = Vec::new();
+    while let Some(r) = answers.message().await.map_err(failed)? {
+        sizes.push(body_len(r.payload.as_ref()));
+    }
+    check(sizes == [314_159], || format!("answers {sizes:?}"))?;
+    let trailers = answers.trailers().await.map_err(failed)?.unwrap_or_default();
+    check_metadata(&headers, &trailers)
+}
+
+async fn timeout_on_sleeping_server(test: &Client) -> Outcome {
+    let mut request =
+        Request::new(tokio_stream::iter([duplex_request(31_415, 27_182)?]).chain(tokio_stream::pending()));
+    request.set_timeout(Duration::from_millis(1));
+    let call = async {
+        let mut answers = test.full_duplex_call(request).await?.into_inner();
+        while answers.message().await?.is_some() {}
+        Ok(())
+    };
+    let result = match tokio::time::timeout(Duration::from_secs(5), call).await {
+        Ok(result) => result,
+        Err(_) => Err(Status::deadline_exceeded("client-side deadline")),
+    };
+    expect_code(result, Code::DeadlineExceeded)
+}

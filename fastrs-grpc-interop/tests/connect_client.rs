@@ -1,0 +1,122 @@
+//! fastrs's generated Connect client (`TestServiceConnectClient`) runs the
+//! interop cases over HTTP/1.1 and HTTP/2, in the binary and JSON codecs,
+//! against `interop-server` and against connect-node's server (connect-es,
+//! pinned in tests/npm; `tests/connect-es/server.mjs`).
+
+use fastrs::Message as _;
+use fastrs_grpc_interop::connect_cases::{self, BIDI, CASES};
+use fastrs_grpc_interop::pb;
+use fastrs_tonic::connect::ConnectClient;
+
+mod common;
+use common::{root, ServerProcess};
+
+/// The descriptors the JSON codec writes and reads by.
+pub fn pool() -> fastrs::reflect::DescriptorPool {
+    let mut pool = fastrs::reflect::DescriptorPool::new();
+    pool.add_described::<pb::Empty>().expect("the interop schema");
+    pool
+}
+
+/// Runs every case that `http2` allows through clients of `base`; the
+/// failures, each named by its run.
+pub async fn run_cases(base: &str, runs: &[(&str, bool, bool)]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for &(name, http2, json) in runs {
+        let mut client = if http2 {
+            ConnectClient::http2(base)
+        } else {
+            ConnectClient::new(base)
+        };
+        if json {
+            client = client.json(pool());
+        }
+        for case in CASES.iter().filter(|c| http2 || !BIDI.contains(c)) {
+            if let Err(why) = connect_cases::run(case, client.clone()).await {
+                failures.push(format!("{name} {case}: {why}"));
+            }
+        }
+    }
+    failures
+}
+
+#[tokio::test]
+async fn the_connect_client_runs_the_interop_cases() {
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    let runs = [
+        ("HTTP/1.1 binary", false, false),
+        ("HTTP/1.1 JSON", false, true),
+        ("HTTP/2 binary", true, false),
+        ("HTTP/2 JSON", true, true),
+    ];
+    let failures = run_cases(&base, &runs).await;
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A connect-node server process, killed when dropped.
+struct NodeServer {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl NodeServer {
+    fn start(npm: &std::path::Path, http_version: &str) -> NodeServer {
+        let scripts = common::connect_es_scripts(npm);
+        let set = fastrs_compiler::Compiler::new()
+            .include(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("proto"))
+            .include_imports(true)
+            .compile(&["grpc/testing/test.proto"])
+            .expect("the interop schema compiles");
+        let set_path = scripts.join("interop.pb");
+        std::fs::write(&set_path, set.encode_to_vec()).unwrap();
+        let mut child = std::process::Command::new("node")
+            .arg(scripts.join("server.mjs"))
+            .arg(&set_path)
+            .arg(http_version)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("node runs");
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().expect("piped")),
+            &mut line,
+        )
+        .expect("the server says where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
+            .to_owned();
+        NodeServer { child, addr }
+    }
+}
+
+impl Drop for NodeServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[tokio::test]
+async fn the_connect_client_calls_connect_node() {
+    let test = "Connect client against connect-node";
+    let Some(npm) = fastrs_test_tools::npm_packages(test, "tools", &root().join("tests/npm")) else {
+        return;
+    };
+    let mut failures = Vec::new();
+    for (http_version, runs) in [
+        (
+            "1.1",
+            [("HTTP/1.1 binary", false, false), ("HTTP/1.1 JSON", false, true)],
+        ),
+        ("2", [("HTTP/2 binary", true, false), ("HTTP/2 JSON", true, true)]),
+    ] {
+        let server = NodeServer::start(&npm, http_version);
+        let base = format!("http://{}", server.addr);
+        let run = tokio::time::timeout(std::time::Duration::from_secs(60), run_cases(&base, &runs));
+        failures.extend(run.await.expect("the cases end within 60 s"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
