@@ -1,5 +1,5 @@
-//! Generates the benchmark service with fastrs (`grpc()`) and with
-//! tonic-prost-build.
+//! Generates the benchmark service with fastrs (`grpc()`, a Connect client,
+//! the descriptors Connect's JSON needs) and with tonic-prost-build.
 
 use std::path::PathBuf;
 
@@ -15,6 +15,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let include = ["../../proto", "proto"];
     protoc_gen_fastrs::Builder::new()
         .grpc()
+        .connect_client()
+        .file_descriptors()
         .include_file("mod.rs")
         .out_dir(out.join("fastrs"))
         .compile(&PROTOS, &include)?;

@@ -10,6 +10,9 @@
 //! streaming of 1,000 wide payloads per call. Rounds alternate the two
 //! libraries; the table gives medians.
 //!
+//! A second table puts the fastrs server behind the Connect and gRPC-Web
+//! layers and calls it over each protocol ([`web`]), in one process.
+//!
 //! Usage: `fastrs-bench-grpc [--rounds N] [--out FILE]`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -18,6 +21,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use fastrs_bench::data::{self, Shape};
+
+mod web;
 
 #[allow(clippy::all, dead_code, missing_docs)]
 mod fast {
@@ -125,7 +130,7 @@ macro_rules! library {
             use super::*;
             use tonic::{Request, Response, Status};
 
-            struct Service {
+            pub struct Service {
                 wide: Wide,
             }
 
@@ -151,11 +156,16 @@ macro_rules! library {
                 }
             }
 
+            /// The service, ready to serve.
+            pub fn service() -> BenchServer<Service> {
+                let wide: Wide = $decode(&data::wide_message(Shape::Fixed));
+                BenchServer::new(Service { wide }).max_encoding_message_size(usize::MAX)
+            }
+
             /// Serves on `listener` until the process ends.
             pub async fn serve(listener: tokio::net::TcpListener) {
-                let wide: Wide = $decode(&data::wide_message(Shape::Fixed));
                 tonic::transport::Server::builder()
-                    .add_service(BenchServer::new(Service { wide }).max_encoding_message_size(usize::MAX))
+                    .add_service(service())
                     .serve_with_incoming(incoming(listener))
                     .await
                     .expect("serves");
@@ -342,6 +352,39 @@ async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Roun
     ]
 }
 
+/// The web table's rows: medians of each protocol's rounds, and CPU per
+/// call against tonic gRPC's.
+async fn run_web(rounds: usize) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
+    let addr = listener.local_addr().expect("bound");
+    tokio::spawn(web::serve(listener));
+    let clients = web::Clients::connect(addr).await;
+    web::round(&clients, 200, 2, 100).await; // warm up
+    let mut all: Vec<[Round; 6]> = Vec::new();
+    for _ in 0..rounds {
+        all.push(web::round(&clients, 2_000, 10, 1_000).await);
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let rows: Vec<Round> = (0..6)
+        .map(|i| medians(&all.iter().map(|r| r[i]).collect::<Vec<_>>()))
+        .collect();
+    let mut table = String::from(
+        "| workload | calls/s | CPU µs/call | CPU ÷ tonic gRPC | allocations/call |\n|---|---:|---:|---:|---:|\n",
+    );
+    for (i, (name, row)) in web::ROWS.iter().zip(&rows).enumerate() {
+        // Unary rows against the gRPC unary row, streams against its stream.
+        let base = if i < 4 { rows[0] } else { rows[4] };
+        table.push_str(&format!(
+            "| {name} | {:.0} | {:.1} | **{:.2}** | {:.0} |\n",
+            row.calls_per_sec,
+            row.cpu_us_per_call,
+            row.cpu_us_per_call / base.cpu_us_per_call,
+            row.allocs_per_call
+        ));
+    }
+    table
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -382,6 +425,11 @@ fn main() {
     }
     table.push_str(&format!(
         "\nMedians of {rounds} alternating rounds (2000 echo calls, 10 streams of 1000 per round) over loopback TCP, one call in flight, tokio with 2 worker threads per process. One process: client and server share it; CPU time and allocations count both ends. Two: the server runs alone; CPU time adds the server's (from /proc, 10 ms ticks), allocations are the client's.\n"
+    ));
+    table.push_str("\n### Connect and gRPC-Web\n\n");
+    table.push_str(&rt.block_on(run_web(rounds)));
+    table.push_str(&format!(
+        "\nOne fastrs server with `ConnectLayer` and tonic-web's layer over its tonic routes, called over each protocol in one process (CPU time and allocations count both ends); medians of {rounds} rounds of 2000 unary calls and 10 streams of 1000 wide payloads. Connect and gRPC-Web clients use HTTP/1.1 (hyper's client), as browsers and curl do; JSON is fastrs's, by the descriptors.\n"
     ));
     print!("{table}");
     if let Some(path) = flag("--out") {
