@@ -17,10 +17,10 @@ use super::cases::{body_len, check, duplex_request, expect_code, failed, large_r
 use super::pb::test_service_connect_client::TestServiceConnectClient as Client;
 use super::pb::unimplemented_service_connect_client::UnimplementedServiceConnectClient;
 use super::pb::{self, EchoStatus};
-use super::server::{payload, ECHO_INITIAL, ECHO_TRAILING};
+use super::server::{payload, ECHO_DETAILS, ECHO_INITIAL, ECHO_TRAILING};
 
 /// Every case this module runs; [`BIDI`] need HTTP/2.
-pub const CASES: [&str; 12] = [
+pub const CASES: [&str; 13] = [
     "empty_unary",
     "large_unary",
     "client_streaming",
@@ -33,6 +33,7 @@ pub const CASES: [&str; 12] = [
     "unimplemented_service",
     "custom_metadata",
     "timeout_on_sleeping_server",
+    "error_details",
 ];
 
 /// The cases that call a bidi-streaming method.
@@ -78,6 +79,7 @@ pub async fn run(name: &str, client: ConnectClient) -> Outcome {
         }
         "custom_metadata" => custom_metadata(&test).await,
         "timeout_on_sleeping_server" => timeout_on_sleeping_server(&test).await,
+        "error_details" => error_details(&test).await,
         other => Err(format!("no Connect interop case named {other}")),
     }
 }
@@ -237,4 +239,73 @@ async fn timeout_on_sleeping_server(test: &Client) -> Outcome {
         Err(_) => Err(Status::deadline_exceeded("client-side deadline")),
     };
     expect_code(result, Code::DeadlineExceeded)
+}
+
+/// A status with details (the server's `ECHO_DETAILS`): they arrive as
+/// gRPC carries them, an encoded `google.rpc.Status` whose detail is the
+/// `EchoStatus` asked for; unary and streaming.
+async fn error_details(test: &Client) -> Outcome {
+    let status = EchoStatus {
+        code: 3,
+        message: "with details".into(),
+        ..Default::default()
+    };
+    let expect = |result: Result<(), Status>| -> Outcome {
+        let Err(s) = result else {
+            return Err("the call succeeded".into());
+        };
+        check(s.code() == Code::InvalidArgument, || format!("code {:?}", s.code()))?;
+        let (type_url, value) = only_detail(s.details()).ok_or("no detail")?;
+        check(type_url == "type.googleapis.com/grpc.testing.EchoStatus", || {
+            format!("a detail of type {type_url}")
+        })?;
+        let echoed = <EchoStatus as fastrs::Message>::decode(&value).map_err(|e| e.to_string())?;
+        check(echoed == status, || format!("detail {echoed:?}"))
+    };
+    let mut request = Request::new(pb::SimpleRequest {
+        response_status: Some(status.clone()),
+        ..Default::default()
+    });
+    request
+        .metadata_mut()
+        .insert(ECHO_DETAILS, MetadataValue::from_static("1"));
+    expect(test.unary_call(request).await.map(|_| ()))?;
+    let mut request = Request::new(pb::StreamingOutputCallRequest {
+        response_status: Some(status.clone()),
+        ..Default::default()
+    });
+    request
+        .metadata_mut()
+        .insert(ECHO_DETAILS, MetadataValue::from_static("1"));
+    let streamed = async {
+        let mut answers = test.streaming_output_call(request).await?.into_inner();
+        while answers.message().await?.is_some() {}
+        Ok(())
+    };
+    expect(streamed.await)
+}
+
+/// The one detail of an encoded `google.rpc.Status`: its `Any`'s type URL
+/// and value.
+fn only_detail(status: &[u8]) -> Option<(String, Vec<u8>)> {
+    let mut reader = fastrs::Reader::new(status);
+    let mut any = None;
+    while !reader.is_empty() {
+        let tag = reader.read_tag().ok()?;
+        if tag == (3 << 3 | 2) {
+            any = Some(reader.read_bytes().ok()?);
+        } else {
+            reader.skip_value(tag, 100).ok()?;
+        }
+    }
+    let mut reader = fastrs::Reader::new(any?);
+    let (mut type_url, mut value) = (String::new(), Vec::new());
+    while !reader.is_empty() {
+        match reader.read_tag().ok()? {
+            0x0a => type_url = String::from_utf8(reader.read_bytes().ok()?.to_vec()).ok()?,
+            0x12 => value = reader.read_bytes().ok()?.to_vec(),
+            tag => reader.skip_value(tag, 100).ok()?,
+        }
+    }
+    Some((type_url, value))
 }

@@ -28,6 +28,12 @@ use super::pb::{self, EchoStatus, Payload, PayloadType, ResponseParameters};
 /// in the response headers, the second in its trailers.
 pub const ECHO_INITIAL: &str = "x-grpc-test-echo-initial";
 pub const ECHO_TRAILING: &str = "x-grpc-test-echo-trailing-bin";
+/// Not in the interop description: with this header, an echoed status of
+/// `UnaryCall` or `StreamingOutputCall` carries details (an encoded
+/// `google.rpc.Status` whose one detail is the `EchoStatus` asked for),
+/// for clients of protocols with error details to check them. Without it
+/// the server answers as the description says.
+pub const ECHO_DETAILS: &str = "x-fastrs-test-echo-details";
 
 /// Serves `TestService` on `listener` until the process ends.
 ///
@@ -105,9 +111,44 @@ fn request_compressed<T>(request: &Request<T>) -> bool {
 }
 
 /// The status a request asks to be answered with, if any.
-fn requested_status(status: Option<&EchoStatus>) -> Option<Status> {
+fn requested_status(status: Option<&EchoStatus>, details: bool) -> Option<Status> {
     let s = status?;
-    (s.code != 0).then(|| Status::new(Code::from_i32(s.code), s.message.clone()))
+    if s.code == 0 {
+        return None;
+    }
+    let code = Code::from_i32(s.code);
+    if !details {
+        return Some(Status::new(code, s.message.clone()));
+    }
+    Some(Status::with_details(code, s.message.clone(), status_details(s).into()))
+}
+
+/// `google.rpc.Status { code, message, details: [Any(status)] }`, encoded
+/// by hand: this file is compiled over prost's types too. `EchoStatus`
+/// has the same first two fields as `google.rpc.Status`.
+fn status_details(status: &EchoStatus) -> Vec<u8> {
+    fn varint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    fn bytes(out: &mut Vec<u8>, field: u8, value: &[u8]) {
+        out.push(field << 3 | 2);
+        varint(out, value.len() as u64);
+        out.extend_from_slice(value);
+    }
+    let mut echo = vec![0x08];
+    // int32 on the wire: sign-extended to 64 bits.
+    varint(&mut echo, i64::from(status.code) as u64);
+    bytes(&mut echo, 2, status.message.as_bytes());
+    let mut any = Vec::new();
+    bytes(&mut any, 1, b"type.googleapis.com/grpc.testing.EchoStatus");
+    bytes(&mut any, 2, &echo);
+    let mut out = echo;
+    bytes(&mut out, 3, &any);
+    out
 }
 
 type Responses = Pin<Box<dyn Stream<Item = Result<pb::StreamingOutputCallResponse, Status>> + Send>>;
@@ -122,7 +163,7 @@ fn answer_stream(mut requests: Streaming<pb::StreamingOutputCallRequest>, wait_f
             match request {
                 Ok(r) if wait_for_all => held.push(r),
                 Ok(r) => {
-                    if !send_responses(&tx, &r).await {
+                    if !send_responses(&tx, &r, false).await {
                         return;
                     }
                 }
@@ -133,7 +174,7 @@ fn answer_stream(mut requests: Streaming<pb::StreamingOutputCallRequest>, wait_f
             }
         }
         for r in &held {
-            if !send_responses(&tx, r).await {
+            if !send_responses(&tx, r, false).await {
                 return;
             }
         }
@@ -146,8 +187,9 @@ fn answer_stream(mut requests: Streaming<pb::StreamingOutputCallRequest>, wait_f
 async fn send_responses(
     tx: &mpsc::Sender<Result<pb::StreamingOutputCallResponse, Status>>,
     request: &pb::StreamingOutputCallRequest,
+    details: bool,
 ) -> bool {
-    if let Some(status) = requested_status(request.response_status.as_ref()) {
+    if let Some(status) = requested_status(request.response_status.as_ref(), details) {
         let _ = tx.send(Err(status)).await;
         return false;
     }
@@ -178,8 +220,9 @@ impl TestService for Interop {
 
     async fn unary_call(&self, request: Request<pb::SimpleRequest>) -> Result<Response<pb::SimpleResponse>, Status> {
         let compressed = request_compressed(&request);
+        let details = request.metadata().contains_key(ECHO_DETAILS);
         let request = request.into_inner();
-        if let Some(status) = requested_status(request.response_status.as_ref()) {
+        if let Some(status) = requested_status(request.response_status.as_ref(), details) {
             return Err(status);
         }
         let expected = request.expect_compressed.as_ref().is_some_and(|b| b.value);
@@ -211,9 +254,10 @@ impl TestService for Interop {
         &self,
         request: Request<pb::StreamingOutputCallRequest>,
     ) -> Result<Response<Responses>, Status> {
+        let details = request.metadata().contains_key(ECHO_DETAILS);
         let request = request.into_inner();
         let (tx, rx) = mpsc::channel(16);
-        tokio::spawn(async move { send_responses(&tx, &request).await });
+        tokio::spawn(async move { send_responses(&tx, &request, details).await });
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 

@@ -18,7 +18,7 @@ mod common;
 use common::{root, ServerProcess};
 
 /// The cases the page runs, over each of its three transports.
-const CASES: usize = 10;
+const CASES: usize = 11;
 const TRANSPORTS: usize = 3;
 
 #[test]

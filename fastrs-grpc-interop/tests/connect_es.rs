@@ -25,8 +25,15 @@ const UNARY: &[&str] = &[
     "unimplemented_service",
     "custom_metadata",
     "timeout_on_sleeping_server",
+    "error_details",
 ];
-const STREAMING: &[&str] = &["client_streaming", "ping_pong", "empty_stream"];
+const STREAMING: &[&str] = &[
+    "client_streaming",
+    "ping_pong",
+    "empty_stream",
+    "cancel_after_begin",
+    "cancel_after_first_response",
+];
 /// Connect's gzip, both ways.
 const GZIP_UNARY: &[&str] = &["gzip_unary"];
 const GZIP_STREAMING: &[&str] = &["gzip_client_streaming"];

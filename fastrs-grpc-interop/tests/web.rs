@@ -97,6 +97,17 @@ fn buf_curl_over_three_protocols() {
         assert_eq!(error["code"], "not_found", "{protocol}");
         assert_eq!(error["message"], "not here", "{protocol}");
 
+        // With details: buf curl shows each by its type and value (and,
+        // when it resolves the type by reflection in time, as JSON).
+        let header = "x-fastrs-test-echo-details: 1";
+        let out = curl(&buf, &["--protocol", protocol, "-H", header, "--data", data, &url]);
+        let error: serde_json::Value = serde_json::from_slice(&out.stderr).expect("an error in JSON");
+        assert_eq!(error["code"], "not_found", "{protocol}");
+        let detail = &error["details"][0];
+        assert_eq!(detail["type"], "grpc.testing.EchoStatus", "{protocol}: {error}");
+        // EchoStatus { code: 5, message: "not here" }, in base64.
+        assert_eq!(detail["value"], "CAUSCG5vdCBoZXJl", "{protocol}: {error}");
+
         let url = format!("{base}/{METHOD}/UnimplementedCall");
         let out = curl(&buf, &["--protocol", protocol, "--data", "{}", &url]);
         let error: serde_json::Value = serde_json::from_slice(&out.stderr).expect("an error in JSON");
@@ -284,6 +295,54 @@ fn browsers_get_cors_answers() {
     );
 }
 
+/// Malformed requests get their protocol's error, and the server keeps
+/// serving: a cut envelope, bad JSON in a stream, a length past the limit,
+/// a content type no protocol has, an oversized body.
+#[test]
+fn malformed_requests_get_the_protocols_error() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    let stream = |content_type: &str, body: &[u8]| {
+        let (code, answer) = post(addr, "StreamingOutputCall", content_type, body);
+        assert_eq!(code, 200, "Connect streams answer 200, errors in the end message");
+        let answer = dechunk(&answer);
+        let end = answer.get(5..).expect("an end-of-stream envelope");
+        assert_eq!(answer[0], 2, "the end-of-stream flag");
+        serde_json::from_slice::<serde_json::Value>(end).expect("end-of-stream JSON")["error"]["code"].clone()
+    };
+    // An envelope that says 10 bytes and has 2.
+    assert_eq!(stream("application/connect+proto", &[0, 0, 0, 0, 10, 1, 2]), "internal");
+    // An envelope of bad JSON.
+    assert_eq!(
+        stream("application/connect+json", &[0, 0, 0, 0, 3, b'{', b'x', b'}']),
+        "invalid_argument"
+    );
+    // A length past the server's limit (tonic's code for it).
+    assert_eq!(
+        stream("application/connect+proto", &[0, 0x7f, 0xff, 0xff, 0xff]),
+        "out_of_range"
+    );
+
+    let (code, _) = post(addr, "UnaryCall", "text/plain", b"hello");
+    assert_eq!(code, 415);
+    let raw = raw_http(
+        addr,
+        &format!(
+            "POST /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\ncontent-type: text/plain\r\n\
+             content-length: 0\r\nconnection: close\r\n\r\n"
+        ),
+        b"",
+    );
+    assert!(raw.contains("accept-post: application/json"), "{raw}");
+
+    let (code, body) = post(addr, "UnaryCall", "application/proto", &vec![0; 5 << 20]);
+    assert_eq!(code, 429, "{}", String::from_utf8_lossy(&body));
+    assert!(String::from_utf8_lossy(&body).contains("resource_exhausted"));
+
+    let (code, _) = post(addr, "EmptyCall", "application/json", b"{}");
+    assert_eq!(code, 200, "still serving");
+}
+
 /// Connect's gzip: a gzipped request is read, a large answer is gzipped
 /// for a caller that accepts it, and another compression is refused.
 #[test]
@@ -319,6 +378,20 @@ fn connect_unary_gzip() {
     let (code, answer) = http(addr, &request("br"), &body);
     assert_eq!(code, 501, "{}", String::from_utf8_lossy(&answer));
     assert!(String::from_utf8_lossy(&answer).contains(r#""code":"unimplemented""#));
+}
+
+/// A chunked HTTP/1.1 body's data.
+fn dechunk(mut body: &[u8]) -> Vec<u8> {
+    let mut data = Vec::new();
+    while let Some(end) = body.windows(2).position(|w| w == b"\r\n") {
+        let size = usize::from_str_radix(std::str::from_utf8(&body[..end]).unwrap().trim(), 16).expect("a chunk size");
+        if size == 0 {
+            break;
+        }
+        data.extend_from_slice(&body[end + 2..end + 2 + size]);
+        body = &body[end + 4 + size..];
+    }
+    data
 }
 
 /// A whole HTTP/1.1 answer as text.

@@ -23,6 +23,7 @@ const CASES = [
   "unimplemented_service",
   "custom_metadata",
   "timeout_on_sleeping_server",
+  "error_details",
 ];
 
 async function run() {
@@ -39,6 +40,7 @@ async function run() {
   for (const [protocol, transport] of Object.entries(transports)) {
     const cases = interopCases({
       message: (name, init) => create(registry.getMessage(`grpc.testing.${name}`), init),
+      schema: (name) => registry.getMessage(`grpc.testing.${name}`),
       client: createClient(service, transport),
       other: createClient(registry.getService("grpc.testing.UnimplementedService"), transport),
     });

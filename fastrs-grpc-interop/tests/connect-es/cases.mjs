@@ -12,21 +12,30 @@ async function* requests(list) {
   for (const r of list) yield r;
 }
 
-async function expectError(call, code, text) {
+// Runs `call`, which must fail with `code` (and `text`, and pass `more`).
+async function expectError(call, code, text, more) {
   try {
     await call();
   } catch (e) {
     const err = ConnectError.from(e);
     check(err.code === code, `code ${Code[err.code]}, not ${Code[code]}`);
     if (text !== undefined) check(err.rawMessage === text, `message ${JSON.stringify(err.rawMessage)}`);
+    if (more !== undefined) more(err);
     return;
   }
   throw new Error("no error");
 }
 
+// A request stream that never yields (until the call is cancelled).
+async function* never() {
+  await new Promise(() => {});
+}
+
 // The cases, run by `client` (and `gzipped`, a client that gzips, or
-// undefined) of `service`; `other` is a client of UnimplementedService.
-export function interopCases({ message, client, gzipped, other }) {
+// undefined) of TestService; `other` is a client of UnimplementedService;
+// `message(name, init)` makes a grpc.testing message, `schema(name)` gives
+// its descriptor.
+export function interopCases({ message, schema, client, gzipped, other }) {
   const payload = (n) => message("Payload", { body: zeros(n) });
   return {
     async empty_unary() {
@@ -88,6 +97,44 @@ export function interopCases({ message, client, gzipped, other }) {
         requests(sizes.map((n) => message("StreamingInputCallRequest", { payload: payload(n) }))),
       );
       check(r.aggregatedPayloadSize === 74922, `aggregate ${r.aggregatedPayloadSize}`);
+    },
+    async error_details() {
+      // interop-server's own header: the status carries the EchoStatus as
+      // its detail (unary, and at the end of a server stream).
+      const status = message("EchoStatus", { code: 3, message: "with details" });
+      const headers = { "x-fastrs-test-echo-details": "1" };
+      const calls = [
+        () => client.unaryCall(message("SimpleRequest", { responseStatus: status }), { headers }),
+        async () => {
+          const request = message("StreamingOutputCallRequest", { responseStatus: status });
+          for await (const _ of client.streamingOutputCall(request, { headers }));
+        },
+      ];
+      for (const call of calls) {
+        await expectError(call, Code.InvalidArgument, "with details", (err) => {
+          const found = err.findDetails(schema("EchoStatus"));
+          check(found.length === 1 && found[0].code === 3, `details ${JSON.stringify(err.details)}`);
+        });
+      }
+    },
+    async cancel_after_begin() {
+      const abort = new AbortController();
+      const call = client.streamingInputCall(never(), { signal: abort.signal });
+      setTimeout(() => abort.abort(), 20);
+      await expectError(() => call, Code.Canceled);
+    },
+    async cancel_after_first_response() {
+      const abort = new AbortController();
+      async function* first() {
+        yield message("StreamingOutputCallRequest", {
+          responseParameters: [message("ResponseParameters", { size: 31415 })],
+          payload: payload(27182),
+        });
+        yield* never();
+      }
+      await expectError(async () => {
+        for await (const _ of client.fullDuplexCall(first(), { signal: abort.signal })) abort.abort();
+      }, Code.Canceled);
     },
     async status_code_and_message() {
       const text = "test status message";

@@ -26,6 +26,7 @@ const transport =
   : createGrpcTransport(options);
 const CASES = interopCases({
   message: (name, init) => create(registry.getMessage(`grpc.testing.${name}`), init),
+  schema: (name) => registry.getMessage(`grpc.testing.${name}`),
   client: createClient(service, transport),
   // Every message of 1 KiB or more gzipped, both ways (Connect only).
   gzipped: createClient(

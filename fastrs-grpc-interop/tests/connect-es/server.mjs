@@ -41,9 +41,14 @@ function echoMetadata(context) {
 }
 
 // Fails the call with the status a request asks for (Connect's codes are
-// gRPC's numbers).
-function echoStatus(status) {
-  if (status && status.code !== 0) throw new ConnectError(status.message, status.code);
+// gRPC's numbers); with x-fastrs-test-echo-details (as interop-server
+// reads it), the status carries the EchoStatus as its detail.
+function echoStatus(status, context) {
+  if (!status || status.code === 0) return;
+  const details = context.requestHeader.has("x-fastrs-test-echo-details")
+    ? [{ desc: registry.getMessage("grpc.testing.EchoStatus"), value: status }]
+    : [];
+  throw new ConnectError(status.message, status.code, undefined, details);
 }
 
 async function* answer(request, context) {
@@ -60,7 +65,7 @@ const implementation = {
   },
   async unaryCall(request, context) {
     echoMetadata(context);
-    echoStatus(request.responseStatus);
+    echoStatus(request.responseStatus, context);
     return message("SimpleResponse", { payload: payload(request.responseSize) });
   },
   async cacheableUnaryCall(request) {
@@ -69,7 +74,7 @@ const implementation = {
   async *streamingOutputCall(request, context) {
     echoMetadata(context);
     yield* answer(request, context);
-    echoStatus(request.responseStatus);
+    echoStatus(request.responseStatus, context);
   },
   async streamingInputCall(requests) {
     let size = 0;
@@ -79,7 +84,7 @@ const implementation = {
   async *fullDuplexCall(requests, context) {
     echoMetadata(context);
     for await (const request of requests) {
-      echoStatus(request.responseStatus);
+      echoStatus(request.responseStatus, context);
       yield* answer(request, context);
     }
   },

@@ -171,6 +171,9 @@ where
     /// Answers `request` in its protocol.
     fn answer(&mut self, request: http::Request<Body>) -> BoxFuture<http::Response<Body>> {
         let call = protocol::call_of(&request);
+        if call == Call::Other && protocol::is_unsupported_media(&request) {
+            return Box::pin(std::future::ready(Ok(unsupported_media())));
+        }
         if call == Call::Other && !protocol::is_grpc_web_over_http1(&request) {
             let future = self.inner.call(request);
             return Box::pin(future);
@@ -488,6 +491,21 @@ fn timeout_ms(headers: &HeaderMap) -> Option<u64> {
         .get("connect-timeout-ms")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok())
+}
+
+/// The answer to a call in a content type no protocol here speaks: HTTP
+/// 415 with those it does, as Connect's specification asks.
+fn unsupported_media() -> http::Response<Body> {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        "accept-post",
+        HeaderValue::from_static(
+            "application/json, application/proto, application/connect+json, application/connect+proto, \
+             application/grpc, application/grpc+proto, application/grpc-web, application/grpc-web+proto, \
+             application/grpc-web-text",
+        ),
+    );
+    response(StatusCode::UNSUPPORTED_MEDIA_TYPE, headers, Body::empty())
 }
 
 /// A request body, read whole (up to `MAX_REQUEST`).

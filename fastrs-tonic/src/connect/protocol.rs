@@ -89,6 +89,23 @@ pub fn is_grpc_web_over_http1<B>(request: &http::Request<B>) -> bool {
     grpc_web && request.version() < http::Version::HTTP_2
 }
 
+/// Whether `request` is a POST to a method (`/pkg.Service/Method`) in a
+/// content type neither Connect, gRPC nor gRPC-Web has.
+pub fn is_unsupported_media<B>(request: &http::Request<B>) -> bool {
+    let content_type = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let method_path = request
+        .uri()
+        .path()
+        .strip_prefix('/')
+        .and_then(|p| p.split_once('/'))
+        .is_some_and(|(service, method)| !service.is_empty() && !method.is_empty() && !method.contains('/'));
+    request.method() == http::Method::POST && method_path && !content_type.starts_with("application/grpc")
+}
+
 /// gRPC's codes by Connect's names, and the HTTP status Connect answers
 /// unary errors with.
 const CODES: [(&str, u16); 17] = [
