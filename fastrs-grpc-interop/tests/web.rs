@@ -380,6 +380,32 @@ fn connect_unary_gzip() {
     assert!(String::from_utf8_lossy(&answer).contains(r#""code":"unimplemented""#));
 }
 
+/// gRPC-Web's text framing (base64, as browsers without binary fetch
+/// bodies send): asked for with `accept` (as grpc-web's JavaScript client
+/// does), the answer comes back base64 too, trailers included.
+#[test]
+fn grpc_web_text_framing() {
+    let server = ServerProcess::start();
+    let addr = server.addr;
+    // One frame: SimpleRequest { response_size: 2 }.
+    let frame = base64_url(&[0, 0, 0, 0, 2, 0x10, 0x02])
+        .replace('-', "+")
+        .replace('_', "/");
+    let body = format!("{frame}{}", "=".repeat((4 - frame.len() % 4) % 4));
+    let request = format!(
+        "POST /{METHOD}/UnaryCall HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/grpc-web-text\r\n\
+         accept: application/grpc-web-text\r\nx-grpc-web: 1\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        body.len()
+    );
+    let raw = raw_http(addr, &request, body.as_bytes());
+    assert!(raw.starts_with("http/1.1 200"), "{raw}");
+    assert!(raw.contains("content-type: application/grpc-web-text"), "{raw}");
+    // The message frame, [0, 0,0,0,6, 0a 04 12 02 00 00], is "AAAAAAYKBBICAAA="
+    // and the trailers' frame (flag 0x80) starts "gAAAA" (`raw` is lower case).
+    assert!(raw.contains("aaaaaaykbbicaaa="), "{raw}");
+    assert!(raw.contains("gaaaa"), "{raw}");
+}
+
 /// A chunked HTTP/1.1 body's data.
 fn dechunk(mut body: &[u8]) -> Vec<u8> {
     let mut data = Vec::new();
