@@ -378,6 +378,30 @@ fn connect_unary_gzip() {
     let (code, answer) = http(addr, &request("br"), &body);
     assert_eq!(code, 501, "{}", String::from_utf8_lossy(&answer));
     assert!(String::from_utf8_lossy(&answer).contains(r#""code":"unimplemented""#));
+
+    // A stream's answers of 1 KiB or more, gzipped for a caller that
+    // accepts it; smaller ones as they are.
+    let json = br#"{"responseParameters": [{"size": 4000}, {"size": 10}]}"#;
+    let mut envelope = vec![0, 0, 0, 0, json.len() as u8];
+    envelope.extend_from_slice(json);
+    let request = format!(
+        "POST /{METHOD}/StreamingOutputCall HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/connect+json\r\n\
+         connect-accept-encoding: gzip\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        envelope.len()
+    );
+    let raw = raw_http(addr, &request, &envelope);
+    assert!(raw.contains("connect-content-encoding: gzip"), "{raw}");
+    let (code, answer) = http(addr, &request, &envelope);
+    assert_eq!(code, 200);
+    let answer = dechunk(&answer);
+    let first_len = u32::from_be_bytes([answer[1], answer[2], answer[3], answer[4]]) as usize;
+    assert_eq!(answer[0], 1, "the large answer is compressed");
+    let mut json = String::new();
+    GzDecoder::new(&answer[5..5 + first_len])
+        .read_to_string(&mut json)
+        .expect("gunzips");
+    assert!(json.contains("payload"), "{json}");
+    assert_eq!(answer[5 + first_len], 0, "the small one is not");
 }
 
 /// gRPC-Web's text framing (base64, as browsers without binary fetch

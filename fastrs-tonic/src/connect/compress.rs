@@ -31,9 +31,10 @@ pub fn named_gzip(encoding: Option<&str>) -> Result<bool, Status> {
     }
 }
 
-/// Whether the `accept-encoding` list in `headers` names gzip.
-pub fn accepts_gzip(headers: &HeaderMap) -> bool {
-    let accept = headers.get(tonic::codegen::http::header::ACCEPT_ENCODING);
+/// Whether the list of encodings in header `name` (`accept-encoding`,
+/// `connect-accept-encoding`) names gzip.
+pub fn accepts_gzip(headers: &HeaderMap, name: &str) -> bool {
+    let accept = headers.get(name);
     let list = accept.and_then(|v| v.to_str().ok()).unwrap_or("");
     list.split(',')
         .any(|e| e.split(';').next().unwrap_or("").trim() == "gzip")

@@ -217,7 +217,7 @@ where
         let metadata = metadata_of(&parts.headers);
         match call {
             Call::Unary(codec) => {
-                let gzip = compress::accepts_gzip(&parts.headers);
+                let gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
                 let encoding = compress::is_gzip(&parts.headers, "content-encoding");
                 let message = match (encoding, read_body(body).await) {
                     (Ok(true), Ok(message)) => compress::gunzip(&message, MAX_REQUEST),
@@ -231,15 +231,19 @@ where
             }
             Call::Get => match self.get_message(&path, parts.uri.query().unwrap_or("")) {
                 Ok((codec, message)) => {
-                    let gzip = compress::accepts_gzip(&parts.headers);
+                    let gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
                     self.unary(&path, codec, metadata, message, gzip).await
                 }
                 Err(status) => unary_error(&status, &HeaderMap::new()),
             },
             Call::Stream(codec) => match compress::is_gzip(&parts.headers, "connect-content-encoding") {
                 Ok(gunzip) => {
-                    let deadline = timeout_ms(&parts.headers).map(std::time::Duration::from_millis);
-                    self.stream(&path, codec, metadata, body, gunzip, deadline).await
+                    let options = StreamOptions {
+                        gunzip,
+                        gzip: compress::accepts_gzip(&parts.headers, "connect-accept-encoding"),
+                        deadline: timeout_ms(&parts.headers).map(std::time::Duration::from_millis),
+                    };
+                    self.stream(&path, codec, metadata, body, options).await
                 }
                 Err(status) => stream_error(codec, status),
             },
@@ -295,16 +299,14 @@ where
         response(StatusCode::OK, headers, full(body))
     }
 
-    /// A stream, translated frame by frame; `gunzip`: the caller's
-    /// compressed envelopes are gzip; `deadline`: the caller's timeout.
+    /// A stream, translated frame by frame.
     async fn stream(
         self,
         path: &str,
         codec: Codec,
         metadata: HeaderMap,
         body: Body,
-        gunzip: bool,
-        deadline: Option<std::time::Duration>,
+        options: StreamOptions,
     ) -> http::Response<Body> {
         let (mut to_binary, mut to_json): (Option<Rewrite>, Option<Rewrite>) = (None, None);
         if codec == Codec::Json {
@@ -318,7 +320,7 @@ where
             to_json = Some(Box::new(move |message| binary_to_json(&output, &message)));
         }
         let mut request = Envelopes::new(body, Direction::Request, to_binary);
-        if gunzip {
+        if options.gunzip {
             request = request.gunzip();
         }
         let request = Body::new(request);
@@ -336,8 +338,12 @@ where
         let mut answers = Envelopes::new(body, Direction::Response(status), to_json);
         // tonic bounds a call by `grpc-timeout` until its answer starts;
         // a stream's deadline covers the whole stream.
-        if let Some(deadline) = deadline {
+        if let Some(deadline) = options.deadline {
             answers = answers.deadline(deadline);
+        }
+        if options.gzip {
+            answers = answers.gzip();
+            headers.insert("connect-content-encoding", HeaderValue::from_static("gzip"));
         }
         let body = Body::new(answers);
         response(StatusCode::OK, headers, body)
@@ -483,6 +489,16 @@ fn metadata_of(headers: &HeaderMap) -> HeaderMap {
         }
     }
     metadata
+}
+
+/// How a stream's envelopes are read and written.
+struct StreamOptions {
+    /// The caller's compressed envelopes are gzip.
+    gunzip: bool,
+    /// The caller accepts gzipped envelopes.
+    gzip: bool,
+    /// The caller's timeout.
+    deadline: Option<std::time::Duration>,
 }
 
 /// The call's `connect-timeout-ms`.

@@ -40,6 +40,8 @@ pub struct Envelopes<B> {
     /// Whether compressed envelopes are gzip (the caller said
     /// `connect-content-encoding: gzip`); they are refused otherwise.
     gunzip: bool,
+    /// Whether messages of `MIN_COMPRESSED` bytes or more leave gzipped.
+    gzip: bool,
     /// When an answer stream ends with `deadline_exceeded`.
     deadline: Option<Pin<Box<tokio::time::Sleep>>>,
     buffer: BytesMut,
@@ -54,6 +56,7 @@ impl<B> Envelopes<B> {
             direction,
             rewrite,
             gunzip: false,
+            gzip: false,
             deadline: None,
             buffer: BytesMut::new(),
             ready: VecDeque::new(),
@@ -67,6 +70,12 @@ impl<B> Envelopes<B> {
         self
     }
 
+    /// Gzips the messages of `MIN_COMPRESSED` bytes or more.
+    pub fn gzip(mut self) -> Self {
+        self.gzip = true;
+        self
+    }
+
     /// Ends an answer stream with `deadline_exceeded` after `timeout`.
     pub fn deadline(mut self, timeout: std::time::Duration) -> Self {
         self.deadline = Some(Box::pin(tokio::time::sleep(timeout)));
@@ -75,7 +84,7 @@ impl<B> Envelopes<B> {
 
     /// Takes the whole envelopes out of the buffer, rewritten.
     fn drain(&mut self) -> Result<(), Status> {
-        if self.rewrite.is_none() && !self.gunzip {
+        if self.rewrite.is_none() && !self.gunzip && !self.gzip {
             if !self.buffer.is_empty() {
                 self.ready.push_back(self.buffer.split().freeze());
             }
@@ -102,8 +111,13 @@ impl<B> Envelopes<B> {
             if let Some(rewrite) = &mut self.rewrite {
                 message = rewrite(message)?;
             }
+            let mut flags = 0;
+            if self.gzip && message.len() >= compress::MIN_COMPRESSED {
+                message = compress::gzip(&message);
+                flags = protocol::COMPRESSED;
+            }
             let mut out = BytesMut::with_capacity(message.len() + 5);
-            protocol::envelope(0, &message, &mut out);
+            protocol::envelope(flags, &message, &mut out);
             self.ready.push_back(out.freeze());
         }
         Ok(())
