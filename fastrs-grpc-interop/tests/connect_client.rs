@@ -120,3 +120,31 @@ async fn the_connect_client_calls_connect_node() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// GET, as generated clients call methods marked `NO_SIDE_EFFECTS`:
+/// interop-server allows it for `CacheableUnaryCall` (cacheable by gRPC's
+/// description), in both codecs, and refuses it for other methods.
+#[tokio::test]
+async fn the_connect_client_calls_with_get() {
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    for client in [ConnectClient::new(&base), ConnectClient::new(&base).json(pool())] {
+        let request = tonic::Request::new(pb::SimpleRequest {
+            response_size: 7,
+            ..Default::default()
+        });
+        let answer: tonic::Response<pb::SimpleResponse> = client
+            .unary_get("/grpc.testing.TestService/CacheableUnaryCall", request)
+            .await
+            .expect("GET is allowed");
+        assert_eq!(answer.get_ref().payload.as_ref().map(|p| p.body.len()), Some(7));
+        let refused = client
+            .unary_get::<_, pb::Empty>(
+                "/grpc.testing.TestService/EmptyCall",
+                tonic::Request::new(pb::Empty::default()),
+            )
+            .await
+            .expect_err("EmptyCall may have side effects");
+        assert_eq!(refused.code(), tonic::Code::InvalidArgument, "{refused:?}");
+    }
+}

@@ -149,22 +149,42 @@ impl ConnectClient {
         let body = self.encoder(path)?(&message)?;
         let timeout = timeout_of(&metadata);
         let request = self.request(path, metadata, self.codec.unary_content_type(), Body::new(full(body)))?;
-        let call = async {
-            let (parts, body) = self.send(request).await?.into_parts();
-            let body = read_whole(body).await?;
-            let body = if compress::is_gzip(&parts.headers, "content-encoding").map_err(status_of)? {
-                compress::gunzip(&body, MAX_MESSAGE).map_err(status_of)?
-            } else {
-                body
-            };
-            let metadata = unary_metadata(parts.headers);
-            if parts.status != StatusCode::OK {
-                return Err(unary_error(parts.status, &body, metadata));
-            }
-            let message = self.decoder::<Res>(path)?(body)?;
-            Ok(tonic::Response::from_parts(metadata, message, http::Extensions::new()))
+        within(timeout, self.answer(path, request)).await
+    }
+
+    /// A unary call of a method marked `NO_SIDE_EFFECTS`, with GET: the
+    /// message rides in the query (`?connect=v1&encoding=..&base64=1&message=..`),
+    /// so that browsers and proxies may cache the answer.
+    ///
+    /// # Errors
+    /// As [`ConnectClient::unary`].
+    pub async fn unary_get<Req: Message, Res: Message>(
+        &self,
+        path: &str,
+        request: tonic::Request<Req>,
+    ) -> Result<tonic::Response<Res>, Status> {
+        use base64::Engine as _;
+        let (metadata, _, message) = request.into_parts();
+        let encoded = self.encoder(path)?(&message)?;
+        let encoding = match self.codec {
+            Codec::Proto => "proto",
+            Codec::Json => "json",
         };
-        within(timeout, call).await
+        let message = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&encoded);
+        let query = format!("?connect=v1&encoding={encoding}&base64=1&message={message}");
+        let timeout = timeout_of(&metadata);
+        let mut request = self.request(
+            &format!("{path}{query}"),
+            metadata,
+            self.codec.unary_content_type(),
+            Body::empty(),
+        )?;
+        *request.method_mut() = http::Method::GET;
+        // A GET has no body: no content type, no protocol-version header
+        // (the query says `connect=v1`).
+        request.headers_mut().remove(header::CONTENT_TYPE);
+        request.headers_mut().remove("connect-protocol-version");
+        within(timeout, self.answer(path, request)).await
     }
 
     /// A server-streaming call: one request, a stream of answers.
@@ -233,6 +253,27 @@ impl ConnectClient {
         });
         let body = Body::new(http_body_util::StreamBody::new(frames));
         self.open_stream(path, metadata, body).await
+    }
+
+    /// Sends a unary call's request and reads its answer.
+    async fn answer<Res: Message>(
+        &self,
+        path: &str,
+        request: http::Request<Body>,
+    ) -> Result<tonic::Response<Res>, Status> {
+        let (parts, body) = self.send(request).await?.into_parts();
+        let body = read_whole(body).await?;
+        let body = if compress::is_gzip(&parts.headers, "content-encoding").map_err(status_of)? {
+            compress::gunzip(&body, MAX_MESSAGE).map_err(status_of)?
+        } else {
+            body
+        };
+        let metadata = unary_metadata(parts.headers);
+        if parts.status != StatusCode::OK {
+            return Err(unary_error(parts.status, &body, metadata));
+        }
+        let message = self.decoder::<Res>(path)?(body)?;
+        Ok(tonic::Response::from_parts(metadata, message, http::Extensions::new()))
     }
 
     /// Starts a stream: the answer's headers, and its envelopes to read.

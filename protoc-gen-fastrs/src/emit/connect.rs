@@ -1,6 +1,7 @@
 //! Connect clients (`connect=true`): per `service`, a client with the
 //! methods of tonic's generated client (same names, request and response
-//! types), calling `fastrs_tonic::connect::ConnectClient`.
+//! types), calling `fastrs_tonic::connect::ConnectClient`. Methods marked
+//! `NO_SIDE_EFFECTS` are called with GET (cacheable), as Connect allows.
 
 use heck::ToSnakeCase as _;
 use proc_macro2::TokenStream;
@@ -60,6 +61,11 @@ fn method(package: &Package, service: &Service, rpc: &Rpc) -> TokenStream {
     let deprecated = rpc.deprecated.then(|| quote!(#[deprecated]));
     let streaming = quote!(::fastrs_tonic::connect::ConnectStreaming);
     let (request, answer, call) = match (rpc.client_streaming, rpc.server_streaming) {
+        (false, false) if rpc.side_effect_free => (
+            quote!(impl ::tonic::IntoRequest<#input>),
+            quote!(#output),
+            quote!(self.inner.unary_get(#path, request.into_request())),
+        ),
         (false, false) => (
             quote!(impl ::tonic::IntoRequest<#input>),
             quote!(#output),

@@ -794,6 +794,9 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                     server_streaming: m.server_streaming(),
                     docs: self.doc(&child(&loc, locations::SERVICE_METHOD, j)),
                     deprecated: m.options.as_ref().is_some_and(|o| o.deprecated()),
+                    side_effect_free: m.options.as_ref().is_some_and(|o| {
+                        o.idempotency_level() == fastrs::descriptor::method_options::IdempotencyLevel::NoSideEffects
+                    }),
                 });
             }
             out.push(Service {

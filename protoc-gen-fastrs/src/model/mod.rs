@@ -80,6 +80,9 @@ pub struct Rpc {
     pub server_streaming: bool,
     pub docs: Vec<String>,
     pub deprecated: bool,
+    /// Marked `idempotency_level = NO_SIDE_EFFECTS`: Connect clients call
+    /// it with GET.
+    pub side_effect_free: bool,
 }
 
 /// The items of a package that one `.proto` file declares.
