@@ -62,8 +62,13 @@ conformance:
 # earlier run of the same version is reused as is, so a rebuilt checkout would
 # be verified against stale sources: remove our crates' copies first. Those
 # directories hold only local registries (a remote registry's directory
-# starts with its host name).
+# starts with its host name). Cargo also takes a registry crate's build as
+# fresh whatever its sources, so the verification builds of our crates in
+# target/debug (their fingerprints: name, then a 16-digit hash) go too.
+PACKAGED_FINGERPRINTS = $(foreach crate,fastrs fastrs-compiler fastrs-tonic fastrs-cli protoc-gen-fastrs,\
+	target/debug/.fingerprint/$(crate)-????????????????)
 package:
+	rm -rf $(PACKAGED_FINGERPRINTS)
 	rm -rf $${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-[0-9]* \
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-tonic-[0-9]* \
 		$${CARGO_HOME:-$$HOME/.cargo}/registry/src/-*/fastrs-cli-[0-9]* \
