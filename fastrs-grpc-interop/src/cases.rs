@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use tokio_stream::StreamExt as _;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt as _};
 use tonic::metadata::{MetadataMap, MetadataValue};
 use tonic::transport::Channel;
 use tonic::{Code, Request, Status};
@@ -163,26 +165,31 @@ async fn server_compressed_unary(channel: Channel) -> Outcome {
     Ok(())
 }
 
-async fn client_streaming(client: &mut Client) -> Outcome {
-    let sizes = [27_182, 8, 1_828, 45_904];
-    let requests: Vec<pb::StreamingInputCallRequest> = sizes
-        .iter()
-        .map(|&n| {
+/// The requests of `client_streaming`.
+pub(crate) fn client_stream_requests() -> Result<Vec<pb::StreamingInputCallRequest>, String> {
+    [27_182, 8, 1_828, 45_904]
+        .into_iter()
+        .map(|n| {
             Ok(pb::StreamingInputCallRequest {
                 payload: Some(payload(n)?),
                 ..Default::default()
             })
         })
         .collect::<Result<_, Status>>()
-        .map_err(failed)?;
-    let r = client
-        .streaming_input_call(tokio_stream::iter(requests))
-        .await
-        .map_err(failed)?
-        .into_inner();
+        .map_err(failed)
+}
+
+/// The check of `client_streaming`'s answer.
+pub(crate) fn check_aggregate(r: &pb::StreamingInputCallResponse) -> Outcome {
     check(r.aggregated_payload_size == 74_922, || {
         format!("aggregated size {}, expected 74922", r.aggregated_payload_size)
     })
+}
+
+async fn client_streaming(client: &mut Client) -> Outcome {
+    let requests = tokio_stream::iter(client_stream_requests()?);
+    let r = client.streaming_input_call(requests).await.map_err(failed)?;
+    check_aggregate(r.get_ref())
 }
 
 pub(crate) fn parameters(size: i32) -> ResponseParameters {
@@ -192,24 +199,38 @@ pub(crate) fn parameters(size: i32) -> ResponseParameters {
     }
 }
 
-async fn server_streaming(client: &mut Client) -> Outcome {
-    let sizes = [31_415, 9, 2_653, 58_979];
-    let request = pb::StreamingOutputCallRequest {
-        response_parameters: sizes.iter().map(|&s| parameters(s)).collect(),
+/// The answer sizes `server_streaming` asks for.
+pub(crate) const STREAMED_SIZES: [i32; 4] = [31_415, 9, 2_653, 58_979];
+
+/// The request of `server_streaming`.
+pub(crate) fn server_stream_request() -> pb::StreamingOutputCallRequest {
+    pb::StreamingOutputCallRequest {
+        response_parameters: STREAMED_SIZES.iter().map(|&s| parameters(s)).collect(),
         ..Default::default()
-    };
-    let mut stream = client
-        .streaming_output_call(request)
-        .await
-        .map_err(failed)?
-        .into_inner();
+    }
+}
+
+/// Reads `answers` to the end and checks their sizes against
+/// [`STREAMED_SIZES`].
+pub(crate) async fn check_streamed<S>(mut answers: S) -> Outcome
+where
+    S: Stream<Item = Result<pb::StreamingOutputCallResponse, Status>> + Unpin,
+{
     let mut got = Vec::new();
-    while let Some(r) = stream.next().await {
+    while let Some(r) = answers.next().await {
         got.push(body_len(r.map_err(failed)?.payload.as_ref()));
     }
-    check(got == sizes.map(|s| s as usize), || {
-        format!("response sizes {got:?}, expected {sizes:?}")
+    check(got == STREAMED_SIZES.map(|s| s as usize), || {
+        format!("response sizes {got:?}, expected {STREAMED_SIZES:?}")
     })
+}
+
+async fn server_streaming(client: &mut Client) -> Outcome {
+    let answers = client
+        .streaming_output_call(server_stream_request())
+        .await
+        .map_err(failed)?;
+    check_streamed(answers.into_inner()).await
 }
 
 /// One `FullDuplexCall` request: a response of `size` for a payload of `payload_size`.
@@ -221,42 +242,74 @@ pub(crate) fn duplex_request(size: i32, payload_size: i32) -> Result<pb::Streami
     })
 }
 
-async fn ping_pong(client: &mut Client) -> Outcome {
-    let exchanges = [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)];
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    // The first request goes in before the call is awaited: awaiting
-    // `full_duplex_call` waits for the response headers, and a server may
-    // hold them until it has a request to answer (grpcio does).
-    tx.send(duplex_request(exchanges[0].0, exchanges[0].1)?)
+/// The exchanges of `ping_pong`: answer size, payload size.
+const PING_PONG: [(i32, i32); 4] = [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)];
+
+/// The request stream of `ping_pong`, its first request already in: a
+/// server may hold the answer's headers (which awaiting the call waits
+/// for) until it has a request to answer (grpcio does).
+pub(crate) async fn ping_pong_requests() -> Result<
+    (
+        mpsc::Sender<pb::StreamingOutputCallRequest>,
+        ReceiverStream<pb::StreamingOutputCallRequest>,
+    ),
+    String,
+> {
+    let (tx, rx) = mpsc::channel(1);
+    let (size, payload_size) = PING_PONG[0];
+    tx.send(duplex_request(size, payload_size)?)
         .await
         .map_err(|_| "request stream closed")?;
-    let mut responses = client
-        .full_duplex_call(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .await
-        .map_err(failed)?
-        .into_inner();
-    for (i, (size, payload_size)) in exchanges.into_iter().enumerate() {
+    Ok((tx, ReceiverStream::new(rx)))
+}
+
+/// Plays `ping_pong` on an open call: the rest of the requests into `tx`,
+/// one at a time, each answer checked as it comes from `answers`.
+pub(crate) async fn play_ping_pong<S>(tx: mpsc::Sender<pb::StreamingOutputCallRequest>, mut answers: S) -> Outcome
+where
+    S: Stream<Item = Result<pb::StreamingOutputCallResponse, Status>> + Unpin,
+{
+    for (i, (size, payload_size)) in PING_PONG.into_iter().enumerate() {
         if i > 0 {
             tx.send(duplex_request(size, payload_size)?)
                 .await
                 .map_err(|_| "request stream closed")?;
         }
-        let r = responses.next().await.ok_or("stream ended early")?.map_err(failed)?;
+        let r = answers.next().await.ok_or("stream ended early")?.map_err(failed)?;
         let len = body_len(r.payload.as_ref());
         check(len == size as usize, || {
             format!("response of {len} bytes, expected {size}")
         })?;
     }
     drop(tx);
-    check(responses.next().await.is_none(), || {
+    check(answers.next().await.is_none(), || {
         "a response after the last request".into()
     })
+}
+
+async fn ping_pong(client: &mut Client) -> Outcome {
+    let (tx, requests) = ping_pong_requests().await?;
+    let answers = client.full_duplex_call(requests).await.map_err(failed)?;
+    play_ping_pong(tx, answers.into_inner()).await
 }
 
 async fn empty_stream(client: &mut Client) -> Outcome {
     let requests = tokio_stream::iter(Vec::<pb::StreamingOutputCallRequest>::new());
     let mut responses = client.full_duplex_call(requests).await.map_err(failed)?.into_inner();
     check(responses.next().await.is_none(), || "responses to no requests".into())
+}
+
+/// The check of an echoed status: `UNKNOWN` with `message`.
+pub(crate) fn expect_echoed(result: Result<(), Status>, message: &str) -> Outcome {
+    match result {
+        Ok(()) => Err("the call succeeded; expected UNKNOWN".to_string()),
+        Err(s) if s.code() == Code::Unknown && s.message() == message => Ok(()),
+        Err(s) => Err(format!(
+            "got {:?} {:?}, expected UNKNOWN {message:?}",
+            s.code(),
+            s.message()
+        )),
+    }
 }
 
 /// `status_code_and_message` and `special_status_message`: the server
@@ -271,15 +324,7 @@ async fn echo_status(client: &mut Client, message: &str) -> Outcome {
         response_status: Some(status.clone()),
         ..Default::default()
     };
-    let expect = |result: Result<(), Status>| match result {
-        Ok(()) => Err("the call succeeded; expected UNKNOWN".to_string()),
-        Err(s) if s.code() == Code::Unknown && s.message() == message => Ok(()),
-        Err(s) => Err(format!(
-            "got {:?} {:?}, expected UNKNOWN {message:?}",
-            s.code(),
-            s.message()
-        )),
-    };
+    let expect = |result| expect_echoed(result, message);
     expect(client.unary_call(request).await.map(|_| ()))?;
     let request = pb::StreamingOutputCallRequest {
         response_status: Some(status),
@@ -296,24 +341,27 @@ async fn echo_status(client: &mut Client, message: &str) -> Outcome {
     expect(streamed.await)
 }
 
-async fn custom_metadata(client: &mut Client) -> Outcome {
-    let initial = "test_initial_metadata_value";
-    let trailing = [0xab, 0xab, 0xab];
-    fn with_metadata<T>(mut request: Request<T>) -> Request<T> {
-        let md = request.metadata_mut();
-        md.insert(ECHO_INITIAL, MetadataValue::from_static("test_initial_metadata_value"));
-        md.insert_bin(ECHO_TRAILING, MetadataValue::from_bytes(&[0xab, 0xab, 0xab]));
-        request
-    }
-    let check_metadata = |headers: &MetadataMap, trailers: &MetadataMap| -> Outcome {
-        let got = headers.get(ECHO_INITIAL).and_then(|v| v.to_str().ok());
-        check(got == Some(initial), || format!("initial metadata {got:?}"))?;
-        let got = trailers.get_bin(ECHO_TRAILING).and_then(|v| v.to_bytes().ok());
-        check(got.as_deref() == Some(&trailing[..]), || {
-            format!("trailing metadata {got:?}")
-        })
-    };
+/// `request` with the metadata `custom_metadata` asks the server to echo.
+pub(crate) fn with_metadata<T>(mut request: Request<T>) -> Request<T> {
+    let md = request.metadata_mut();
+    md.insert(ECHO_INITIAL, MetadataValue::from_static("test_initial_metadata_value"));
+    md.insert_bin(ECHO_TRAILING, MetadataValue::from_bytes(&[0xab, 0xab, 0xab]));
+    request
+}
 
+/// The check of `custom_metadata`: the echoes in the headers and trailers.
+pub(crate) fn check_metadata(headers: &MetadataMap, trailers: &MetadataMap) -> Outcome {
+    let got = headers.get(ECHO_INITIAL).and_then(|v| v.to_str().ok());
+    check(got == Some("test_initial_metadata_value"), || {
+        format!("initial metadata {got:?}")
+    })?;
+    let got = trailers.get_bin(ECHO_TRAILING).and_then(|v| v.to_bytes().ok());
+    check(got.as_deref() == Some(&[0xab, 0xab, 0xab][..]), || {
+        format!("trailing metadata {got:?}")
+    })
+}
+
+async fn custom_metadata(client: &mut Client) -> Outcome {
     // Unary: the trailers arrive with the response's metadata.
     let response = client
         .unary_call(with_metadata(Request::new(large_request()?)))

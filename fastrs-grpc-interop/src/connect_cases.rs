@@ -10,14 +10,18 @@ use std::time::Duration;
 
 use fastrs_tonic::connect::ConnectClient;
 use tokio_stream::StreamExt as _;
-use tonic::metadata::{MetadataMap, MetadataValue};
+use tonic::metadata::MetadataValue;
 use tonic::{Code, Request, Status};
 
-use super::cases::{body_len, check, duplex_request, expect_code, failed, large_request, parameters, Outcome};
+use super::cases::{
+    body_len, check, check_aggregate, check_metadata, check_streamed, client_stream_requests, duplex_request,
+    expect_code, expect_echoed, failed, large_request, ping_pong_requests, play_ping_pong, server_stream_request,
+    with_metadata, Outcome,
+};
 use super::pb::test_service_connect_client::TestServiceConnectClient as Client;
 use super::pb::unimplemented_service_connect_client::UnimplementedServiceConnectClient;
 use super::pb::{self, EchoStatus};
-use super::server::{payload, ECHO_DETAILS, ECHO_INITIAL, ECHO_TRAILING};
+use super::server::ECHO_DETAILS;
 
 /// Every case this module runs; [`BIDI`] need HTTP/2.
 pub const CASES: [&str; 13] = [
@@ -85,70 +89,23 @@ pub async fn run(name: &str, client: ConnectClient) -> Outcome {
 }
 
 async fn client_streaming(test: &Client) -> Outcome {
-    let requests = [27_182, 8, 1_828, 45_904]
-        .into_iter()
-        .map(|n| {
-            Ok(pb::StreamingInputCallRequest {
-                payload: Some(payload(n)?),
-                ..Default::default()
-            })
-        })
-        .collect::<Result<Vec<_>, Status>>()
-        .map_err(failed)?;
-    let r = test
-        .streaming_input_call(tokio_stream::iter(requests))
-        .await
-        .map_err(failed)?
-        .into_inner();
-    check(r.aggregated_payload_size == 74_922, || {
-        format!("aggregated size {}, expected 74922", r.aggregated_payload_size)
-    })
+    let requests = tokio_stream::iter(client_stream_requests()?);
+    let r = test.streaming_input_call(requests).await.map_err(failed)?;
+    check_aggregate(r.get_ref())
 }
 
 async fn server_streaming(test: &Client) -> Outcome {
-    let sizes = [31_415, 9, 2_653, 58_979];
-    let request = pb::StreamingOutputCallRequest {
-        response_parameters: sizes.iter().map(|&s| parameters(s)).collect(),
-        ..Default::default()
-    };
-    let mut answers = test.streaming_output_call(request).await.map_err(failed)?.into_inner();
-    let mut got = Vec::new();
-    while let Some(r) = answers.message().await.map_err(failed)? {
-        got.push(body_len(r.payload.as_ref()));
-    }
-    check(got == sizes.map(|s| s as usize), || {
-        format!("answer sizes {got:?}, expected {sizes:?}")
-    })
+    let answers = test
+        .streaming_output_call(server_stream_request())
+        .await
+        .map_err(failed)?;
+    check_streamed(answers.into_inner()).await
 }
 
 async fn ping_pong(test: &Client) -> Outcome {
-    let exchanges = [(31_415, 27_182), (9, 8), (2_653, 1_828), (58_979, 45_904)];
-    let (tx, rx) = tokio::sync::mpsc::channel(1);
-    // In before the call is awaited: the answer's headers may wait for it.
-    tx.send(duplex_request(exchanges[0].0, exchanges[0].1)?)
-        .await
-        .map_err(|_| "request stream closed")?;
-    let mut answers = test
-        .full_duplex_call(tokio_stream::wrappers::ReceiverStream::new(rx))
-        .await
-        .map_err(failed)?
-        .into_inner();
-    for (i, (size, payload_size)) in exchanges.into_iter().enumerate() {
-        if i > 0 {
-            tx.send(duplex_request(size, payload_size)?)
-                .await
-                .map_err(|_| "request stream closed")?;
-        }
-        let r = answers.next().await.ok_or("stream ended early")?.map_err(failed)?;
-        let len = body_len(r.payload.as_ref());
-        check(len == size as usize, || {
-            format!("answer of {len} bytes, expected {size}")
-        })?;
-    }
-    drop(tx);
-    check(answers.next().await.is_none(), || {
-        "an answer after the last request".into()
-    })
+    let (tx, requests) = ping_pong_requests().await?;
+    let answers = test.full_duplex_call(requests).await.map_err(failed)?;
+    play_ping_pong(tx, answers.into_inner()).await
 }
 
 /// The server answers with the status the request gives, unary and
@@ -159,15 +116,7 @@ async fn echo_status(test: &Client, message: &str) -> Outcome {
         message: message.into(),
         ..Default::default()
     };
-    let expect = |result: Result<(), Status>| match result {
-        Err(s) if s.code() == Code::Unknown && s.message() == message => Ok(()),
-        Err(s) => Err(format!(
-            "got {:?} {:?}, expected UNKNOWN {message:?}",
-            s.code(),
-            s.message()
-        )),
-        Ok(()) => Err("the call succeeded; expected UNKNOWN".to_string()),
-    };
+    let expect = |result| expect_echoed(result, message);
     let request = pb::SimpleRequest {
         response_status: Some(status.clone()),
         ..Default::default()
@@ -186,22 +135,6 @@ async fn echo_status(test: &Client, message: &str) -> Outcome {
 }
 
 async fn custom_metadata(test: &Client) -> Outcome {
-    fn with_metadata<T>(mut request: Request<T>) -> Request<T> {
-        let md = request.metadata_mut();
-        md.insert(ECHO_INITIAL, MetadataValue::from_static("test_initial_metadata_value"));
-        md.insert_bin(ECHO_TRAILING, MetadataValue::from_bytes(&[0xab, 0xab, 0xab]));
-        request
-    }
-    let check_metadata = |headers: &MetadataMap, trailers: &MetadataMap| -> Outcome {
-        let got = headers.get(ECHO_INITIAL).and_then(|v| v.to_str().ok());
-        check(got == Some("test_initial_metadata_value"), || {
-            format!("initial metadata {got:?}")
-        })?;
-        let got = trailers.get_bin(ECHO_TRAILING).and_then(|v| v.to_bytes().ok());
-        check(got.as_deref() == Some(&[0xab, 0xab, 0xab][..]), || {
-            format!("trailing metadata {got:?}")
-        })
-    };
     // Unary: the trailers arrive with the answer's metadata.
     let answer = test
         .unary_call(with_metadata(Request::new(large_request()?)))

@@ -107,25 +107,29 @@ pub async fn round(clients: &Clients, calls: u32, streams: u32, per_stream: i32)
     let grpc_stream = measure(streams, None, || {
         let mut client = clients.grpc.clone();
         async move {
-            let mut stream = client.stream(request()).await.expect("stream").into_inner();
-            let mut got = 0;
-            while let Some(w) = stream.message().await.expect("a message") {
-                std::hint::black_box(&w);
-                got += 1;
-            }
-            assert_eq!(got, per_stream);
+            let answers = client.stream(request()).await.expect("stream").into_inner();
+            assert_eq!(count(answers).await, per_stream);
         }
     })
     .await;
     let connect_stream = measure(streams, None, || async {
-        let mut stream = clients.connect.stream(request()).await.expect("stream").into_inner();
-        let mut got = 0;
-        while let Some(w) = stream.message().await.expect("a message") {
-            std::hint::black_box(&w);
-            got += 1;
-        }
-        assert_eq!(got, per_stream);
+        let answers = clients.connect.stream(request()).await.expect("stream").into_inner();
+        assert_eq!(count(answers).await, per_stream);
     })
     .await;
     [grpc, connect, connect_json, grpc_web, grpc_stream, connect_stream]
+}
+
+/// Reads a stream of answers to its end; how many there were.
+async fn count<T, S>(mut answers: S) -> i32
+where
+    S: tonic::codegen::tokio_stream::Stream<Item = Result<T, tonic::Status>> + Unpin,
+{
+    use tonic::codegen::tokio_stream::StreamExt as _;
+    let mut got = 0;
+    while let Some(answer) = answers.next().await {
+        std::hint::black_box(&answer.expect("a message"));
+        got += 1;
+    }
+    got
 }

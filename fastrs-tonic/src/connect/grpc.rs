@@ -136,7 +136,7 @@ pub fn take_status(map: &mut HeaderMap) -> Status {
         .unwrap_or(0);
     let message = map
         .get("grpc-message")
-        .map(|v| percent_decode(v.as_bytes()))
+        .map(|v| String::from_utf8_lossy(&percent_decode(v.as_bytes(), false)).into_owned())
         .unwrap_or_default();
     let details = map
         .get("grpc-status-details-bin")
@@ -158,8 +158,9 @@ fn unframe(mut data: Bytes) -> Vec<Bytes> {
     messages
 }
 
-/// `grpc-message` is percent-encoded.
-fn percent_decode(bytes: &[u8]) -> String {
+/// `bytes` with `%XX` escapes decoded (`grpc-message`, a GET's query);
+/// `+` is a space in a query (`plus_is_space`), itself in `grpc-message`.
+pub fn percent_decode(bytes: &[u8], plus_is_space: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -173,13 +174,17 @@ fn percent_decode(bytes: &[u8]) -> String {
                 out.push((high * 16 + low) as u8);
                 i += 3;
             }
+            (b'+', _, _) if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
             (b, _, _) => {
                 out.push(b);
                 i += 1;
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// Binary metadata is base64, padded or not.

@@ -359,7 +359,7 @@ where
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
             match key {
                 "encoding" => codec = Codec::named(value),
-                "message" => message = Bytes::from(url_decode(value)),
+                "message" => message = Bytes::from(grpc::percent_decode(value.as_bytes(), true)),
                 "base64" => base64 = value == "1",
                 "compression" => gzip = compress::named_gzip(Some(value))?,
                 _ => {}
@@ -591,35 +591,6 @@ fn stream_error(codec: Codec, status: Status) -> http::Response<Body> {
     response(StatusCode::OK, headers, full(body.freeze()))
 }
 
-/// `%XX` escapes and `+` (a space) of a query value.
-fn url_decode(value: &str) -> Vec<u8> {
-    let bytes = value.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).and_then(|b| hex(*b)),
-            bytes.get(i + 2).and_then(|b| hex(*b)),
-        ) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (b'+', _, _) => {
-                out.push(b' ');
-                i += 1;
-            }
-            (b, _, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
 /// URL-safe base64, padded or not (GET's `base64=1`).
 fn decode_base64_url(text: &[u8]) -> Option<Bytes> {
     use base64::Engine as _;
@@ -666,7 +637,7 @@ mod tests {
 
     #[test]
     fn get_messages_come_escaped_or_in_base64() {
-        assert_eq!(url_decode("%7B%22a%22%3A1%7D+x"), br#"{"a":1} x"#);
+        assert_eq!(grpc::percent_decode(b"%7B%22a%22%3A1%7D+x", true), br#"{"a":1} x"#);
         assert_eq!(
             decode_base64_url(b"eyJhIjoxfQ").unwrap(),
             Bytes::from_static(br#"{"a":1}"#)
