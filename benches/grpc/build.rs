@@ -1,5 +1,7 @@
 //! Generates the benchmark service with fastrs (`grpc()`, a Connect client,
-//! the descriptors Connect's JSON needs) and with tonic-prost-build.
+//! the descriptors Connect's JSON needs), with tonic-prost-build, and with
+//! connectrpc-build (buffa's messages and connectrpc's service, the peer of
+//! the Connect rows).
 
 use std::path::PathBuf;
 
@@ -28,5 +30,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(&prost_out)
         .include_file("mod.rs")
         .compile_with_config(config, &PROTOS, &include)?;
+
+    // connectrpc-build reads a descriptor set; its generated files go to
+    // OUT_DIR itself (they include each other from there).
+    let set = fastrs_compiler::Compiler::new()
+        .include("../../proto")
+        .include("proto")
+        .include_imports(true)
+        .compile(&["bench_grpc.proto"])?;
+    let set_path = out.join("connectrpc.pb");
+    std::fs::write(&set_path, fastrs::Message::encode_to_vec(&set))?;
+    connectrpc_build::Config::new()
+        .descriptor_set(&set_path)
+        .files(&["bench_grpc.proto", "bench/page.proto", "bench/wide.proto"])
+        .generate_json(false)
+        .include_file("_connectrpc.rs")
+        .compile()?;
     Ok(())
 }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use fastrs_bench::data::{self, Shape};
 
+mod peer;
 mod web;
 
 #[allow(clippy::all, dead_code, missing_docs)]
@@ -353,27 +354,44 @@ async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Roun
 }
 
 /// The web table's rows: medians of each protocol's rounds, and CPU per
-/// call against tonic gRPC's.
+/// call against tonic gRPC's; then connectrpc's rows, the peer of the
+/// Connect ones.
 async fn run_web(rounds: usize) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
-    let addr = listener.local_addr().expect("bound");
-    tokio::spawn(web::serve(listener));
+    let bind = || async { tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds") };
+    let (ours, theirs) = (bind().await, bind().await);
+    let (addr, peer_addr) = (ours.local_addr().expect("bound"), theirs.local_addr().expect("bound"));
+    tokio::spawn(web::serve(ours));
+    tokio::spawn(peer::serve(theirs));
     let clients = web::Clients::connect(addr).await;
-    web::round(&clients, 200, 2, 100).await; // warm up
-    let mut all: Vec<[Round; 6]> = Vec::new();
+    let (peer, page) = peer::client(peer_addr);
+    // Warm up.
+    web::round(&clients, 200, 2, 100).await;
+    peer::round(&peer, &page, 200, 2, 100).await;
+    let (mut all, mut peers): (Vec<[Round; 6]>, Vec<[Round; 2]>) = (Vec::new(), Vec::new());
     for _ in 0..rounds {
         all.push(web::round(&clients, 2_000, 10, 1_000).await);
+        peers.push(peer::round(&peer, &page, 2_000, 10, 1_000).await);
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    let rows: Vec<Round> = (0..6)
-        .map(|i| medians(&all.iter().map(|r| r[i]).collect::<Vec<_>>()))
-        .collect();
+    let column = |i: usize| medians(&all.iter().map(|r| r[i]).collect::<Vec<_>>());
+    let peer_column = |i: usize| medians(&peers.iter().map(|r| r[i]).collect::<Vec<_>>());
+    let rows: Vec<Round> = (0..6).map(column).collect();
     let mut table = String::from(
         "| workload | calls/s | CPU µs/call | CPU ÷ tonic gRPC | allocations/call |\n|---|---:|---:|---:|---:|\n",
     );
-    for (i, (name, row)) in web::ROWS.iter().zip(&rows).enumerate() {
+    let named = web::ROWS.iter().copied().zip(rows.iter().copied()).chain([
+        (
+            "unary echo, connectrpc + buffa, Connect binary (HTTP/1.1)",
+            peer_column(0),
+        ),
+        (
+            "server streaming, connectrpc + buffa, Connect binary (HTTP/1.1)",
+            peer_column(1),
+        ),
+    ]);
+    for (name, row) in named {
         // Unary rows against the gRPC unary row, streams against its stream.
-        let base = if i < 4 { rows[0] } else { rows[4] };
+        let base = if name.starts_with("unary") { rows[0] } else { rows[4] };
         table.push_str(&format!(
             "| {name} | {:.0} | {:.1} | **{:.2}** | {:.0} |\n",
             row.calls_per_sec,
@@ -429,7 +447,7 @@ fn main() {
     table.push_str("\n### Connect and gRPC-Web\n\n");
     table.push_str(&rt.block_on(run_web(rounds)));
     table.push_str(&format!(
-        "\nOne fastrs server with `ConnectLayer` and tonic-web's layer over its tonic routes, called over each protocol in one process (CPU time and allocations count both ends); medians of {rounds} rounds of 2000 unary calls and 10 streams of 1000 wide payloads. Connect and gRPC-Web clients use HTTP/1.1 (hyper's client), as browsers and curl do; JSON is fastrs's, by the descriptors.\n"
+        "\nOne fastrs server with `ConnectLayer` and tonic-web's layer over its tonic routes, called over each protocol in one process (CPU time and allocations count both ends); medians of {rounds} rounds of 2000 unary calls and 10 streams of 1000 wide payloads. Connect and gRPC-Web clients use HTTP/1.1 (hyper's client), as browsers and curl do; JSON is fastrs's, by the descriptors. The connectrpc rows: connectrpc 0.9's server and client with buffa's messages, same payloads, same process and rounds; its client's view answers are made owned messages, as the other clients decode theirs.\n"
     ));
     print!("{table}");
     if let Some(path) = flag("--out") {
