@@ -149,3 +149,29 @@ async fn the_connect_client_calls_with_get() {
         assert_eq!(refused.code(), tonic::Code::InvalidArgument, "{refused:?}");
     }
 }
+
+/// Answers read as zero-copy views, in both codecs: the payload borrows
+/// from the answer's bytes.
+#[tokio::test]
+async fn the_connect_client_reads_answers_as_views() {
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    for client in [ConnectClient::new(&base), ConnectClient::new(&base).json(pool())] {
+        let request = tonic::Request::new(pb::SimpleRequest {
+            response_size: 5000,
+            ..Default::default()
+        });
+        let answer: fastrs::OwnedView<pb::SimpleResponse> = client
+            .unary_view("/grpc.testing.TestService/UnaryCall", request)
+            .await
+            .expect("answered")
+            .into_inner();
+        let body = answer.get().payload.as_ref().map(|p| p.body);
+        assert_eq!(body.map(<[u8]>::len), Some(5000));
+        let bytes = answer.bytes().as_ptr_range();
+        assert!(
+            body.is_some_and(|b| bytes.contains(&b.as_ptr())),
+            "borrowed from the answer"
+        );
+    }
+}

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use bytes::{Buf as _, Bytes, BytesMut};
 use fastrs::reflect::{DescriptorPool, MessageDescriptor};
-use fastrs::{DecodeOptions, Message};
+use fastrs::{DecodeOptions, HasView, Message, OwnedView};
 use http_body::{Body as _, Frame};
 use http_body_util::BodyExt as _;
 use tonic::body::Body;
@@ -158,11 +158,42 @@ impl ConnectClient {
         path: &str,
         request: tonic::Request<Req>,
     ) -> Result<tonic::Response<Res>, Status> {
+        let read = self.decoder::<Res>(path)?;
+        self.post(path, request, read).await
+    }
+
+    /// A unary call whose answer is read as a zero-copy view over the
+    /// answer's bytes (JSON answers are made binary first), as
+    /// `FastrsViewCodec` reads gRPC answers: for callers that only read.
+    ///
+    /// # Errors
+    /// As [`ConnectClient::unary`].
+    pub async fn unary_view<Req: Message, Res: HasView>(
+        &self,
+        path: &str,
+        request: tonic::Request<Req>,
+    ) -> Result<tonic::Response<OwnedView<Res>>, Status> {
+        let output = self.output(path)?;
+        let options = self.decode;
+        let read = move |body| {
+            let binary = binary_answer(output.as_ref(), body)?;
+            OwnedView::decode_with(binary, &options).map_err(undecodable)
+        };
+        self.post(path, request, read).await
+    }
+
+    /// A unary call over POST, its answer read by `read`.
+    async fn post<Req: Message, T>(
+        &self,
+        path: &str,
+        request: tonic::Request<Req>,
+        read: impl FnOnce(Bytes) -> Result<T, Status>,
+    ) -> Result<tonic::Response<T>, Status> {
         let (metadata, _, message) = request.into_parts();
         let body = self.encoder(path)?(&message)?;
         let timeout = timeout_of(&metadata);
         let request = self.request(path, metadata, self.codec.unary_content_type(), Body::new(full(body)))?;
-        within(timeout, self.answer(path, request)).await
+        within(timeout, self.answer(request, read)).await
     }
 
     /// A unary call of a method marked `NO_SIDE_EFFECTS`, with GET: the
@@ -197,7 +228,7 @@ impl ConnectClient {
         // (the query says `connect=v1`).
         request.headers_mut().remove(header::CONTENT_TYPE);
         request.headers_mut().remove("connect-protocol-version");
-        within(timeout, self.answer(path, request)).await
+        within(timeout, self.answer(request, self.decoder::<Res>(path)?)).await
     }
 
     /// A server-streaming call: one request, a stream of answers.
@@ -268,12 +299,12 @@ impl ConnectClient {
         self.open_stream(path, metadata, body).await
     }
 
-    /// Sends a unary call's request and reads its answer.
-    async fn answer<Res: Message>(
+    /// Sends a unary call's request and reads its answer with `read`.
+    async fn answer<T>(
         &self,
-        path: &str,
         request: http::Request<Body>,
-    ) -> Result<tonic::Response<Res>, Status> {
+        read: impl FnOnce(Bytes) -> Result<T, Status>,
+    ) -> Result<tonic::Response<T>, Status> {
         let (parts, body) = self.send(request).await?.into_parts();
         let body = read_whole(body).await?;
         let body = if compress::is_gzip(&parts.headers, "content-encoding").map_err(status_of)? {
@@ -285,7 +316,7 @@ impl ConnectClient {
         if parts.status != StatusCode::OK {
             return Err(unary_error(parts.status, &body, metadata));
         }
-        let message = self.decoder::<Res>(path)?(body)?;
+        let message = read(body)?;
         Ok(tonic::Response::from_parts(metadata, message, http::Extensions::new()))
     }
 
@@ -305,10 +336,7 @@ impl ConnectClient {
             let body = read_whole(body).await.unwrap_or_default();
             return Err(unary_error(parts.status, &body, metadata));
         }
-        let output = match self.codec {
-            Codec::Proto => None,
-            Codec::Json => Some(self.method(path)?.1),
-        };
+        let output = self.output(path)?;
         let gunzip = compress::is_gzip(&parts.headers, "connect-content-encoding").map_err(status_of)?;
         let stream = ConnectStreaming {
             body,
@@ -388,12 +416,18 @@ impl ConnectClient {
 
     /// Reads an answer in the client's codec.
     fn decoder<Res: Message>(&self, path: &str) -> Result<impl Fn(Bytes) -> Result<Res, Status>, Status> {
-        let output = match self.codec {
-            Codec::Proto => None,
-            Codec::Json => Some(self.method(path)?.1),
-        };
+        let output = self.output(path)?;
         let options = self.decode;
         Ok(move |body: Bytes| decode_answer(output.as_ref(), &options, body))
+    }
+
+    /// The type of `path`'s answers in JSON, which the client reads as
+    /// binary; `None` in the binary codec.
+    fn output(&self, path: &str) -> Result<Option<MessageDescriptor>, Status> {
+        match self.codec {
+            Codec::Proto => Ok(None),
+            Codec::Json => Ok(Some(self.method(path)?.1)),
+        }
     }
 }
 
@@ -403,15 +437,22 @@ fn decode_answer<Res: Message>(
     options: &DecodeOptions,
     body: Bytes,
 ) -> Result<Res, Status> {
-    let binary = match output {
-        None => body,
-        Some(ty) => json_to_binary(ty, &body).map_err(|s| Status::internal(format!("a bad answer: {}", s.message)))?,
-    };
+    let binary = binary_answer(output, body)?;
     let mut message = Res::default();
-    message
-        .fast_read_with(&binary, options)
-        .map_err(|e| Status::internal(format!("the answer does not decode: {e}")))?;
+    message.fast_read_with(&binary, options).map_err(undecodable)?;
     Ok(message)
+}
+
+/// An answer in binary: as it came, or from JSON of type `output`.
+fn binary_answer(output: Option<&MessageDescriptor>, body: Bytes) -> Result<Bytes, Status> {
+    match output {
+        None => Ok(body),
+        Some(ty) => json_to_binary(ty, &body).map_err(|s| Status::internal(format!("a bad answer: {}", s.message))),
+    }
+}
+
+fn undecodable(e: fastrs::DecodeError) -> Status {
+    Status::internal(format!("the answer does not decode: {e}"))
 }
 
 /// The answers of a streaming call, read one at a time; the trailers once
