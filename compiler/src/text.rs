@@ -1,24 +1,6 @@
-//! Text forms protoc writes into descriptors: C-escaped bytes and the
-//! shortest `%g` form of a float that reads back as the same value.
-
-/// Bytes as a C string body: `\n`, `\r`, `\t`, `\"`, `\'`, `\\`, and
-/// anything else unprintable as three octal digits.
-pub fn c_escape(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    for &b in bytes {
-        match b {
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            b'"' => out.push_str("\\\""),
-            b'\'' => out.push_str("\\'"),
-            b'\\' => out.push_str("\\\\"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\{b:03o}")),
-        }
-    }
-    out
-}
+//! The shortest `%g` form of a float that reads back as the same value, as
+//! protoc writes defaults into descriptors. (C-escaped bytes are the text
+//! format's escaping: `fastrs::text::c_escape`.)
 
 /// A double as protoc prints it: `%.15g`, or `%.17g` when 15 digits do not
 /// read back as the same value; `inf`, `-inf` and `nan` by name.
@@ -107,10 +89,5 @@ mod tests {
         }
         assert_eq!(shortest_float(0.1), "0.1");
         assert_eq!(shortest_float(3.4028235e38), "3.40282347e+38");
-    }
-
-    #[test]
-    fn bytes_escape_as_c_does() {
-        assert_eq!(c_escape(b"a\n\"\x01\xff'"), "a\\n\\\"\\001\\377\\'");
     }
 }

@@ -239,7 +239,7 @@ impl Parser<'_> {
             Some(Type::String) => {
                 String::from_utf8_lossy(&self.string("Expected string for field default value.")?).into_owned()
             }
-            Some(Type::Bytes) => crate::text::c_escape(&self.string("Expected string.")?),
+            Some(Type::Bytes) => fastrs::text::c_escape(&self.string("Expected string.")?),
             Some(Type::Bool) => match &self.current().tok {
                 Tok::Ident(w) if w == "true" || w == "false" => self.take_text(),
                 _ => return self.fail("Expected \"true\" or \"false\"."),

@@ -41,6 +41,8 @@ mod lookup;
 mod parse;
 mod print;
 
+pub use print::c_escape;
+
 use core::fmt;
 use std::string::String;
 

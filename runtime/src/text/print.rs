@@ -496,21 +496,38 @@ pub fn quote(out: &mut String, bytes: &[u8], utf8: bool) {
                 continue;
             }
         }
-        match b {
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            b'"' => out.push_str("\\\""),
-            b'\'' => out.push_str("\\'"),
-            b'\\' => out.push_str("\\\\"),
-            0x20..=0x7e => out.push(char::from(b)),
-            _ => {
-                let _ = write!(out, "\\{b:03o}");
-            }
-        }
+        push_escaped(out, b);
         rest = after;
     }
     out.push('"');
+}
+
+/// `bytes` C-escaped, as protoc writes a `bytes` field's default into its
+/// descriptor: `\n`, `\r`, `\t`, `\"`, `\'`, `\\`, printable ASCII as
+/// it is, anything else as three octal digits.
+#[must_use]
+pub fn c_escape(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        push_escaped(&mut out, b);
+    }
+    out
+}
+
+/// One byte, C-escaped (see [`c_escape`]).
+fn push_escaped(out: &mut String, b: u8) {
+    match b {
+        b'\n' => out.push_str("\\n"),
+        b'\r' => out.push_str("\\r"),
+        b'\t' => out.push_str("\\t"),
+        b'"' => out.push_str("\\\""),
+        b'\'' => out.push_str("\\'"),
+        b'\\' => out.push_str("\\\\"),
+        0x20..=0x7e => out.push(char::from(b)),
+        _ => {
+            let _ = write!(out, "\\{b:03o}");
+        }
+    }
 }
 
 /// Whether `bytes` is UTF-8 without control characters other than line
@@ -536,6 +553,11 @@ fn utf8_len(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_escape_as_c_does() {
+        assert_eq!(c_escape(b"a\n\"\x01\xff'"), "a\\n\\\"\\001\\377\\'");
+    }
 
     fn f(v: f32) -> String {
         let mut s = String::new();
