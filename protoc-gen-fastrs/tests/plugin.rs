@@ -59,8 +59,10 @@ fn main() {
     use fastrs::Described;
     let set = FileDescriptorSet::decode(<Everything as Described>::FILE_DESCRIPTOR_SET).unwrap();
     assert_eq!(set.file.len(), 1);
-    assert_eq!(set.message(Everything::FULL_NAME).unwrap().name(), "Everything");
-    assert!(set.message("fastrs.test.Outer.Inner").is_some());
+    let everything = set.file[0].message_type.iter().find(|m| m.name() == "Everything");
+    assert!(everything.is_some());
+    let outer = set.file[0].message_type.iter().find(|m| m.name() == "Outer").unwrap();
+    assert!(outer.nested_type.iter().any(|m| m.name() == "Inner"));
     assert_eq!(<protos::fastrs::test::outer::Inner as Described>::FILE_DESCRIPTOR_SET, protos::fastrs::test::FILE_DESCRIPTOR_SET);
     println!("e2e ok {}", bytes.len());
 }
@@ -271,7 +273,8 @@ fn main() {
     {
         use fastrs::descriptor::FileDescriptorSet;
         let set = FileDescriptorSet::decode(protos::fastrs::options::FILE_DESCRIPTOR_SET).unwrap();
-        let field = &set.message("fastrs.options.Annotated").unwrap().field[0];
+        let annotated = set.file[0].message_type.iter().find(|m| m.name() == "Annotated").unwrap();
+        let field = &annotated.field[0];
         let note = protos::fastrs::options::NOTE.get(field.options.as_ref().unwrap()).unwrap();
         assert_eq!(note.as_deref(), Some("field"));
         assert_eq!(protos::fastrs::options::IMPORTED_DESCRIPTOR_SETS.len(), 1);

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use fastrs::descriptor::FileDescriptorSet;
+use fastrs::reflect::DescriptorPool;
 use fastrs::{Described, Message};
 use fastrs_tests::fast::fastrs::test as t;
 
@@ -31,16 +32,20 @@ fn messages_name_their_package_descriptors() {
         <t::outer::Inner as Described>::FILE_DESCRIPTOR_SET,
         t::FILE_DESCRIPTOR_SET
     );
-    let set = FileDescriptorSet::decode(<t::Everything as Described>::FILE_DESCRIPTOR_SET).unwrap();
-    let inner = set.message(t::outer::Inner::FULL_NAME).expect("nested message found");
+    // The sets link into a pool that finds nested messages by full name.
+    let mut pool = DescriptorPool::new();
+    pool.add_described::<t::Everything>().unwrap();
+    let inner = pool
+        .get_message_by_name(t::outer::Inner::FULL_NAME)
+        .expect("nested message found");
     assert_eq!(inner.name(), "Inner");
-    assert_eq!(inner.field[0].name(), "kind");
-    assert!(set.message("fastrs.test.Outer.Missing").is_none());
-    assert!(set.message("fastrs.testOuter").is_none());
+    assert_eq!(inner.fields().next().unwrap().name(), "kind");
+    assert!(pool.get_message_by_name("fastrs.test.Outer.Missing").is_none());
+    assert!(pool.get_message_by_name("fastrs.testOuter").is_none());
     // Another package has its own set.
-    let other = FileDescriptorSet::decode(fastrs_tests::fast::fastrs::test::other::FILE_DESCRIPTOR_SET).unwrap();
-    assert!(other.message("fastrs.test.other.Remote").is_some());
-    assert!(other.message(t::Everything::FULL_NAME).is_none());
+    let other = DescriptorPool::decode(fastrs_tests::fast::fastrs::test::other::FILE_DESCRIPTOR_SET).unwrap();
+    assert!(other.get_message_by_name("fastrs.test.other.Remote").is_some());
+    assert!(other.get_message_by_name(t::Everything::FULL_NAME).is_none());
 }
 
 #[test]

@@ -10,23 +10,6 @@
 
 include!("../generated/descriptor.rs");
 
-impl FileDescriptorSet {
-    /// The message named `full_name` (`acme.shop.v1.Order.Line`, no leading
-    /// dot), declared in any file of the set at any depth.
-    #[must_use]
-    pub fn message(&self, full_name: &str) -> Option<&DescriptorProto> {
-        self.file.iter().find_map(|file| {
-            let package = file.package();
-            let local = if package.is_empty() {
-                full_name
-            } else {
-                full_name.strip_prefix(package)?.strip_prefix('.')?
-            };
-            find_nested(&file.message_type, local)
-        })
-    }
-}
-
 /// Each reflection descriptor's options, decoded: custom options read from
 /// them with the typed extension API (`MY_OPTION.get(&options)`).
 #[cfg(feature = "reflect")]
@@ -56,19 +39,6 @@ mod reflected_options {
         ServiceDescriptor => ServiceOptions,
         MethodDescriptor => MethodOptions,
         FileDescriptor => FileOptions,
-    }
-}
-
-/// `path` (`Outer.Inner`) among `messages` and their nested types.
-fn find_nested<'m>(messages: &'m [DescriptorProto], path: &str) -> Option<&'m DescriptorProto> {
-    let (first, rest) = match path.split_once('.') {
-        Some((first, rest)) => (first, Some(rest)),
-        None => (path, None),
-    };
-    let found = messages.iter().find(|m| m.name() == first)?;
-    match rest {
-        Some(rest) => find_nested(&found.nested_type, rest),
-        None => Some(found),
     }
 }
 
