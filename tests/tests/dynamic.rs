@@ -515,3 +515,42 @@ fn a_map_entry_with_an_unnamed_closed_enum_value_stays_unknown() {
     assert_eq!(m.unknown_fields().as_bytes(), input);
     assert_eq!(m.to_text(), "");
 }
+
+#[test]
+fn odd_map_entries_read_as_generated_code_reads_them() {
+    // Maps.string_message (17) and string_enum (16), entry by entry: no key,
+    // no value, the key twice, an unknown field inside, a value of the
+    // wrong wire type, a message value merged from two records, and an
+    // empty entry.
+    let entries: [&[u8]; 7] = [
+        &[0x12, 0x02, 0x08, 0x07],                         // value only: key ""
+        &[0x0a, 0x01, b'a'],                               // key only: empty message
+        &[0x0a, 0x01, b'x', 0x0a, 0x01, b'b', 0x12, 0x00], // the last key counts
+        &[0x0a, 0x01, b'c', 0x18, 0x05, 0x12, 0x00],       // field 3 skipped
+        &[0x0a, 0x01, b'd', 0x15, 1, 2, 3, 4],             // value as fixed32: skipped
+        &[0x0a, 0x01, b'e', 0x12, 0x02, 0x08, 0x01, 0x12, 0x02, 0x10, 0x02],
+        &[],
+    ];
+    let mut input = Vec::new();
+    for entry in entries {
+        input.extend([0x8a, 0x01, u8::try_from(entry.len()).unwrap()]);
+        input.extend_from_slice(entry);
+    }
+    // string_enum: a value only, then an enum number the (open) enum does
+    // not name.
+    input.extend([
+        0x82, 0x01, 0x02, 0x10, 0x02, 0x82, 0x01, 0x05, 0x0a, 0x01, b'z', 0x10, 0x63,
+    ]);
+    let maps = pool().get_message_by_name("fastrs.test.Maps").unwrap();
+    let m = DynamicMessage::decode(maps, &input).unwrap();
+    let generated = t::Maps::decode(&input).unwrap();
+    assert_eq!(t::Maps::decode(&m.encode_to_vec()).unwrap(), generated);
+    assert_eq!(m.to_text(), fastrs::text::to_string(&generated));
+    assert_eq!(
+        m.get_by_name("string_message").map(|v| match v {
+            Value::Map(entries) => entries.len(),
+            _ => 0,
+        }),
+        Some(6)
+    );
+}

@@ -6,8 +6,10 @@ use std::boxed::Box;
 use std::collections::BTreeMap;
 use std::vec::Vec;
 
+use super::value::scalar_default;
 use super::{DynamicMessage, MapKey, Value};
-use crate::reflect::pool::{Cardinality, DecodePath, FieldData, Tables, Ty};
+use crate::codec::{Codec, Str};
+use crate::reflect::pool::{Cardinality, DecodePath, FieldData, MessageData, Tables, Ty};
 use crate::reflect::MessageDescriptor;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -112,7 +114,7 @@ impl DynamicMessage {
 
 /// Clears the other members of the oneof of field `i`.
 #[inline(never)]
-fn clear_oneof(data: &crate::reflect::pool::MessageData, fields: &mut [Option<Value>], i: u32) {
+fn clear_oneof(data: &MessageData, fields: &mut [Option<Value>], i: u32) {
     if let Some(oneof) = data.fields[i as usize].oneof {
         for &other in &data.oneofs[oneof as usize].fields {
             if other != i {
@@ -186,9 +188,23 @@ fn read_plain(field: &FieldData, slot: &mut Option<Value>, r: &mut Reader<'_>) -
         r.charge(VALUE_FOOTPRINT)?;
         list(slot).push(value);
     } else {
-        *slot = Some(value);
+        put(slot, value);
     }
     Ok(true)
+}
+
+/// Stores `value` in `slot`. The value it replaces is dropped only if it
+/// owns memory: a scalar (the common case, a field seen twice) or an empty
+/// slot is overwritten without a call into `Value`'s drop glue.
+#[inline(always)]
+fn put(slot: &mut Option<Value>, value: Value) {
+    let old = slot.replace(value);
+    if old.as_ref().is_some_and(|v| !v.is_inline()) {
+        drop(old);
+    } else {
+        // Nothing to free: forgetting it skips the drop glue's call.
+        core::mem::forget(old);
+    }
 }
 
 /// A message record (tag read) of a message field of type `m`: merged into
@@ -301,13 +317,7 @@ impl Field<'_> {
 
     /// True unless the field is a closed enum that does not name `number`.
     fn known_enum(&self, number: i32) -> bool {
-        match self.field.ty {
-            Ty::Enum(e) => {
-                let e = &self.tables.enums[e as usize];
-                !e.closed || e.values.iter().any(|v| v.1 == number)
-            }
-            _ => true,
-        }
+        known_enum(self.tables, self.field.ty, number)
     }
 
     fn read_singular(
@@ -328,7 +338,7 @@ impl Field<'_> {
                 Ok(false)
             }
             v => {
-                *slot = Some(v);
+                put(slot, v);
                 Ok(true)
             }
         }
@@ -374,6 +384,9 @@ impl Field<'_> {
 
     /// Reads a map entry into the map in `slot`. A closed enum value the
     /// enum does not name sends the whole entry to the unknown fields.
+    ///
+    /// The entry's two fields are read from the tables directly: an entry
+    /// is not a message of its own here, so it costs no descriptor handle.
     fn read_entry(
         &self,
         slot: &mut Option<Value>,
@@ -391,30 +404,34 @@ impl Field<'_> {
         r.charge(2 * VALUE_FOOTPRINT)?;
         let start = r.rest();
         let mut inner = r.read_nested()?;
-        let entry_data = &self.tables.messages[entry as usize];
-        let entry_descriptor = MessageDescriptor::new(self.descriptor.pool(), entry);
+        let (key_field, value_field) = entry_fields(&self.tables.messages[entry as usize]);
         let (mut key, mut value) = (None, None);
+        // A closed enum's unnamed value (the last one counts): the entry is
+        // kept whole, unknown.
         let mut lost = false;
         while !inner.is_empty() {
             let t = inner.read_tag()?;
-            let number = wire::field_number(t);
-            let Some(i) = entry_data.field_index(number).filter(|_| number <= 2) else {
+            let field = match wire::field_number(t) {
+                1 => key_field,
+                2 => value_field,
+                _ => None,
+            };
+            let Some(field) = field.filter(|f| f.wire_type() == wire::wire_type(t)) else {
                 inner.skip_value(t, depth)?;
                 continue;
             };
-            let field = &entry_data.fields[i as usize];
-            let cx = Field {
-                tables: self.tables,
-                descriptor: &entry_descriptor,
-                field,
-            };
-            let target = if number == 1 { &mut key } else { &mut value };
-            let mut dropped = UnknownFields::default();
-            let kept = cx.read(target, t, &mut inner, depth, &mut dropped)?;
-            // A closed enum's unnamed value (the last one counts): the entry
-            // is kept whole, unknown.
-            if number == 2 && matches!(field.ty, Ty::Enum(_)) && wire::wire_type(t) == wire::VARINT {
-                lost = !kept;
+            if let Ty::Message(m) = field.ty {
+                read_message_field(self.descriptor.pool(), m, false, &mut value, t, &mut inner, depth)?;
+                continue;
+            }
+            let read = read_scalar(field.ty, field.utf8, &mut inner)?;
+            if field.number == 1 {
+                key = Some(read);
+                continue;
+            }
+            lost = matches!(read, Value::EnumNumber(n) if !known_enum(self.tables, field.ty, n));
+            if !lost {
+                value = Some(read);
             }
         }
         r.absorb(&inner);
@@ -423,13 +440,41 @@ impl Field<'_> {
             unknown.push_field(tag, &start[..consumed]);
             return Ok(false);
         }
-        let key_field = entry_descriptor.field_at(entry_data.field_index(1).unwrap_or_default());
-        let value_field = entry_descriptor.field_at(entry_data.field_index(2).unwrap_or_default());
-        let key = key.unwrap_or_else(|| Value::default_for(&key_field));
-        let value = value.unwrap_or_else(|| Value::default_for(&value_field));
-        let key = MapKey::from_value(key).unwrap_or(MapKey::Bool(false));
-        map(slot).insert(key, value);
+        let key = key
+            .or_else(|| key_field.map(scalar_default))
+            .and_then(MapKey::from_value);
+        let value = value.or_else(|| value_field.map(|f| self.entry_default(f)));
+        map(slot).insert(key.unwrap_or(MapKey::Bool(false)), value.unwrap_or(Value::Bool(false)));
         Ok(true)
+    }
+
+    /// A map value's default, for an entry that lacks it.
+    fn entry_default(&self, field: &FieldData) -> Value {
+        match field.ty {
+            Ty::Message(m) => Value::Message(Box::new(DynamicMessage::new(MessageDescriptor::new(
+                self.descriptor.pool(),
+                m,
+            )))),
+            Ty::Enum(e) => Value::EnumNumber(self.tables.enums[e as usize].values.first().map_or(0, |v| v.1)),
+            _ => scalar_default(field),
+        }
+    }
+}
+
+/// A map entry type's key and value fields (numbers 1 and 2).
+fn entry_fields(entry: &MessageData) -> (Option<&FieldData>, Option<&FieldData>) {
+    let at = |number| entry.field_index(number).map(|i| &entry.fields[i as usize]);
+    (at(1), at(2))
+}
+
+/// True unless `ty` is a closed enum that does not name `number`.
+fn known_enum(tables: &Tables, ty: Ty, number: i32) -> bool {
+    match ty {
+        Ty::Enum(e) => {
+            let e = &tables.enums[e as usize];
+            !e.closed || e.values.iter().any(|v| v.1 == number)
+        }
+        _ => true,
     }
 }
 
@@ -526,12 +571,13 @@ fn read_scalar(ty: Ty, check_utf8: bool, r: &mut Reader<'_>) -> Result<Value, De
         Ty::Sfixed64 => Value::I64(r.read_fixed64()? as i64),
         Ty::Double => Value::F64(f64::from_bits(r.read_fixed64()?)),
         Ty::Bytes => Value::Bytes(r.read_bytes()?.to_vec()),
+        // Copied and checked in one pass, as generated code reads strings.
+        Ty::String if check_utf8 => Value::String(<Str as Codec>::read(r, 0)?),
         Ty::String => {
             let bytes = r.read_bytes()?;
-            // One check of the bytes either way (SIMD for long text).
+            // Not checked: text that is not UTF-8 is kept as bytes.
             match utf8::as_utf8(bytes, r.offset()) {
                 Ok(text) => Value::String(text.into()),
-                Err(e) if check_utf8 => return Err(e),
                 Err(_) => Value::Bytes(bytes.to_vec()),
             }
         }

@@ -49,6 +49,55 @@ pub struct DynamicMessage {
     unknown: UnknownFields,
 }
 
+impl Drop for DynamicMessage {
+    /// Frees the fields' storage without running `Value`'s drop glue over
+    /// values that own nothing: a message of numbers, or a list of them,
+    /// would otherwise cost a call per field and per element (a fifth of
+    /// decoding the fastpb Number and List rows, callgrind).
+    fn drop(&mut self) {
+        for slot in &mut self.fields {
+            if let Some(Value::List(items)) = slot {
+                forget_inline(items);
+            }
+        }
+        forget_inline(&mut self.fields);
+    }
+}
+
+/// Empties `items` without dropping them if none owns memory; otherwise
+/// leaves them to the drop glue.
+fn forget_inline<T: Inline>(items: &mut Vec<T>) {
+    if items.iter().all(Inline::is_inline) {
+        // SAFETY: the new length (0) is within the capacity, and no element
+        // is left to be initialised. The elements are not dropped, which
+        // is safe (`mem::forget`), and loses nothing: none owns memory.
+        #[allow(unsafe_code)]
+        unsafe {
+            items.set_len(0);
+        }
+    }
+}
+
+/// What [`forget_inline`] may skip dropping.
+trait Inline {
+    /// True if dropping it frees nothing.
+    fn is_inline(&self) -> bool;
+}
+
+impl Inline for Value {
+    #[inline(always)]
+    fn is_inline(&self) -> bool {
+        Value::is_inline(self)
+    }
+}
+
+impl Inline for Option<Value> {
+    #[inline(always)]
+    fn is_inline(&self) -> bool {
+        self.as_ref().is_none_or(Value::is_inline)
+    }
+}
+
 /// A value of the wrong type for a field, or a field of another message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SetError {

@@ -89,6 +89,16 @@ impl MapKey {
 }
 
 impl Value {
+    /// True if the value owns no memory (a number, `bool` or enum), so
+    /// dropping it does nothing.
+    #[inline(always)]
+    pub(super) fn is_inline(&self) -> bool {
+        !matches!(
+            self,
+            Value::String(_) | Value::Bytes(_) | Value::Message(_) | Value::List(_) | Value::Map(_)
+        )
+    }
+
     /// The value a field has when it is not set: its declared default, or
     /// the zero of its type (an empty list or map for repeated fields).
     #[must_use]
@@ -314,7 +324,7 @@ impl Value {
 
 /// A scalar field's default: `[default = ...]` as protoc writes it in the
 /// descriptor, or zero.
-fn scalar_default(field: &FieldData) -> Value {
+pub(super) fn scalar_default(field: &FieldData) -> Value {
     let text = field.default.as_deref();
     let parse_float = |t: &str| match t {
         "inf" => f64::INFINITY,
