@@ -554,3 +554,92 @@ fn odd_map_entries_read_as_generated_code_reads_them() {
         Some(6)
     );
 }
+
+/// Parses `json` as `M` with generated code and as a `DynamicMessage` of
+/// the same type: both accept it (and agree) or both refuse it.
+fn json_agrees<M: fastrs::json::JsonMessage + PartialEq + std::fmt::Debug>(name: &str, json: &str, lenient: bool) {
+    let options = fastrs::json::JsonOptions::new().ignore_unknown_fields(lenient);
+    let ty = pool().get_message_by_name(name).unwrap();
+    let generated: Result<M, _> = fastrs::json::from_str_with(json, options);
+    let dynamic = DynamicMessage::from_json_with(ty, json, options);
+    match (generated, dynamic) {
+        // Compared as text (a NaN is not equal to itself; maps in order).
+        (Ok(g), Ok(d)) => {
+            let g = DynamicMessage::decode(d.descriptor().clone(), &g.encode_to_vec()).unwrap();
+            assert_eq!(d.to_text(), g.to_text(), "{json}");
+        }
+        (Err(_), Err(_)) => {}
+        (g, d) => panic!("{json}: generated {g:?}, dynamic {d:?}"),
+    }
+}
+
+#[test]
+fn the_json_parser_accepts_and_refuses_what_generated_code_does() {
+    let scalars = [
+        r#"{"fInt32": 1, "fInt64": "-2", "fUint64": 3e2, "fFloat": "NaN", "fDouble": -1.5}"#,
+        r#"{"f_int32": 1, "fString": "é\u00e9", "fBytes": "AQI=", "fEnum": "COLOR_RED"}"#,
+        r#"{"fEnum": 2, "fBool": true, "fSfixed64": "9007199254740993"}"#,
+        r#"{"fInt32": null, "fEnum": null, "fString": null}"#,
+        r#"{"fInt32": 1, "f_int32": 2}"#,
+        r#"{"fInt32": 1.5}"#,
+        r#"{"fInt32": "x"}"#,
+        r#"{"fUint32": -1}"#,
+        r#"{"fBool": "true"}"#,
+        r#"{"fEnum": "NOPE"}"#,
+        r#"{"fBytes": "!!"}"#,
+        r#"{"nope": {"a": [1, {"b": null}]}}"#,
+        r#"{"fInt32": 1} x"#,
+        r#"[]"#,
+        r#"null"#,
+    ];
+    for json in scalars {
+        json_agrees::<t::Scalars>("fastrs.test.Scalars", json, false);
+        json_agrees::<t::Scalars>("fastrs.test.Scalars", json, true);
+    }
+    let lists = [
+        r#"{"fInt32": [1, "2", 3.0], "fEnum": ["COLOR_RED", 2], "fMessage": [{}, {"fInt32": 4}]}"#,
+        r#"{"fInt32": null, "fMessage": null}"#,
+        r#"{"fInt32": [1, null]}"#,
+        r#"{"fMessage": [null]}"#,
+        r#"{"fEnum": ["COLOR_RED", "NOPE"]}"#,
+        r#"{"fInt32": 1}"#,
+        r#"{"fInt32": [[1]]}"#,
+    ];
+    for json in lists {
+        json_agrees::<t::Lists>("fastrs.test.Lists", json, false);
+        json_agrees::<t::Lists>("fastrs.test.Lists", json, true);
+    }
+    let maps = [
+        r#"{"int32Int32": {"1": 2, "-3": 4}, "boolBool": {"true": false}, "stringMessage": {"a": {}}}"#,
+        r#"{"int32Int32": {"x": 1}}"#,
+        r#"{"int32Int32": {"1": null}}"#,
+        r#"{"int32Int32": {"1": 1, "1": 2}}"#,
+        r#"{"boolBool": {"yes": true}}"#,
+        r#"{"stringEnum": {"a": "COLOR_GREEN", "b": "NOPE"}}"#,
+        r#"{"int32Int32": null}"#,
+        r#"{"int32Int32": []}"#,
+    ];
+    for json in maps {
+        json_agrees::<t::Maps>("fastrs.test.Maps", json, false);
+        json_agrees::<t::Maps>("fastrs.test.Maps", json, true);
+    }
+    let choices = [
+        r#"{"aInt": 1, "after": 2}"#,
+        r#"{"aInt": 1, "aString": "x"}"#,
+        r#"{"aInt": null, "aString": "x"}"#,
+        r#"{"aMessage": {"fInt32": 1}, "aDouble": "Infinity"}"#,
+    ];
+    for json in choices {
+        json_agrees::<t::Choice>("fastrs.test.Choice", json, false);
+    }
+}
+
+#[test]
+fn json_errors_say_where() {
+    let ty = pool().get_message_by_name("fastrs.test.Scalars").unwrap();
+    let e = DynamicMessage::from_json(ty.clone(), "{\n  \"fInt32\": \"x\"\n}").unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+    assert!(e.to_string().contains("f_int32"), "{e}");
+    let e = DynamicMessage::from_json(ty, r#"{"fInt32": 1, "f_int32": 2}"#).unwrap_err();
+    assert!(e.to_string().contains("given twice"), "{e}");
+}

@@ -349,7 +349,7 @@ pub struct MessageDescriptor {
 handle!(MessageDescriptor, [index]);
 
 impl MessageDescriptor {
-    pub(super) fn new(pool: &DescriptorPool, index: u32) -> Self {
+    pub(crate) fn new(pool: &DescriptorPool, index: u32) -> Self {
         Self {
             pool: pool.clone(),
             index,
@@ -587,7 +587,7 @@ impl FieldDescriptor {
     }
 
     /// Index among its message's fields (extensions: among the pool's).
-    pub(super) fn index(&self) -> u32 {
+    pub(crate) fn index(&self) -> u32 {
         self.index
     }
 

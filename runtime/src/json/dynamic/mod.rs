@@ -30,6 +30,7 @@ macro_rules! with_own_forms {
 
 mod parse;
 mod print;
+mod stream;
 mod strict;
 
 use std::string::String;
@@ -76,12 +77,7 @@ impl DynamicMessage {
     /// # Errors
     /// As [`json::from_str`](super::from_str).
     pub fn from_json_with(descriptor: MessageDescriptor, text: &str, options: JsonOptions) -> Result<Self, Error> {
-        let json = strict::parse(text)?;
-        if json.is_null() {
-            let what = format_args!("expected a JSON object for {}, found null", descriptor.full_name());
-            return Err(Error::custom(what));
-        }
-        let message = message_from_json(&descriptor, &json, options).map_err(Error::custom)?;
+        let message = stream::parse(&descriptor, text, options)?;
         message.check_required().map_err(Error::custom)?;
         Ok(message)
     }

@@ -131,7 +131,7 @@ fn field_entry(field: &FieldDescriptor) -> MessageDescriptor {
 
 /// True where JSON `null` is a value: `google.protobuf.Value` and
 /// `NullValue` fields.
-fn null_is_value(tables: &Tables, field: &FieldData) -> bool {
+pub(super) fn null_is_value(tables: &Tables, field: &FieldData) -> bool {
     match field.ty {
         Ty::Message(_) => tables
             .message_of(field)
@@ -144,7 +144,7 @@ fn null_is_value(tables: &Tables, field: &FieldData) -> bool {
 }
 
 /// A map key from its JSON object key.
-fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
+pub(super) fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
     Some(match field.ty {
         Ty::Bool => MapKey::Bool(match key {
             "true" => true,

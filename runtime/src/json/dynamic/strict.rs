@@ -1,4 +1,5 @@
-//! JSON text to a `serde_json::Value`, refusing an object that repeats a
+//! JSON to a `serde_json::Value` (for `Any` and the well-known types with
+//! a form of their own), refusing an object that repeats a
 //! key (`serde_json::Value` keeps the last silently; protobuf's parsers
 //! reject the input).
 
@@ -9,15 +10,8 @@ use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-/// Parses `text` as one JSON value.
-pub fn parse(text: &str) -> Result<Value, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let Strict(value) = Strict::deserialize(&mut de)?;
-    de.end()?;
-    Ok(value)
-}
-
-struct Strict(Value);
+/// A JSON value, parsed strictly.
+pub(super) struct Strict(pub Value);
 
 impl<'de> Deserialize<'de> for Strict {
     fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {

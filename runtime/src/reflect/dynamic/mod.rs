@@ -277,6 +277,29 @@ impl DynamicMessage {
         self.fields[field.index() as usize] = Some(value);
     }
 
+    /// The member of field `index`'s oneof (not a synthetic one) that is
+    /// set, other than it: for parsers, which refuse a second member.
+    #[cfg(feature = "json")]
+    pub(crate) fn oneof_rival(&self, index: u32) -> Option<u32> {
+        let data = self.descriptor.data();
+        let oneof = &data.oneofs[data.fields[index as usize].oneof? as usize];
+        if oneof.synthetic {
+            return None;
+        }
+        oneof
+            .fields
+            .iter()
+            .copied()
+            .find(|&member| member != index && self.fields[member as usize].is_some())
+    }
+
+    /// Stores a parsed value, of field `index`'s type, in its slot.
+    #[cfg(feature = "json")]
+    pub(crate) fn set_parsed(&mut self, index: u32, value: Value) {
+        self.clear_oneof_of(index);
+        self.fields[index as usize] = Some(value);
+    }
+
     /// Clears the other members of the oneof of field `index`, if any.
     fn clear_oneof_of(&mut self, index: u32) {
         let data = self.descriptor.data();
