@@ -125,7 +125,7 @@ profile:
 # missing). Checks the few unsafe blocks for undefined behaviour.
 miri:
 	rustup component add --toolchain nightly miri rust-src
-	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs --features bytes
+	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs --features bytes,reflect
 
 # Each fuzz target for FUZZ_SECONDS (default 60) with cargo-fuzz (nightly).
 FUZZ_SECONDS ?= 60
