@@ -71,7 +71,7 @@ pub fn write_packed<C: Scalar>(values: &[C::Value], tag: &[u8], w: &mut Writer<'
 /// The number of bytes below 0x80: the number of varints in a valid run. Summed
 /// in 255-byte blocks of `u8` counters so the compiler vectorises it.
 #[inline]
-fn terminators(bytes: &[u8]) -> usize {
+pub(crate) fn terminators(bytes: &[u8]) -> usize {
     bytes
         .chunks(255)
         .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + u8::from(b < 0x80))))

@@ -8,6 +8,7 @@ use std::vec::Vec;
 
 use super::value::scalar_default;
 use super::{DynamicMessage, MapKey, Value};
+use crate::codec::packed::terminators;
 use crate::codec::{Codec, Str};
 use crate::reflect::pool::{Cardinality, DecodePath, FieldData, MessageData, Tables, Ty};
 use crate::reflect::MessageDescriptor;
@@ -363,9 +364,7 @@ impl Field<'_> {
             return Err(run.error(DecodeErrorKind::PackedLengthMismatch));
         }
         // Each varint ends with the one byte of it below 0x80.
-        let count = len
-            .checked_div(width)
-            .unwrap_or_else(|| run.rest().iter().filter(|&&b| b < 0x80).count());
+        let count = len.checked_div(width).unwrap_or_else(|| terminators(run.rest()));
         r.charge(count.saturating_mul(VALUE_FOOTPRINT))?;
         let items = list(slot);
         items.reserve(count);
@@ -379,7 +378,7 @@ impl Field<'_> {
             }
             return Ok(());
         }
-        read_run(self.field.ty, &mut run, items)
+        read_run(self.field.ty, &mut run, count, items)
     }
 
     /// Reads a map entry into the map in `slot`. A closed enum value the
@@ -404,7 +403,8 @@ impl Field<'_> {
         r.charge(2 * VALUE_FOOTPRINT)?;
         let start = r.rest();
         let mut inner = r.read_nested()?;
-        let (key_field, value_field) = entry_fields(&self.tables.messages[entry as usize]);
+        let entry = &self.tables.messages[entry as usize];
+        let (key_field, value_field) = (entry.field(1), entry.field(2));
         let (mut key, mut value) = (None, None);
         // A closed enum's unnamed value (the last one counts): the entry is
         // kept whole, unknown.
@@ -461,12 +461,6 @@ impl Field<'_> {
     }
 }
 
-/// A map entry type's key and value fields (numbers 1 and 2).
-fn entry_fields(entry: &MessageData) -> (Option<&FieldData>, Option<&FieldData>) {
-    let at = |number| entry.field_index(number).map(|i| &entry.fields[i as usize]);
-    (at(1), at(2))
-}
-
 /// True unless `ty` is a closed enum that does not name `number`.
 fn known_enum(tables: &Tables, ty: Ty, number: i32) -> bool {
     match ty {
@@ -480,30 +474,50 @@ fn known_enum(tables: &Tables, ty: Ty, number: i32) -> bool {
 
 /// Reads a packed run of a numeric type (not an enum) into `items`: one
 /// loop per type, so the type is matched once per run, not per value.
+/// `count` is the number of values in the run: fixed-width values are read
+/// in one pass over their bytes, and so are varints when each is one byte
+/// (the count is the length).
 #[allow(clippy::cast_possible_truncation, clippy::cast_possible_wrap)] // protobuf's conversions
-fn read_run(ty: Ty, run: &mut Reader<'_>, items: &mut Vec<Value>) -> Result<(), DecodeError> {
-    macro_rules! each {
-        ($read:ident, |$v:ident| $value:expr) => {
-            while !run.is_empty() {
-                let $v = run.$read()?;
-                items.push($value);
+fn read_run(ty: Ty, run: &mut Reader<'_>, count: usize, items: &mut Vec<Value>) -> Result<(), DecodeError> {
+    let bytes = run.rest();
+    macro_rules! varints {
+        (|$v:ident| $value:expr) => {
+            if count == bytes.len() {
+                items.extend(bytes.iter().map(|&b| {
+                    let $v = u64::from(b);
+                    $value
+                }));
+            } else {
+                while !run.is_empty() {
+                    let $v = run.read_varint()?;
+                    items.push($value);
+                }
             }
         };
     }
+    // The caller checked that the length is a multiple of the width.
+    macro_rules! fixed {
+        ($width:literal, $int:ty, |$v:ident| $value:expr) => {
+            items.extend(bytes.chunks_exact($width).map(|chunk| {
+                let $v = <$int>::from_le_bytes(chunk.try_into().unwrap_or_default());
+                $value
+            }))
+        };
+    }
     match ty {
-        Ty::Bool => each!(read_varint, |v| Value::Bool(v != 0)),
-        Ty::Int32 => each!(read_varint, |v| Value::I32(v as i32)),
-        Ty::Int64 => each!(read_varint, |v| Value::I64(v as i64)),
-        Ty::Uint32 => each!(read_varint, |v| Value::U32(v as u32)),
-        Ty::Uint64 => each!(read_varint, |v| Value::U64(v)),
-        Ty::Sint32 => each!(read_varint, |v| Value::I32(varint::unzigzag32(v as u32))),
-        Ty::Sint64 => each!(read_varint, |v| Value::I64(varint::unzigzag64(v))),
-        Ty::Fixed32 => each!(read_fixed32, |v| Value::U32(v)),
-        Ty::Sfixed32 => each!(read_fixed32, |v| Value::I32(v as i32)),
-        Ty::Float => each!(read_fixed32, |v| Value::F32(f32::from_bits(v))),
-        Ty::Fixed64 => each!(read_fixed64, |v| Value::U64(v)),
-        Ty::Sfixed64 => each!(read_fixed64, |v| Value::I64(v as i64)),
-        Ty::Double => each!(read_fixed64, |v| Value::F64(f64::from_bits(v))),
+        Ty::Bool => varints!(|v| Value::Bool(v != 0)),
+        Ty::Int32 => varints!(|v| Value::I32(v as i32)),
+        Ty::Int64 => varints!(|v| Value::I64(v as i64)),
+        Ty::Uint32 => varints!(|v| Value::U32(v as u32)),
+        Ty::Uint64 => varints!(|v| Value::U64(v)),
+        Ty::Sint32 => varints!(|v| Value::I32(varint::unzigzag32(v as u32))),
+        Ty::Sint64 => varints!(|v| Value::I64(varint::unzigzag64(v))),
+        Ty::Fixed32 => fixed!(4, u32, |v| Value::U32(v)),
+        Ty::Sfixed32 => fixed!(4, u32, |v| Value::I32(v as i32)),
+        Ty::Float => fixed!(4, u32, |v| Value::F32(f32::from_bits(v))),
+        Ty::Fixed64 => fixed!(8, u64, |v| Value::U64(v)),
+        Ty::Sfixed64 => fixed!(8, u64, |v| Value::I64(v as i64)),
+        Ty::Double => fixed!(8, u64, |v| Value::F64(f64::from_bits(v))),
         // Not packable: the caller reads these one at a time.
         Ty::String | Ty::Bytes | Ty::Message(_) | Ty::Enum(_) => {
             while !run.is_empty() {
