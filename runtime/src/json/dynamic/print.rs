@@ -39,14 +39,13 @@ impl Serialize for DynamicMessage {
 /// The set fields of `m` into `map`.
 fn write_fields<M: SerializeMap>(m: &DynamicMessage, map: &mut M) -> Result<(), M::Error> {
     let tables = m.descriptor().pool().tables();
-    for (field, value) in m.fields() {
-        let data = field.data();
+    for (data, value, extension) in m.set_fields() {
         let json = FieldJson {
             tables,
             field: data,
             value,
         };
-        if field.is_extension() {
+        if extension {
             map.serialize_entry(&std::format!("[{}]", data.full_name), &json)?;
         } else {
             map.serialize_entry(&data.json_name, &json)?;
@@ -124,7 +123,7 @@ impl Serialize for FieldJson<'_> {
                 let mut map = s.serialize_map(Some(entries.len()))?;
                 for (key, value) in entries {
                     map.serialize_entry(
-                        &key_text(key),
+                        &KeyText(key),
                         &Single {
                             tables,
                             field: value_field,
@@ -139,15 +138,20 @@ impl Serialize for FieldJson<'_> {
     }
 }
 
-/// A map key as its JSON object key.
-fn key_text(key: &MapKey) -> String {
-    match key {
-        MapKey::Bool(v) => v.to_string(),
-        MapKey::I32(v) => v.to_string(),
-        MapKey::I64(v) => v.to_string(),
-        MapKey::U32(v) => v.to_string(),
-        MapKey::U64(v) => v.to_string(),
-        MapKey::String(v) => v.clone(),
+/// A map key as its JSON object key (a string), written without an
+/// allocation.
+struct KeyText<'a>(&'a MapKey);
+
+impl Serialize for KeyText<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            MapKey::Bool(v) => s.serialize_str(if *v { "true" } else { "false" }),
+            MapKey::I32(v) => s.serialize_str(itoa::Buffer::new().format(*v)),
+            MapKey::I64(v) => s.serialize_str(itoa::Buffer::new().format(*v)),
+            MapKey::U32(v) => s.serialize_str(itoa::Buffer::new().format(*v)),
+            MapKey::U64(v) => s.serialize_str(itoa::Buffer::new().format(*v)),
+            MapKey::String(v) => s.serialize_str(v),
+        }
     }
 }
 

@@ -14,6 +14,8 @@ use std::vec::Vec;
 pub use value::{MapKey, Value};
 
 use super::pool::Cardinality;
+#[cfg(feature = "json")]
+use super::pool::FieldData;
 use super::{FieldDescriptor, MessageDescriptor};
 use crate::wire::unknown::UnknownFields;
 
@@ -342,6 +344,28 @@ impl DynamicMessage {
         declared
             .chain(extensions)
             .filter(|(f, v)| f.has_presence() || !v.is_zero())
+    }
+
+    /// The set fields as [`DynamicMessage::fields`] gives them, by their
+    /// tables (true for an extension): for the formats, which need no
+    /// descriptor handles (each costs a reference count).
+    #[cfg(feature = "json")]
+    pub(crate) fn set_fields(&self) -> impl Iterator<Item = (&FieldData, &Value, bool)> + '_ {
+        let tables = self.descriptor.tables();
+        let declared = self
+            .descriptor
+            .data()
+            .fields
+            .iter()
+            .zip(&self.fields)
+            .filter_map(|(f, v)| Some((f, v.as_ref()?, false)));
+        let extensions = self
+            .extensions
+            .iter()
+            .map(|(i, v)| (&tables.extensions[*i as usize], v, true));
+        declared
+            .chain(extensions)
+            .filter(|(f, v, _)| f.presence || !v.is_zero())
     }
 
     /// Checks that every `required` field is set, here and in the messages
