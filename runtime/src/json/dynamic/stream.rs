@@ -32,6 +32,19 @@ pub(super) fn parse(
     Ok(message)
 }
 
+/// A seed read from a JSON string (an object key) by itself as the visitor.
+macro_rules! string_seed {
+    ($seed:ident, $value:ty) => {
+        impl<'de> DeserializeSeed<'de> for $seed<'_> {
+            type Value = $value;
+
+            fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<$value, D::Error> {
+                de.deserialize_str(self)
+            }
+        }
+    };
+}
+
 /// True for the types read as a tree: `Any` and the own forms.
 fn read_as_tree(full_name: &str) -> bool {
     full_name == "google.protobuf.Any" || has_own_form(full_name)
@@ -160,13 +173,7 @@ struct Key<'a> {
     ignore_unknown: bool,
 }
 
-impl<'de> DeserializeSeed<'de> for Key<'_> {
-    type Value = Found;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<Found, D::Error> {
-        de.deserialize_str(self)
-    }
-}
+string_seed!(Key, Found);
 
 impl<'de> Visitor<'de> for Key<'_> {
     type Value = Found;
@@ -273,13 +280,7 @@ struct EntryKey<'a> {
     key_field: &'a FieldData,
 }
 
-impl<'de> DeserializeSeed<'de> for EntryKey<'_> {
-    type Value = MapKey;
-
-    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<MapKey, D::Error> {
-        de.deserialize_str(self)
-    }
-}
+string_seed!(EntryKey, MapKey);
 
 impl<'de> Visitor<'de> for EntryKey<'_> {
     type Value = MapKey;
