@@ -4,7 +4,7 @@
 #![no_main]
 
 use fastrs::text::{self, PrintOptions};
-use fastrs::{Described, Message};
+use fastrs::Described;
 use fastrs_tests::fast::fastrs::test::Everything;
 use fastrs_tests::fast::fastrs::test2::{Extendable, Groups};
 

@@ -643,3 +643,15 @@ fn json_errors_say_where() {
     let e = DynamicMessage::from_json(ty, r#"{"fInt32": 1, "f_int32": 2}"#).unwrap_err();
     assert!(e.to_string().contains("given twice"), "{e}");
 }
+
+#[test]
+fn a_struct_key_given_twice_keeps_its_last_value_as_in_generated_code() {
+    use fastrs::reflect::ReflectMessage;
+    use fastrs::well_known::Struct;
+    // Found by the decode_json fuzz target: the dynamic parser refused it.
+    let json = r#"{"a": 1, "b": {"c": 2, "c": 3}, "a": 4}"#;
+    let generated: Struct = fastrs::json::from_str(json).unwrap();
+    let dynamic = DynamicMessage::from_json(Struct::descriptor(), json).unwrap();
+    assert_eq!(Struct::decode(&dynamic.encode_to_vec()).unwrap(), generated);
+    assert_eq!(dynamic.to_json().unwrap(), fastrs::json::to_string(&generated).unwrap());
+}

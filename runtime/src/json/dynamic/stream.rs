@@ -50,6 +50,18 @@ fn read_as_tree(full_name: &str) -> bool {
     full_name == "google.protobuf.Any" || has_own_form(full_name)
 }
 
+/// The JSON value of a type read as a tree. `Any`'s object holds the held
+/// message's fields, so a key given twice is refused there, as in any
+/// message; the own forms keep the last value of a key, as their generated
+/// code does (`Struct` is a map).
+fn tree<'de, D: Deserializer<'de>>(full_name: &str, de: D) -> Result<serde_json::Value, D::Error> {
+    if full_name == "google.protobuf.Any" {
+        Strict::deserialize(de).map(|Strict(json)| json)
+    } else {
+        serde_json::Value::deserialize(de)
+    }
+}
+
 /// A message of type `descriptor`: a JSON object of its fields.
 struct Message<'a> {
     descriptor: &'a MessageDescriptor,
@@ -62,7 +74,7 @@ impl<'de> DeserializeSeed<'de> for Message<'_> {
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<DynamicMessage, D::Error> {
         let name = self.descriptor.full_name();
         if read_as_tree(name) {
-            let Strict(json) = Strict::deserialize(de)?;
+            let json = tree(name, de)?;
             if json.is_null() {
                 return Err(de::Error::custom(format_args!(
                     "expected a JSON object for {name}, found null"
@@ -356,7 +368,7 @@ impl<'de> DeserializeSeed<'de> for Single<'_> {
                 descriptor: &descriptor,
             });
         }
-        let Strict(json) = Strict::deserialize(de)?;
+        let json = tree(descriptor.full_name(), de)?;
         if json.is_null() && !null_is_value(self.pool.tables(), self.field) {
             return self.null();
         }
