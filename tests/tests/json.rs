@@ -360,6 +360,25 @@ fn deep_nesting_parses_to_the_limit_and_fails_cleanly_past_it() {
     );
     let err = parse_err::<wk::Any>(&any);
     assert!(err.contains("recursion limit"), "{err}");
+    // And through DynamicMessage, whose parser recurses through serde's
+    // visitors: serde_json's limit (128 levels) fits in 1 MiB of stack even
+    // in debug builds, whose frames are the largest (half a thread's
+    // default).
+    let dynamic = std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            use fastrs::reflect::{DynamicMessage, ReflectMessage};
+            let parse = |text: &str| DynamicMessage::from_json(Tree::descriptor(), text).map(drop);
+            assert!(parse(&nested(120)).is_ok());
+            let err = parse(&nested(100_000)).unwrap_err().to_string();
+            assert!(err.contains("recursion limit"), "{err}");
+            let err = DynamicMessage::from_json(wk::Any::descriptor(), &any)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("recursion limit"), "{err}");
+        })
+        .unwrap();
+    dynamic.join().expect("no stack overflow");
 }
 
 #[test]
