@@ -1,24 +1,21 @@
-//! JSON values to dynamic messages.
+//! JSON trees to dynamic messages: `Any` (whose `@type` may come last)
+//! and the well-known types with a form of their own; other types go
+//! through the one-pass parser of [`super::stream`].
 
-use std::collections::BTreeMap;
 use std::string::{String, ToString};
 use std::vec::Vec;
 
 use serde_json::Value as Json;
 
-use super::has_own_form;
-use crate::json::codec::Number;
+use super::{has_own_form, stream};
 use crate::json::read::Read;
-use crate::json::{base64, JsonMessage, JsonOptions};
+use crate::json::{JsonMessage, JsonOptions};
 use crate::reflect::pool::{FieldData, Tables, Ty};
-use crate::reflect::{DynamicMessage, FieldDescriptor, MapKey, MessageDescriptor, Value};
+use crate::reflect::{DynamicMessage, MapKey, MessageDescriptor, Value};
 use crate::well_known as wk;
 
-/// What parsing one value gave: a value, or nothing (an unknown enum name
-/// skipped under `ignore_unknown_fields`).
-type Parsed = Option<Value>;
-
-/// Parses `json` as a message of type `descriptor`.
+/// Parses `json` as a message of type `descriptor`: `Any` and the own
+/// forms here, every other type by the one-pass parser, reading the tree.
 pub(crate) fn message_from_json(
     descriptor: &MessageDescriptor,
     json: &Json,
@@ -32,101 +29,7 @@ pub(crate) fn message_from_json(
         let bytes = own_form(name, json.clone(), options)?;
         return DynamicMessage::decode(descriptor.clone(), &bytes).map_err(|e| e.to_string());
     }
-    let Json::Object(fields) = json else {
-        return Err(std::format!("expected a JSON object for {name}, found {json}"));
-    };
-    let mut message = DynamicMessage::new(descriptor.clone());
-    // Each field once (by either of its names), each oneof once.
-    let mut seen: Vec<FieldDescriptor> = Vec::new();
-    for (key, value) in fields {
-        let Some(field) = field_named(descriptor, key) else {
-            if options.ignore_unknown_fields {
-                continue;
-            }
-            return Err(std::format!("{name} has no field named \"{key}\""));
-        };
-        if seen.contains(&field) {
-            return Err(std::format!("field {} is given twice", field.full_name()));
-        }
-        seen.push(field.clone());
-        let Some(parsed) = field_from_json(&field, value, options)? else {
-            continue;
-        };
-        if let Some(oneof) = field.containing_oneof().filter(|o| !o.is_synthetic()) {
-            if oneof
-                .fields()
-                .any(|other| other != field && message.get(&other).is_some())
-            {
-                return Err(std::format!("oneof {} is set twice", oneof.full_name()));
-            }
-        }
-        message.set(&field, parsed).map_err(|e| e.to_string())?;
-    }
-    Ok(message)
-}
-
-/// The field a JSON key names: its JSON name, its proto name, or
-/// `[full.name]` for an extension.
-fn field_named(descriptor: &MessageDescriptor, key: &str) -> Option<FieldDescriptor> {
-    if let Some(name) = key.strip_prefix('[').and_then(|k| k.strip_suffix(']')) {
-        let ext = descriptor.pool().get_extension_by_name(name)?;
-        return (ext.containing_message() == *descriptor).then_some(ext);
-    }
-    descriptor
-        .get_field_by_json_name(key)
-        .or_else(|| descriptor.get_field_by_name(key))
-}
-
-/// The value of `field` given as `json`; `None` where it stays unset.
-fn field_from_json(field: &FieldDescriptor, json: &Json, options: JsonOptions) -> Result<Parsed, String> {
-    let tables = field.pool().tables();
-    let data = field.data();
-    if json.is_null() && !null_is_value(tables, data) {
-        return Ok(None);
-    }
-    if field.is_map() {
-        let Json::Object(entries) = json else {
-            return Err(std::format!("expected an object for map field {}", data.full_name));
-        };
-        let entry = tables.message_of(data).ok_or("a map's type is its entry")?;
-        let (key_field, value_field) = (entry.field(1).ok_or("map key")?, entry.field(2).ok_or("map value")?);
-        let entry_descriptor = field_entry(field);
-        let value_descriptor = entry_descriptor.get_field(2).ok_or("map value")?;
-        let mut map = BTreeMap::new();
-        for (key, value) in entries {
-            let key = map_key(key_field, key)
-                .ok_or_else(|| std::format!("\"{key}\" is not a key of map field {}", data.full_name))?;
-            if value.is_null() && !null_is_value(tables, value_field) {
-                return Err(std::format!("null inside map field {}", data.full_name));
-            }
-            if let Some(value) = single(&value_descriptor, value, options)? {
-                map.insert(key, value);
-            }
-        }
-        return Ok(Some(Value::Map(map)));
-    }
-    if field.is_list() {
-        let Json::Array(items) = json else {
-            return Err(std::format!("expected an array for repeated field {}", data.full_name));
-        };
-        let mut list = Vec::with_capacity(items.len());
-        for item in items {
-            if item.is_null() && !null_is_value(tables, data) {
-                return Err(std::format!("null inside repeated field {}", data.full_name));
-            }
-            list.extend(single(field, item, options)?);
-        }
-        return Ok(Some(Value::List(list)));
-    }
-    single(field, json, options)
-}
-
-/// A map field's entry type.
-fn field_entry(field: &FieldDescriptor) -> MessageDescriptor {
-    match field.kind() {
-        crate::reflect::Kind::Message(m) => m,
-        _ => unreachable!("map fields hold entry messages"),
-    }
+    stream::from_tree(descriptor, json, options).map_err(|e| e.to_string())
 }
 
 /// True where JSON `null` is a value: `google.protobuf.Value` and
@@ -158,65 +61,6 @@ pub(super) fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
         Ty::String => MapKey::String(key.to_string()),
         _ => return None,
     })
-}
-
-/// One value of `field`'s type.
-fn single(field: &FieldDescriptor, json: &Json, options: JsonOptions) -> Result<Parsed, String> {
-    let data = field.data();
-    let what = || std::format!("{json} is not a value of field {}", data.full_name);
-    Ok(Some(match data.ty {
-        Ty::Bool => Value::Bool(json.as_bool().ok_or_else(what)?),
-        Ty::Int32 | Ty::Sint32 | Ty::Sfixed32 => Value::I32(number(json).ok_or_else(what)?),
-        Ty::Int64 | Ty::Sint64 | Ty::Sfixed64 => Value::I64(number(json).ok_or_else(what)?),
-        Ty::Uint32 | Ty::Fixed32 => Value::U32(number(json).ok_or_else(what)?),
-        Ty::Uint64 | Ty::Fixed64 => Value::U64(number(json).ok_or_else(what)?),
-        Ty::Float => Value::F32(number(json).ok_or_else(what)?),
-        Ty::Double => Value::F64(number(json).ok_or_else(what)?),
-        Ty::String => Value::String(json.as_str().ok_or_else(what)?.into()),
-        Ty::Bytes => Value::Bytes(json.as_str().and_then(base64::decode).ok_or_else(what)?),
-        Ty::Enum(_) => return enum_value(field, json, options),
-        Ty::Message(_) => {
-            let crate::reflect::Kind::Message(ty) = field.kind() else {
-                unreachable!("a message field")
-            };
-            Value::Message(std::boxed::Box::new(message_from_json(&ty, json, options)?))
-        }
-    }))
-}
-
-/// A number given as a JSON number or a string.
-fn number<T: Number>(json: &Json) -> Option<T> {
-    match json {
-        Json::Number(n) => {
-            if let Some(v) = n.as_u64() {
-                T::from_u64(v)
-            } else if let Some(v) = n.as_i64() {
-                T::from_i64(v)
-            } else {
-                T::from_f64(n.as_f64()?)
-            }
-        }
-        Json::String(text) => T::from_text(text),
-        _ => None,
-    }
-}
-
-/// An enum value by name or number; `None` for an unknown name skipped.
-fn enum_value(field: &FieldDescriptor, json: &Json, options: JsonOptions) -> Result<Parsed, String> {
-    let tables = field.pool().tables();
-    let data = field.data();
-    let e = tables.enum_of(data).ok_or("an enum field")?;
-    let number = match json {
-        Json::Null => Some(0),
-        Json::String(name) => e.number_of(name),
-        Json::Number(_) => number::<i32>(json).filter(|n| !e.closed || e.name_of(*n).is_some()),
-        _ => None,
-    };
-    match number {
-        Some(n) => Ok(Some(Value::EnumNumber(n))),
-        None if options.ignore_unknown_fields && json.is_string() => Ok(None),
-        None => Err(std::format!("{json} is not a value of enum {}", e.full_name)),
-    }
 }
 
 /// `{"@type": url, ...}`: the fields of the type named by the URL (or its

@@ -1,8 +1,8 @@
-//! JSON text to dynamic messages in one pass: serde's deserializer drives
-//! the pool's tables, and values go straight into their messages. Only
-//! `Any` (its `@type` may come last) and the well-known types with a JSON
-//! form of their own (read by their generated code) are read as a tree
-//! first, by [`super::parse`].
+//! JSON to dynamic messages in one pass: serde's deserializer (of text, or
+//! of a tree for the messages inside `Any`) drives the pool's tables, and
+//! values go straight into their messages. Only `Any` (its `@type` may come
+//! last) and the well-known types with a JSON form of their own (read by
+//! their generated code) are read as a tree first, by [`super::parse`].
 
 use core::fmt;
 use std::boxed::Box;
@@ -43,6 +43,16 @@ macro_rules! string_seed {
             }
         }
     };
+}
+
+/// Reads `json`, a tree already parsed, as a message of type `descriptor`
+/// by the same seeds (for the messages inside `Any`).
+pub(super) fn from_tree(
+    descriptor: &MessageDescriptor,
+    json: &serde_json::Value,
+    options: JsonOptions,
+) -> Result<DynamicMessage, serde_json::Error> {
+    Message { descriptor, options }.deserialize(json)
 }
 
 /// True for the types read as a tree: `Any` and the own forms.
