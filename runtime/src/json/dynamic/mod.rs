@@ -30,7 +30,6 @@ macro_rules! with_own_forms {
 
 mod parse;
 mod print;
-mod stream;
 mod strict;
 
 use std::string::String;
@@ -77,7 +76,7 @@ impl DynamicMessage {
     /// # Errors
     /// As [`json::from_str`](super::from_str).
     pub fn from_json_with(descriptor: MessageDescriptor, text: &str, options: JsonOptions) -> Result<Self, Error> {
-        let message = stream::parse(&descriptor, text, options)?;
+        let message = parse::parse(&descriptor, text, options)?;
         message.check_required().map_err(Error::custom)?;
         Ok(message)
     }
