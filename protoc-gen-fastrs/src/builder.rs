@@ -100,7 +100,7 @@ impl Builder {
     /// (the encoded `google.protobuf.FileDescriptorSet` of the package's
     /// files, without comments) and `fastrs::Described` for every message, for
     /// gRPC server reflection, `Any` resolution and schema-driven tools.
-    /// Nothing is embedded without it.
+    /// [`Builder::json`] embeds them too; nothing is embedded without either.
     #[must_use]
     pub fn file_descriptors(mut self) -> Self {
         self.options.descriptors = true;
@@ -177,6 +177,9 @@ impl Builder {
     /// Generates proto3 JSON support: `serde::Serialize`, `serde::Deserialize`
     /// and `fastrs::json::JsonMessage` for every message (use
     /// `fastrs::json::to_string` / `from_str`). Needs fastrs's `json` feature.
+    /// Embeds the descriptors as [`Builder::file_descriptors`] does: each
+    /// package's `register_json_types()` adds them to the process's registry,
+    /// where JSON finds the types `Any` holds and the extensions it shows.
     #[must_use]
     pub fn json(mut self) -> Self {
         self.options.json = Some(JsonGate::Always);

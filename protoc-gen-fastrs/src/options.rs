@@ -19,7 +19,8 @@ pub struct Options {
     /// How output files are named and split.
     pub paths: Paths,
     /// Embed each package's `FileDescriptorSet` (`FILE_DESCRIPTOR_SET`) and
-    /// implement `fastrs::Described` for its messages.
+    /// implement `fastrs::Described` for its messages. JSON embeds them
+    /// too: see [`Options::embeds_descriptors`].
     pub descriptors: bool,
     /// Generate gRPC clients and servers for tonic (`grpc=tonic`).
     pub grpc: bool,
@@ -250,6 +251,15 @@ impl fmt::Display for OptionsError {
 impl std::error::Error for OptionsError {}
 
 impl Options {
+    /// True if packages embed their descriptors: asked for, or needed by
+    /// JSON, whose `Any` and extension keys find types in the process's
+    /// descriptor registry (each package's `register_json_types()` adds
+    /// its descriptors there).
+    #[must_use]
+    pub fn embeds_descriptors(&self) -> bool {
+        self.descriptors || self.json.is_some()
+    }
+
     /// Parses `protoc`'s `--fastrs_opt` string: comma-separated `key=value` pairs.
     ///
     /// - `extern_path=.proto.prefix=::rust::path` (repeatable)
@@ -260,7 +270,8 @@ impl Options {
     ///   puts it under `#[cfg(feature = "FEATURE")]` of the including crate
     /// - `paths=import` (default, one file per package) or
     ///   `paths=source_relative` (one file per `.proto`, beside its path)
-    /// - `descriptors=true`: embed the package's descriptors
+    /// - `descriptors=true`: embed the package's descriptors (`json` does
+    ///   too)
     /// - `views=true`: also generate a zero-copy view of every message
     /// - `bytes=.proto.prefix` (repeatable; `.` for all): hold the `bytes`
     ///   fields of a package, message or field as `bytes::Bytes`
@@ -480,6 +491,8 @@ mod tests {
         assert!(!Options::parse("").unwrap().descriptors);
         assert!(Options::parse("descriptors=true").unwrap().descriptors);
         assert!(!Options::parse("descriptors=false").unwrap().descriptors);
+        assert!(Options::parse("json=true").unwrap().embeds_descriptors());
+        assert!(!Options::parse("views=true").unwrap().embeds_descriptors());
         assert!(Options::parse("descriptors=yes")
             .unwrap_err()
             .0

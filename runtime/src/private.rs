@@ -67,7 +67,7 @@ pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as r
 #[cfg(feature = "json")]
 pub mod json {
     pub use crate::json::codec::{JsonCodec, JsonKey, List, ListSeed, MapOf, MapSeed, Single, SingleSeed};
-    pub use crate::json::extensions::write_extensions;
+    pub use crate::json::extensions::{read_extension, write_extensions};
     pub use crate::json::read::Read;
     pub use crate::json::support::{
         deserialize_object, next_list, next_map, next_value, oneof_set_twice, read_object, JsonFields,

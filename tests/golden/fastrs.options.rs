@@ -74,6 +74,10 @@ impl ::fastrs::Message for Route {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Route {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Route {
     fn serialize<__S: ::fastrs::serde::Serializer>(
@@ -263,6 +267,10 @@ impl ::fastrs::Message for Annotated {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Annotated {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Annotated {
     fn serialize<__S: ::fastrs::serde::Serializer>(
@@ -449,17 +457,34 @@ pub const ROUTE: ::fastrs::Extension<
     ::fastrs::descriptor::MethodOptions,
     ::fastrs::codec::Msg<Route>,
 > = ::fastrs::Extension::new(50008);
-/// Registers every message of `fastrs.options` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON. Also its extensions, which JSON then shows as `"[full.name]"` keys.
+/// Adds the descriptors of `fastrs.options` (and of the packages it imports) to the process's registry, `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON. JSON then also shows its extensions, as `"[full.name]"` keys. The text format finds them there too. Registering again costs a lookup.
 pub fn register_json_types() {
-    ::fastrs::json::register::<Route>();
-    ::fastrs::json::register::<Annotated>();
-    ::fastrs::json::register_extension(&FILE_NOTE, "fastrs.options.file_note");
-    ::fastrs::json::register_extension(&MESSAGE_NOTE, "fastrs.options.message_note");
-    ::fastrs::json::register_extension(&NOTE, "fastrs.options.note");
-    ::fastrs::json::register_repeated_extension(&TAGS, "fastrs.options.tags");
-    ::fastrs::json::register_extension(&ONEOF_FLAG, "fastrs.options.oneof_flag");
-    ::fastrs::json::register_extension(&ENUM_NOTE, "fastrs.options.enum_note");
-    ::fastrs::json::register_extension(&WEIGHT, "fastrs.options.weight");
-    ::fastrs::json::register_extension(&SERVICE_NOTE, "fastrs.options.service_note");
-    ::fastrs::json::register_extension(&ROUTE, "fastrs.options.route");
+    ::fastrs::reflect::DescriptorPool::register_package(
+        FILE_DESCRIPTOR_SET,
+        IMPORTED_DESCRIPTOR_SETS,
+    );
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `test/options.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xb7\x07\x0a\x12test/options.proto\x12\x0efastrs.options\x1a google/protobuf/descriptor.prot\
+o\"/\x0a\x05Route\x12\x12\x0a\x04path\x18\x01 \x01(\x09R\x04path\x12\x12\x0a\x04verb\x18\x02 \x01\
+(\x09R\x04verb\"e\x0a\x09Annotated\x12\x1d\x0a\x01s\x18\x01 \x01(\x09B\x0f\x92\xb5\x18\x05field\x9a\
+\xb5\x18\x02\x01\x02R\x01s\x12\x0e\x0a\x01a\x18\x02 \x01(\x05H\x00R\x01a\x12\x0e\x0a\x01b\x18\x03\
+\x20\x01(\x09H\x00R\x01b:\x0b\x8a\xb5\x18\x07messageB\x0c\x0a\x04pick\x12\x04\xa0\xb5\x18\x01*,\x0a\
+\x04Mood\x12\x1a\x0a\x10MOOD_UNSPECIFIED\x10\x00\x1a\x04\xb0\xb5\x18\x03\x1a\x08\xaa\xb5\x18\x04\
+enum2[\x0a\x06Routes\x12D\x0a\x03Get\x12\x15.fastrs.options.Route\x1a\x15.fastrs.options.Route\"\
+\x0f\xc2\xb5\x18\x0b\x0a\x04/get\x12\x03GET\x1a\x0b\xba\xb5\x18\x07service:;\x0a\x09file_note\x12\
+\x1c.google.protobuf.FileOptions\x18\xd0\x86\x03 \x01(\x09R\x08fileNote:D\x0a\x0cmessage_note\x12\
+\x1f.google.protobuf.MessageOptions\x18\xd1\x86\x03 \x01(\x09R\x0bmessageNote:3\x0a\x04note\x12\x1d\
+.google.protobuf.FieldOptions\x18\xd2\x86\x03 \x01(\x09R\x04note:3\x0a\x04tags\x12\x1d.google.pr\
+otobuf.FieldOptions\x18\xd3\x86\x03 \x03(\x05R\x04tags:>\x0a\x0aoneof_flag\x12\x1d.google.protob\
+uf.OneofOptions\x18\xd4\x86\x03 \x01(\x08R\x09oneofFlag:;\x0a\x09enum_note\x12\x1c.google.protob\
+uf.EnumOptions\x18\xd5\x86\x03 \x01(\x09R\x08enumNote:;\x0a\x06weight\x12!.google.protobuf.EnumV\
+alueOptions\x18\xd6\x86\x03 \x01(\x05R\x06weight:D\x0a\x0cservice_note\x12\x1f.google.protobuf.S\
+erviceOptions\x18\xd7\x86\x03 \x01(\x09R\x0bserviceNote:M\x0a\x05route\x12\x1e.google.protobuf.M\
+ethodOptions\x18\xd8\x86\x03 \x01(\x0b2\x15.fastrs.options.RouteR\x05routeB\x08\x82\xb5\x18\x04f\
+ileb\x06proto3";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = __fastrs::descriptor_sets!(
+    [] [::fastrs::descriptor::FILE_DESCRIPTOR_SET]
+);

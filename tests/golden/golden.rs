@@ -248,6 +248,10 @@ impl ::fastrs::Message for User {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for User {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl User {
     /// `active` if set, else its default.
@@ -527,6 +531,10 @@ impl ::fastrs::Message for Address {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Address {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Address {
     fn serialize<__S: ::fastrs::serde::Serializer>(
@@ -666,6 +674,10 @@ impl ::fastrs::Message for Manager {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+}
+impl ::fastrs::Described for Manager {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
 }
 #[allow(deprecated)]
 impl __fastrs::chain::Chain for Manager {
@@ -936,6 +948,10 @@ impl ::core::fmt::Debug for Login {
             .finish_non_exhaustive()
     }
 }
+impl ::fastrs::Described for Login {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl ::fastrs::serde::Serialize for Login {
     fn serialize<__S: ::fastrs::serde::Serializer>(
@@ -1127,10 +1143,29 @@ impl ::fastrs::Enum for Role {
         }
     }
 }
-/// Registers every message of `golden` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
+/// Adds the descriptors of `golden` (and of the packages it imports) to the process's registry, `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON. The text format finds them there too. Registering again costs a lookup.
 pub fn register_json_types() {
-    ::fastrs::json::register::<User>();
-    ::fastrs::json::register::<Address>();
-    ::fastrs::json::register::<Manager>();
-    ::fastrs::json::register::<Login>();
+    ::fastrs::reflect::DescriptorPool::register_package(
+        FILE_DESCRIPTOR_SET,
+        IMPORTED_DESCRIPTOR_SETS,
+    );
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `golden/golden.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xd3\x05\x0a\x13golden/golden.proto\x12\x06golden\"\xf6\x02\x0a\x04User\x12\x12\x0a\x04name\x18\
+\x01 \x01(\x09R\x04name\x12\x0e\x0a\x02id\x18\x02 \x01(\x03R\x02id\x12\x16\x0a\x06scores\x18\x03\
+\x20\x03(\x0dR\x06scores\x12\x1b\x0a\x06active\x18\x04 \x01(\x08H\x01R\x06active\x88\x01\x01\x12\
+\x20\x0a\x04role\x18\x05 \x01(\x0e2\x0c.golden.RoleR\x04role\x126\x0a\x08counters\x18\x06 \x03(\x0b\
+2\x1a.golden.User.CountersEntryR\x08counters\x12\x16\x0a\x05email\x18\x07 \x01(\x09H\x00R\x05ema\
+il\x12+\x0a\x07address\x18\x08 \x01(\x0b2\x0f.golden.AddressH\x00R\x07address\x12#\x0a\x04home\x18\
+\x09 \x01(\x0b2\x0f.golden.AddressR\x04home\x1a;\x0a\x0dCountersEntry\x12\x10\x0a\x03key\x18\x01\
+\x20\x01(\x09R\x03key\x12\x14\x0a\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01B\x09\x0a\x07con\
+tactB\x09\x0a\x07_active\"\x1d\x0a\x07Address\x12\x12\x0a\x04city\x18\x01 \x01(\x09R\x04city\"c\x0a\
+\x07Manager\x12\x12\x0a\x04name\x18\x01 \x01(\x09R\x04name\x12.\x0a\x0areports_to\x18\x02 \x01(\x0b\
+2\x0f.golden.ManagerR\x09reportsTo\x12\x14\x0a\x05level\x18\x03 \x01(\x0dR\x05level\"\x80\x01\x0a\
+\x05Login\x12\x12\x0a\x04user\x18\x01 \x01(\x09R\x04user\x12\x1f\x0a\x08password\x18\x02 \x01(\x09\
+B\x03\x80\x01\x01R\x08password\x12\x17\x0a\x03otp\x18\x03 \x01(\x09B\x03\x80\x01\x01H\x00R\x03ot\
+p\x12\x18\x0a\x06device\x18\x04 \x01(\x0dH\x00R\x06deviceB\x0f\x0a\x0dsecond_factor*,\x0a\x04Rol\
+e\x12\x14\x0a\x10ROLE_UNSPECIFIED\x10\x00\x12\x0e\x0a\x0aROLE_ADMIN\x10\x01b\x06proto3";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[];

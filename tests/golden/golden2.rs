@@ -226,6 +226,10 @@ impl ::fastrs::Message for Defaults {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Defaults {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl Defaults {
     /// `count` if set, else its default.
@@ -648,6 +652,10 @@ impl ::fastrs::Message for Order {
         ::core::result::Result::Ok(())
     }
 }
+impl ::fastrs::Described for Order {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl __fastrs::chain::Chain for Order {
     const LINK_KEY: &'static [u8] = &[0x6a];
@@ -941,6 +949,17 @@ impl __fastrs::json::JsonFields for Order {
         }
         ::core::result::Result::Ok(())
     }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
+    }
 }
 /// Types nested in [`Order`].
 pub mod order {
@@ -1036,6 +1055,10 @@ pub mod order {
             }
             ::core::result::Result::Ok(())
         }
+    }
+    impl ::fastrs::Described for Shipping {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl Shipping {
@@ -1195,6 +1218,10 @@ pub mod order {
         fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
             &mut self.unknown_fields
         }
+    }
+    impl ::fastrs::Described for Line {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
     }
     #[allow(deprecated)]
     impl Line {
@@ -1416,6 +1443,10 @@ impl ::fastrs::Message for Keywords {
         &mut self.unknown_fields
     }
 }
+impl ::fastrs::Described for Keywords {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
 #[allow(deprecated)]
 impl Keywords {
     /// `type` if set, else its default.
@@ -1602,6 +1633,10 @@ pub mod keywords {
             &mut self.unknown_fields
         }
     }
+    impl ::fastrs::Described for Option {
+        const FILE_DESCRIPTOR_SET: &'static [u8] = super::FILE_DESCRIPTOR_SET;
+        const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = super::IMPORTED_DESCRIPTOR_SETS;
+    }
     #[allow(deprecated)]
     impl Option {
         /// `some` if set, else its default.
@@ -1743,6 +1778,11 @@ impl ::fastrs::Message for Old {
     }
 }
 #[allow(deprecated)]
+impl ::fastrs::Described for Old {
+    const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
+    const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = IMPORTED_DESCRIPTOR_SETS;
+}
+#[allow(deprecated)]
 impl Old {
     /// `x` if set, else its default.
     pub fn x(&self) -> i32 {
@@ -1860,17 +1900,40 @@ pub const GIFT_NOTE: ::fastrs::Extension<Order, ::fastrs::codec::LaxStr> = ::fas
 pub const TAGS: ::fastrs::RepeatedExtension<Order, ::fastrs::codec::Int32> = ::fastrs::RepeatedExtension::new(
     101,
 );
-/// Registers every message of `golden2` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON. Also its extensions, which JSON then shows as `"[full.name]"` keys.
-#[allow(deprecated)]
+/// Adds the descriptors of `golden2` (and of the packages it imports) to the process's registry, `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON. JSON then also shows its extensions, as `"[full.name]"` keys. The text format finds them there too. Registering again costs a lookup.
 pub fn register_json_types() {
-    ::fastrs::json::register::<Defaults>();
-    ::fastrs::json::register::<Order>();
-    ::fastrs::json::register::<order::Shipping>();
-    ::fastrs::json::register::<order::Line>();
-    ::fastrs::json::register::<Keywords>();
-    ::fastrs::json::register::<keywords::Option>();
-    ::fastrs::json::register::<Old>();
-    ::fastrs::json::register_extension(&GIFT_NOTE, "golden2.gift_note");
-    ::fastrs::json::register_repeated_extension(&TAGS, "golden2.tags");
-    ::fastrs::json::register_extension(&keywords::KEYWORDS, "golden2.Keywords.keywords");
+    ::fastrs::reflect::DescriptorPool::register_package(
+        FILE_DESCRIPTOR_SET,
+        IMPORTED_DESCRIPTOR_SETS,
+    );
 }
+/// The encoded `google.protobuf.FileDescriptorSet` of `golden/proto2.proto` (without source info).
+pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xf0\x09\x0a\x13golden/proto2.proto\x12\x07golden2\"\x82\x02\x0a\x08Defaults\x12\x18\x0a\x05\
+count\x18\x01 \x01(\x05:\x02-7R\x05count\x12&\x0a\x03big\x18\x02 \x01(\x04:\x1418446744073709551\
+615R\x03big\x12\x1a\x0a\x05ratio\x18\x03 \x01(\x01:\x04-infR\x05ratio\x12\x15\x0a\x03nan\x18\x04\
+\x20\x01(\x02:\x03nanR\x03nan\x12\x14\x0a\x02on\x18\x05 \x01(\x08:\x04trueR\x02on\x12\x1c\x0a\x04\
+text\x18\x06 \x01(\x09:\x08say \"hi\"R\x04text\x12\x1b\x0a\x03raw\x18\x07 \x01(\x0c:\x09a\\000\\\
+377R\x03raw\x120\x0a\x05level\x18\x08 \x01(\x0e2\x0e.golden2.Level:\x0aLEVEL_HIGHR\x05level\"\xb6\
+\x04\x0a\x05Order\x12\x0e\x0a\x02id\x18\x01 \x02(\x03R\x02id\x12\x12\x0a\x04note\x18\x02 \x01(\x09\
+R\x04note\x12&\x0a\x06levels\x18\x03 \x03(\x0e2\x0e.golden2.LevelR\x06levels\x127\x0a\x0dpacked_\
+levels\x18\x04 \x03(\x0e2\x0e.golden2.LevelB\x02\x10\x01R\x0cpackedLevels\x123\x0a\x07by_name\x18\
+\x05 \x03(\x0b2\x1a.golden2.Order.ByNameEntryR\x06byName\x123\x0a\x08shipping\x18\x06 \x01(\x0a2\
+\x17.golden2.Order.ShippingR\x08shipping\x12'\x0a\x04line\x18\x08 \x03(\x0a2\x13.golden2.Order.L\
+ineR\x04line\x12\x14\x0a\x04card\x18\x0b \x01(\x09H\x00R\x04card\x12$\x0a\x04tier\x18\x0c \x01(\x0e\
+2\x0e.golden2.LevelH\x00R\x04tier\x12&\x0a\x06parent\x18\x0d \x01(\x0b2\x0e.golden2.OrderR\x06pa\
+rent\x1aI\x0a\x0bByNameEntry\x12\x10\x0a\x03key\x18\x01 \x01(\x09R\x03key\x12$\x0a\x05value\x18\x02\
+\x20\x01(\x0e2\x0e.golden2.LevelR\x05value:\x028\x01\x1a\x1e\x0a\x08Shipping\x12\x12\x0a\x04city\
+\x18\x07 \x02(\x09R\x04city\x1a4\x0a\x04Line\x12\x10\x0a\x03sku\x18\x09 \x01(\x09R\x03sku\x12\x1a\
+\x0a\x08quantity\x18\x0a \x01(\x05R\x08quantity*\x05\x08d\x10\xc8\x01B\x09\x0a\x07payment\"\xd8\x01\
+\x0a\x08Keywords\x12\x12\x0a\x04type\x18\x01 \x01(\x05R\x04type\x12\x14\x0a\x05match\x18\x02 \x01\
+(\x09R\x05match\x12\x12\x0a\x04self\x18\x03 \x01(\x05R\x04self\x120\x0a\x06option\x18\x04 \x01(\x0b\
+2\x18.golden2.Keywords.OptionR\x06option\x1a\x1c\x0a\x06Option\x12\x12\x0a\x04some\x18\x01 \x01(\
+\x05R\x04some2>\x0a\x08keywords\x12\x0e.golden2.Order\x18\x96\x01 \x01(\x0b2\x11.golden2.Keyword\
+sR\x08keywords\"\x1b\x0a\x03Old\x12\x10\x0a\x01x\x18\x01 \x01(\x05B\x02\x18\x01R\x01x:\x02\x18\x01\
+*I\x0a\x05Level\x12\x0e\x0a\x0aLEVEL_NONE\x10\x00\x12\x0d\x0a\x09LEVEL_LOW\x10\x01\x12\x0e\x0a\x0a\
+LEVEL_HIGH\x10\x02\x12\x11\x0a\x09LEVEL_TOP\x10\x03\x1a\x02\x08\x01:+\x0a\x09gift_note\x12\x0e.g\
+olden2.Order\x18d \x01(\x09R\x08giftNote:\"\x0a\x04tags\x12\x0e.golden2.Order\x18e \x03(\x05R\x04\
+tags";
+/// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
+/// directly or not (those generated with descriptors).
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[];

@@ -417,8 +417,8 @@ fn one_registration_serves_any_in_text_and_json() {
         ..Default::default()
     };
     let any = Any::pack(&outer);
-    // Not registered with JSON's own table (this test binary never calls
-    // `register_json_types`): only the descriptors are.
+    // Registered through the pool's own call (this test binary never calls
+    // `register_json_types`).
     DescriptorPool::register_described::<t::Outer>();
     let json = fastrs::json::to_string(&any).unwrap();
     assert_eq!(
@@ -428,6 +428,42 @@ fn one_registration_serves_any_in_text_and_json() {
     let back: Any = fastrs::json::from_str(&json).unwrap();
     assert_eq!(back, any);
     assert!(fastrs::text::to_string(&any).starts_with("[type.googleapis.com/fastrs.test.Outer] {"));
+}
+
+#[test]
+fn one_registration_serves_extension_keys_in_json() {
+    let mut m = t2::Extendable {
+        base: Some(1),
+        ..Default::default()
+    };
+    t2::EXT_INT.set(&mut m, &5);
+    t2::EXT_LIST.push(&mut m, &-7);
+    t2::EXT_MESSAGE.set(
+        &mut m,
+        &t2::Packed {
+            values: vec![1, 2],
+            ..Default::default()
+        },
+    );
+    t2::scope::NESTED_EXT.set(&mut m, &true);
+    // The extensions live in the extendee's package, so registering any of
+    // its types makes them known; the generated JSON and the dynamic JSON
+    // of the same bytes then agree.
+    DescriptorPool::register_described::<t2::Packed>();
+    let json = fastrs::json::to_string(&m).unwrap();
+    assert_eq!(
+        json,
+        r#"{"base":1,"[fastrs.test2.ext_int]":5,"[fastrs.test2.ext_list]":["-7"],"[fastrs.test2.ext_message]":{"values":[1,2]},"[fastrs.test2.Scope.nested_ext]":true}"#
+    );
+    let ty = <t2::Extendable as fastrs::reflect::ReflectMessage>::descriptor();
+    let dynamic = DynamicMessage::decode(ty, &m.encode_to_vec()).unwrap();
+    assert_eq!(dynamic.to_json().unwrap(), json);
+    let back: t2::Extendable = fastrs::json::from_str(&json).unwrap();
+    assert_eq!(back.encode_to_vec(), m.encode_to_vec());
+    let err = fastrs::json::from_str::<t2::Extendable>(r#"{"[fastrs.test2.ext_message]": {"values": ["x"]}}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("values"), "{err}");
 }
 
 #[test]

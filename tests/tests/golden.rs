@@ -159,6 +159,14 @@ fn golden_code_round_trips() {
     assert_eq!(fastrs::json::from_str::<golden::User>(&json).unwrap(), user);
     assert!(!user.active(), "the getter returns the set value");
     assert!(!golden::User::default().active(), "and the default when unset");
+    // A self-referring message.
+    let boss = golden::Manager {
+        name: "grace".into(),
+        reports_to: Some(Box::new(golden::Manager::default())),
+        level: 2,
+        ..Default::default()
+    };
+    assert_eq!(golden::Manager::decode(&boss.encode_to_vec()).unwrap(), boss);
 }
 
 #[test]

@@ -109,6 +109,39 @@ fn options_can_be_set_and_encoded() {
 }
 
 #[test]
+fn custom_options_show_in_json_once_their_package_is_registered() {
+    // The extensions extend descriptor.proto's messages, which live in the
+    // runtime: their JSON finds them in the process's registry.
+    o::register_json_types();
+    let mut method = fastrs::descriptor::MethodOptions {
+        deprecated: Some(true),
+        ..Default::default()
+    };
+    let route = Route {
+        path: "/x".into(),
+        verb: "GET".into(),
+        ..Default::default()
+    };
+    o::ROUTE.set(&mut method, &route);
+    let json = fastrs::json::to_string(&method).unwrap();
+    assert_eq!(
+        json,
+        r#"{"deprecated":true,"[fastrs.options.route]":{"path":"/x","verb":"GET"}}"#
+    );
+    let back: fastrs::descriptor::MethodOptions = fastrs::json::from_str(&json).unwrap();
+    assert_eq!(o::ROUTE.get(&back).unwrap(), Some(route));
+    assert_eq!(back.deprecated, Some(true));
+
+    let mut field = fastrs::descriptor::FieldOptions::default();
+    o::TAGS.push(&mut field, &7);
+    o::TAGS.push(&mut field, &8);
+    let json = fastrs::json::to_string(&field).unwrap();
+    assert_eq!(json, r#"{"[fastrs.options.tags]":[7,8]}"#);
+    let back: fastrs::descriptor::FieldOptions = fastrs::json::from_str(&json).unwrap();
+    assert_eq!(o::TAGS.get(&back).unwrap(), [7, 8]);
+}
+
+#[test]
 fn custom_options_read_back_through_the_reflection_pool() {
     let pool = fastrs::reflect::DescriptorPool::decode(fastrs_tests::DESCRIPTORS).unwrap();
     let annotated = pool.get_message_by_name("fastrs.options.Annotated").unwrap();

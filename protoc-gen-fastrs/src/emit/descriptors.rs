@@ -62,7 +62,9 @@ pub fn described_impl(msg: &Message) -> TokenStream {
     };
     let ident = &msg.ident;
     let supers: Vec<TokenStream> = std::iter::repeat_n(quote!(super::), depth).collect();
+    let allow = super::tokens::allow_deprecated(msg.deprecated());
     quote! {
+        #allow
         impl ::fastrs::Described for #ident {
             const FILE_DESCRIPTOR_SET: &'static [u8] = #(#supers)* FILE_DESCRIPTOR_SET;
             const IMPORTED_DESCRIPTOR_SETS: &'static [&'static [u8]] = #(#supers)* IMPORTED_DESCRIPTOR_SETS;

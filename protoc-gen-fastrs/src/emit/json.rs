@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::tokens::allow_deprecated;
 use super::tokens::{codec, is_set};
-use crate::model::{Extension, Field, Kind, Message, Package, Shape, Slot};
+use crate::model::{Field, Kind, Message, Package, Shape, Slot};
 use crate::options::JsonGate;
 
 /// Well-known types whose JSON is not an object of their fields: the runtime
@@ -233,6 +233,19 @@ fn json_fields(msg: &Message) -> TokenStream {
             }
         })
             }));
+    let extensions = msg.extendable.then(|| {
+        let unknown = &msg.unknown_fields;
+        quote! {
+            fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+                &mut self,
+                key: &str,
+                map: &mut __A,
+                options: ::fastrs::json::JsonOptions,
+            ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+                __fastrs::json::read_extension::<Self, __A>(key, map, options, &mut self.#unknown)
+            }
+        }
+    });
     if all.is_empty() {
         return quote! {
             impl __fastrs::json::JsonFields for #ident {
@@ -249,6 +262,8 @@ fn json_fields(msg: &Message) -> TokenStream {
                     map.next_value::<::fastrs::serde::de::IgnoredAny>()?;
                     ::core::result::Result::Ok(())
                 }
+
+                #extensions
             }
         };
     }
@@ -276,6 +291,8 @@ fn json_fields(msg: &Message) -> TokenStream {
                 }
                 ::core::result::Result::Ok(())
             }
+
+            #extensions
         }
     }
 }
@@ -310,77 +327,43 @@ fn merge_arm(f: &Field, msg: &Message) -> TokenStream {
     quote!(#number => { #body })
 }
 
-/// `register_json_types()`: lets `google.protobuf.Any` hold every message of
-/// the package in JSON.
+/// `register_json_types()`: adds the package's descriptors to the
+/// process's registry, where JSON finds the messages `google.protobuf.Any`
+/// holds and the extensions it shows.
 pub fn register(package: &Package) -> TokenStream {
-    let Some(json) = &package.json else {
+    let (Some(json), Some(_)) = (&package.json, &package.descriptor_set) else {
         return TokenStream::new();
     };
-    let mut paths = Vec::new();
-    let mut extensions = Vec::new();
-    extensions.extend(
-        package
-            .extensions
-            .iter()
-            .map(|e| register_extension(e, &TokenStream::new())),
-    );
-    for msg in &package.messages {
-        collect_paths(msg, &TokenStream::new(), &mut paths, &mut extensions);
-    }
-    if paths.is_empty() && extensions.is_empty() {
+    let extensions = !package.extensions.is_empty() || package.messages.iter().any(declares_extensions);
+    if !extensions && package.messages.iter().all(|m| always_registered(&m.full_name)) {
         return TokenStream::new();
     }
     let cfg = gate(json);
-    let allow = allow_deprecated(
-        package.messages.iter().any(names_deprecated) || package.extensions.iter().any(names_deprecated_extension),
-    );
     let mut doc = format!(
-        " Registers every message of `{}` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.",
+        " Adds the descriptors of `{}` (and of the packages it imports) to the process's registry, \
+         `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON.",
         package.name
     );
-    if !extensions.is_empty() {
-        doc.push_str(" Also its extensions, which JSON then shows as `\"[full.name]\"` keys.");
+    if extensions {
+        doc.push_str(" JSON then also shows its extensions, as `\"[full.name]\"` keys.");
     }
+    doc.push_str(" The text format finds them there too. Registering again costs a lookup.");
     quote! {
         #[doc = #doc]
         #cfg
-        #allow
         pub fn register_json_types() {
-            #(::fastrs::json::register::<#paths>();)*
-            #(#extensions)*
+            ::fastrs::reflect::DescriptorPool::register_package(FILE_DESCRIPTOR_SET, IMPORTED_DESCRIPTOR_SETS);
         }
     }
 }
 
-/// True if `msg`, a message nested in it, or an extension declared in it is
-/// deprecated or names a deprecated type.
-fn names_deprecated(msg: &Message) -> bool {
-    msg.deprecated()
-        || msg.extensions.iter().any(names_deprecated_extension)
-        || msg.messages.iter().any(names_deprecated)
+/// True if `msg` or a message nested in it declares an extension.
+fn declares_extensions(msg: &Message) -> bool {
+    !msg.extensions.is_empty() || msg.messages.iter().any(declares_extensions)
 }
 
-fn names_deprecated_extension(e: &Extension) -> bool {
-    e.extendee_deprecated || e.kind.is_deprecated()
-}
-
-/// The paths, from the package's module, of `msg` and the messages nested in
-/// it; and the registration of the extensions declared in them.
-fn collect_paths(msg: &Message, prefix: &TokenStream, out: &mut Vec<TokenStream>, extensions: &mut Vec<TokenStream>) {
-    let ident = &msg.ident;
-    if !always_registered(&msg.full_name) {
-        out.push(quote!(#prefix #ident));
-    }
-    let module = &msg.module;
-    let inner = quote!(#prefix #module::);
-    extensions.extend(msg.extensions.iter().map(|e| register_extension(e, &inner)));
-    for nested in &msg.messages {
-        collect_paths(nested, &inner, out, extensions);
-    }
-}
-
-/// The runtime's JSON registry knows the well-known types from the start
-/// (`fastrs::json::register`), so generated code never registers them.
+/// The registry knows the well-known types from the start, so their
+/// package registers nothing.
 fn always_registered(full_name: &str) -> bool {
     const WELL_KNOWN: &[&str] = &[
         "Any",
@@ -413,16 +396,4 @@ fn always_registered(full_name: &str) -> bool {
     full_name
         .strip_prefix("google.protobuf.")
         .is_some_and(|name| WELL_KNOWN.contains(&name))
-}
-
-/// `::fastrs::json::register_extension(&EXT, "pkg.ext");` for an extension
-/// whose constant lives at `prefix`.
-fn register_extension(extension: &Extension, prefix: &TokenStream) -> TokenStream {
-    let (ident, name) = (&extension.ident, &extension.full_name);
-    let register = if extension.repeated {
-        quote!(register_repeated_extension)
-    } else {
-        quote!(register_extension)
-    };
-    quote!(::fastrs::json::#register(&#prefix #ident, #name);)
 }

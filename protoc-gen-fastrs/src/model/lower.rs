@@ -62,7 +62,7 @@ pub fn lower(
         let mut ctx = FileCtx::new(file, &index, file_features, &mut problems);
         ctx.maps = options.maps.clone();
         ctx.json = options.json.clone();
-        ctx.descriptors = options.descriptors;
+        ctx.descriptors = options.embeds_descriptors();
         ctx.views = options.views;
         ctx.shared_bytes = &options.shared_bytes;
         ctx.strategies = Some(&strategies);
@@ -144,7 +144,7 @@ pub fn lower(
             )
         }));
     }
-    if options.descriptors {
+    if options.embeds_descriptors() {
         for package in &mut packages {
             package.descriptor_set = Some(embedded_descriptors(files, &package.files));
             package.descriptor_imports = descriptor_imports(files, package, &generated_packages, options);
@@ -756,7 +756,6 @@ impl<'a, 'e> FileCtx<'a, 'e> {
                 ident: names::ident(&f.name().to_shouty_snake_case()),
                 doc: self.doc(&[loc, &[i as i32]].concat()),
                 number,
-                full_name: element,
                 extendee,
                 extendee_name: f.extendee().trim_start_matches('.').to_string(),
                 extendee_deprecated: self

@@ -171,8 +171,6 @@ pub struct Extension {
     pub ident: Ident,
     pub doc: Vec<String>,
     pub number: u32,
-    /// Full protobuf name of the extension (`pkg.ext_name`), its JSON key.
-    pub full_name: String,
     pub extendee: TypePath,
     /// Full protobuf name of the extended message, without the leading dot.
     pub extendee_name: String,

@@ -1639,13 +1639,13 @@ pub mod code_generator_response {
         }
     }
 }
-/// Registers every message of `google.protobuf.compiler` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
+/// Adds the descriptors of `google.protobuf.compiler` (and of the packages it imports) to the process's registry, `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON. The text format finds them there too. Registering again costs a lookup.
 #[cfg(feature = "json")]
 pub fn register_json_types() {
-    ::fastrs::json::register::<Version>();
-    ::fastrs::json::register::<CodeGeneratorRequest>();
-    ::fastrs::json::register::<CodeGeneratorResponse>();
-    ::fastrs::json::register::<code_generator_response::File>();
+    ::fastrs::reflect::DescriptorPool::register_package(
+        FILE_DESCRIPTOR_SET,
+        IMPORTED_DESCRIPTOR_SETS,
+    );
 }
 /// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/compiler/plugin.proto` (without source info).
 pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\x96\x09\x0a%google/protobuf/compiler/plugin.proto\x12\x18google.protobuf.compiler\x1a googl\

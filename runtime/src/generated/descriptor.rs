@@ -141,6 +141,17 @@ impl __fastrs::json::JsonFields for FileDescriptorSet {
         }
         ::core::result::Result::Ok(())
     }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
+    }
 }
 /// A zero-copy view of [`FileDescriptorSet`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
 #[allow(deprecated)]
@@ -2516,6 +2527,17 @@ impl __fastrs::json::JsonFields for ExtensionRangeOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`ExtensionRangeOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -6878,6 +6900,17 @@ impl __fastrs::json::JsonFields for FileOptions {
         }
         ::core::result::Result::Ok(())
     }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
+    }
 }
 /// A zero-copy view of [`FileOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
 #[allow(deprecated)]
@@ -7631,6 +7664,17 @@ impl __fastrs::json::JsonFields for MessageOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`MessageOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -8508,6 +8552,17 @@ impl __fastrs::json::JsonFields for FieldOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`FieldOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -9798,6 +9853,17 @@ impl __fastrs::json::JsonFields for OneofOptions {
         }
         ::core::result::Result::Ok(())
     }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
+    }
 }
 /// A zero-copy view of [`OneofOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
 #[allow(deprecated)]
@@ -10189,6 +10255,17 @@ impl __fastrs::json::JsonFields for EnumOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`EnumOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -10602,6 +10679,17 @@ impl __fastrs::json::JsonFields for EnumValueOptions {
         }
         ::core::result::Result::Ok(())
     }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
+    }
 }
 /// A zero-copy view of [`EnumValueOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
 #[allow(deprecated)]
@@ -10921,6 +11009,17 @@ impl __fastrs::json::JsonFields for ServiceOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`ServiceOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -11268,6 +11367,17 @@ impl __fastrs::json::JsonFields for MethodOptions {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`MethodOptions`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -12690,6 +12800,17 @@ impl __fastrs::json::JsonFields for FeatureSet {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`FeatureSet`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -14214,6 +14335,17 @@ impl __fastrs::json::JsonFields for SourceCodeInfo {
             }
         }
         ::core::result::Result::Ok(())
+    }
+    fn json_merge_extension<'de, __A: ::fastrs::serde::de::MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut __A,
+        options: ::fastrs::json::JsonOptions,
+    ) -> ::core::result::Result<::core::option::Option<u32>, __A::Error> {
+        __fastrs::json::read_extension::<
+            Self,
+            __A,
+        >(key, map, options, &mut self.unknown_fields)
     }
 }
 /// A zero-copy view of [`SourceCodeInfo`]: read in place, borrowing strings, bytes and repeated fields from the input (see `fastrs::view`).
@@ -15751,44 +15883,13 @@ impl ::fastrs::Enum for SymbolVisibility {
         }
     }
 }
-/// Registers every message of `google.protobuf` with `fastrs::json::register`, so that `google.protobuf.Any` can hold them in JSON.
+/// Adds the descriptors of `google.protobuf` (and of the packages it imports) to the process's registry, `fastrs::reflect::DescriptorPool::global`, so that `google.protobuf.Any` can hold its messages in JSON. The text format finds them there too. Registering again costs a lookup.
 #[cfg(feature = "json")]
 pub fn register_json_types() {
-    ::fastrs::json::register::<FileDescriptorSet>();
-    ::fastrs::json::register::<FileDescriptorProto>();
-    ::fastrs::json::register::<DescriptorProto>();
-    ::fastrs::json::register::<descriptor_proto::ExtensionRange>();
-    ::fastrs::json::register::<descriptor_proto::ReservedRange>();
-    ::fastrs::json::register::<ExtensionRangeOptions>();
-    ::fastrs::json::register::<extension_range_options::Declaration>();
-    ::fastrs::json::register::<FieldDescriptorProto>();
-    ::fastrs::json::register::<OneofDescriptorProto>();
-    ::fastrs::json::register::<EnumDescriptorProto>();
-    ::fastrs::json::register::<enum_descriptor_proto::EnumReservedRange>();
-    ::fastrs::json::register::<EnumValueDescriptorProto>();
-    ::fastrs::json::register::<ServiceDescriptorProto>();
-    ::fastrs::json::register::<MethodDescriptorProto>();
-    ::fastrs::json::register::<FileOptions>();
-    ::fastrs::json::register::<MessageOptions>();
-    ::fastrs::json::register::<FieldOptions>();
-    ::fastrs::json::register::<field_options::EditionDefault>();
-    ::fastrs::json::register::<field_options::FeatureSupport>();
-    ::fastrs::json::register::<OneofOptions>();
-    ::fastrs::json::register::<EnumOptions>();
-    ::fastrs::json::register::<EnumValueOptions>();
-    ::fastrs::json::register::<ServiceOptions>();
-    ::fastrs::json::register::<MethodOptions>();
-    ::fastrs::json::register::<UninterpretedOption>();
-    ::fastrs::json::register::<uninterpreted_option::NamePart>();
-    ::fastrs::json::register::<FeatureSet>();
-    ::fastrs::json::register::<feature_set::VisibilityFeature>();
-    ::fastrs::json::register::<feature_set::ProtoLimitsFeature>();
-    ::fastrs::json::register::<FeatureSetDefaults>();
-    ::fastrs::json::register::<feature_set_defaults::FeatureSetEditionDefault>();
-    ::fastrs::json::register::<SourceCodeInfo>();
-    ::fastrs::json::register::<source_code_info::Location>();
-    ::fastrs::json::register::<GeneratedCodeInfo>();
-    ::fastrs::json::register::<generated_code_info::Annotation>();
+    ::fastrs::reflect::DescriptorPool::register_package(
+        FILE_DESCRIPTOR_SET,
+        IMPORTED_DESCRIPTOR_SETS,
+    );
 }
 /// The encoded `google.protobuf.FileDescriptorSet` of `google/protobuf/descriptor.proto` (without source info).
 pub const FILE_DESCRIPTOR_SET: &[u8] = b"\x0a\xe8m\x0a google/protobuf/descriptor.proto\x12\x0fgoogle.protobuf\"[\x0a\x11FileDescriptorSe\

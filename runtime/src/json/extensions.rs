@@ -1,91 +1,62 @@
-//! Extensions in JSON: `"[full.name]": value` beside a message's own fields,
-//! in both directions, through a process-wide table of the extensions each
-//! message may hold. Generated `register_json_types()` functions fill it (as
-//! they do `Any`'s table).
+//! Extensions in the JSON of generated messages: `"[full.name]": value`
+//! beside a message's own fields, in both directions. The extensions are
+//! those the process's descriptor registry (`DescriptorPool::global`) knows
+//! for the message, and their values go through `DynamicMessage`, so one
+//! registration (a package's `register_json_types()`, or
+//! `DescriptorPool::register_described`) serves JSON, text and reflection.
+//!
+//! Generated code calls these two functions only for messages that declare
+//! extension ranges, and only when they have unknown fields or an object
+//! key in brackets: other messages pay nothing.
 
-use std::collections::HashMap;
-use std::string::{String, ToString};
-use std::sync::{LazyLock, PoisonError, RwLock};
-use std::vec::Vec;
+use serde::de::{Error as _, MapAccess};
+use serde::ser::{Error as _, SerializeMap};
 
-use serde::ser::SerializeMap;
-
-use super::codec::{JsonCodec, List, Single};
-use super::read::Read;
+use super::dynamic;
 use super::JsonOptions;
-use crate::field::extension::{append, get_all_in, get_in};
-use crate::{Extension, Message, RepeatedExtension, UnknownFields};
+use crate::reflect::{DescriptorPool, DynamicMessage, FieldDescriptor};
+use crate::{DecodeOptions, Message, UnknownFields};
 
-/// A registered extension's conversions, given its field number and name.
-#[derive(Clone, Copy)]
-pub(super) struct Entry {
-    /// Full protobuf name: the JSON key without its brackets.
-    name: &'static str,
-    number: u32,
-    to_json: fn(u32, &UnknownFields) -> Result<Option<serde_json::Value>, String>,
-    from_json: fn(u32, serde_json::Value, JsonOptions, &'static str, &mut UnknownFields) -> Result<(), String>,
-}
-
-impl Entry {
-    /// The field number, for the check that a key appears once.
-    pub(super) fn number(&self) -> u32 {
-        self.number
+/// Parses the value of object key `key` into `unknown` if the key names an
+/// extension of `M` (`[full.name]`) that the registry knows: its field
+/// number, for the check that it appears once. `None` (and the value left
+/// unread) for any other key.
+///
+/// # Errors
+/// The value is not the extension's JSON.
+pub fn read_extension<'de, M: Message, A: MapAccess<'de>>(
+    key: &str,
+    map: &mut A,
+    options: JsonOptions,
+    unknown: &mut UnknownFields,
+) -> Result<Option<u32>, A::Error> {
+    let Some(name) = key.strip_prefix('[').and_then(|k| k.strip_suffix(']')) else {
+        return Ok(None);
+    };
+    let pool = DescriptorPool::global();
+    let Some(extension) = extension_of::<M>(&pool, name) else {
+        return Ok(None);
+    };
+    let number = extension.number();
+    if let Some(value) = map.next_value_seed(dynamic::field_seed(&pool, &extension, options))? {
+        // The extension alone in a message of its extendee encodes to
+        // exactly its records, which then join the unknown fields.
+        let mut holder = DynamicMessage::new(extension.containing_message());
+        holder.set(&extension, value).map_err(A::Error::custom)?;
+        unknown.extend_encoded(&holder.encode_to_vec());
     }
-
-    /// Parses `value` into the extension's encoding in `unknown`.
-    pub(super) fn read(
-        &self,
-        value: serde_json::Value,
-        options: JsonOptions,
-        unknown: &mut UnknownFields,
-    ) -> Result<(), String> {
-        (self.from_json)(self.number, value, options, self.name, unknown)
-    }
+    Ok(Some(number))
 }
 
-/// Extensions by the full name of the message they extend, in number order.
-static EXTENSIONS: LazyLock<RwLock<HashMap<&'static str, Vec<Entry>>>> = LazyLock::new(RwLock::default);
-
-/// Lets JSON print and parse extension `ext`, whose full protobuf name is
-/// `name`, on its message: `"[name]": value`. Registering it again is
-/// harmless.
-pub fn register_extension<M: Message, C: JsonCodec>(ext: &Extension<M, C>, name: &'static str) {
-    insert::<M>(Entry {
-        name,
-        number: ext.number(),
-        to_json: single_to_json::<C>,
-        from_json: single_from_json::<C>,
-    });
+/// The registry's extension `name`, if it extends `M`.
+fn extension_of<M: Message>(pool: &DescriptorPool, name: &str) -> Option<FieldDescriptor> {
+    pool.get_extension_by_name(name)
+        .filter(|e| e.containing_message().full_name() == M::FULL_NAME)
 }
 
-/// [`register_extension`] for a repeated extension (a JSON array).
-pub fn register_repeated_extension<M: Message, C: JsonCodec>(ext: &RepeatedExtension<M, C>, name: &'static str) {
-    insert::<M>(Entry {
-        name,
-        number: ext.number(),
-        to_json: repeated_to_json::<C>,
-        from_json: repeated_from_json::<C>,
-    });
-}
-
-fn insert<M: Message>(entry: Entry) {
-    let mut table = EXTENSIONS.write().unwrap_or_else(PoisonError::into_inner);
-    let entries = table.entry(M::FULL_NAME).or_default();
-    entries.retain(|e| e.number != entry.number);
-    let at = entries.partition_point(|e| e.number < entry.number);
-    entries.insert(at, entry);
-}
-
-/// The registered extension of message `M` keyed `key` (`[full.name]`).
-pub(super) fn find<M: Message>(key: &str) -> Option<Entry> {
-    let name = key.strip_prefix('[')?.strip_suffix(']')?;
-    let table = EXTENSIONS.read().unwrap_or_else(PoisonError::into_inner);
-    table.get(M::FULL_NAME)?.iter().find(|e| e.name == name).copied()
-}
-
-/// Writes the registered extensions of `M` that `unknown` holds, in number
-/// order, after the message's own fields. Called by generated `Serialize`
-/// impls of messages that declare extension ranges.
+/// Writes the extensions of `M` that `unknown` holds and the registry
+/// knows, in number order, after the message's own fields. Called by
+/// generated `Serialize` impls of messages that declare extension ranges.
 ///
 /// # Errors
 /// An extension's bytes do not decode as its type, or the serializer failed.
@@ -93,73 +64,13 @@ pub fn write_extensions<M: Message, S: SerializeMap>(map: &mut S, unknown: &Unkn
     if unknown.is_empty() {
         return Ok(());
     }
-    let entries = {
-        let table = EXTENSIONS.read().unwrap_or_else(PoisonError::into_inner);
-        match table.get(M::FULL_NAME) {
-            Some(entries) => entries.clone(),
-            None => return Ok(()),
-        }
+    let Some(ty) = DescriptorPool::global().get_message_by_name(M::FULL_NAME) else {
+        return Ok(());
     };
-    for entry in entries {
-        let value = (entry.to_json)(entry.number, unknown)
-            .map_err(|e| serde::ser::Error::custom(format_args!("extension [{}]: {e}", entry.name)))?;
-        if let Some(value) = value {
-            map.serialize_entry(&format_args!("[{}]", entry.name).to_string(), &value)?;
-        }
-    }
-    Ok(())
-}
-
-fn single_to_json<C: JsonCodec>(number: u32, unknown: &UnknownFields) -> Result<Option<serde_json::Value>, String> {
-    let Some(value) = get_in::<C>(unknown, number).map_err(|e| e.to_string())? else {
-        return Ok(None);
-    };
-    serde_json::to_value(Single::<C>(&value))
-        .map(Some)
-        .map_err(|e| e.to_string())
-}
-
-fn repeated_to_json<C: JsonCodec>(number: u32, unknown: &UnknownFields) -> Result<Option<serde_json::Value>, String> {
-    let values = get_all_in::<C>(unknown, number).map_err(|e| e.to_string())?;
-    if values.is_empty() {
-        return Ok(None);
-    }
-    serde_json::to_value(List::<C>(&values))
-        .map(Some)
-        .map_err(|e| e.to_string())
-}
-
-fn single_from_json<C: JsonCodec>(
-    number: u32,
-    json: serde_json::Value,
-    options: JsonOptions,
-    name: &'static str,
-    unknown: &mut UnknownFields,
-) -> Result<(), String> {
-    if let Read::Value(value) = C::read_json(json, options, name).map_err(|e| e.to_string())? {
-        append::<C>(unknown, number, &value);
-    }
-    Ok(())
-}
-
-fn repeated_from_json<C: JsonCodec>(
-    number: u32,
-    json: serde_json::Value,
-    options: JsonOptions,
-    name: &'static str,
-    unknown: &mut UnknownFields,
-) -> Result<(), String> {
-    let items = match json {
-        serde_json::Value::Array(items) => items,
-        serde_json::Value::Null => return Ok(()),
-        other => return Err(format!("expected an array for extension [{name}], found {other}")),
-    };
-    for item in items {
-        match C::read_json(item, options, name).map_err(|e| e.to_string())? {
-            Read::Value(value) => append::<C>(unknown, number, &value),
-            Read::Null => return Err(format!("null is not a valid element of extension [{name}]")),
-            Read::Skip => {}
-        }
-    }
-    Ok(())
+    // Unknown fields hold no field of `M` itself, so read as `M` they are
+    // its extensions and, still unknown, whatever the registry does not know.
+    let mut held = DynamicMessage::new(ty);
+    held.merge_partial(unknown.as_bytes(), &DecodeOptions::default())
+        .map_err(|e| S::Error::custom(format_args!("an extension of {}: {e}", M::FULL_NAME)))?;
+    dynamic::write_extensions(&held, map)
 }

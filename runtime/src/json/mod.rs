@@ -15,22 +15,25 @@
 //! let lenient: Order = fastrs::json::from_str_with(&text, JsonOptions::new().ignore_unknown_fields(true))?;
 //! ```
 //!
-//! `Any` needs to know the types it may hold: the well-known types are known,
-//! others are added with [`register`]. Extensions appear as `"[full.name]"`
-//! keys once added with [`register_extension`]. Generated packages have a
-//! `register_json_types()` function that registers all their messages and
-//! extensions.
+//! `Any` and extension keys (`"[full.name]"`) find their types in the
+//! process's descriptor registry, [`DescriptorPool::global`], the one the
+//! text format and reflection read. The well-known types are there from the
+//! start. A generated package joins it through its `register_json_types()`
+//! function (code generated with `json` embeds its descriptors), or through
+//! [`DescriptorPool::register_described`] for one type and the packages it
+//! imports. One registration serves JSON, text and reflection.
+//!
+//! [`DescriptorPool::global`]: crate::reflect::DescriptorPool::global
+//! [`DescriptorPool::register_described`]: crate::reflect::DescriptorPool::register_described
 //!
 //! Code generated with the `json` option reaches the rest of this module
 //! through `fastrs::__private::json`.
 
 pub(crate) mod base64;
 pub(crate) mod codec;
-#[cfg(feature = "reflect")]
 mod dynamic;
 pub(crate) mod extensions;
 pub(crate) mod read;
-mod registry;
 pub(crate) mod support;
 mod wkt;
 
@@ -39,9 +42,7 @@ use serde::Serialize;
 
 use crate::Message;
 
-pub use extensions::{register_extension, register_repeated_extension};
 use read::Read;
-pub use registry::register;
 /// Errors of parsing and printing: what went wrong and, when parsing, where
 /// (line and column).
 pub use serde_json::Error;
@@ -78,7 +79,7 @@ impl JsonOptions {
 /// A value that has no JSON form: a `Timestamp` or `Duration` out of range, a
 /// `FieldMask` path that does not map to `lowerCamelCase` and back, a
 /// non-finite number in a `google.protobuf.Value`, an `Any` of a type that
-/// is not [registered](register).
+/// the process's registry does not know (see the [module docs](self)).
 pub fn to_string<M: Serialize + ?Sized>(message: &M) -> Result<String, Error> {
     serde_json::to_string(message)
 }

@@ -8,7 +8,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visi
 
 use super::codec::{JsonCodec, JsonKey, ListSeed, MapSeed, SingleSeed};
 use super::read::Read;
-use super::{extensions, JsonOptions};
+use super::JsonOptions;
 use crate::Message;
 
 /// The fields of a generated message, for [`read_object`].
@@ -26,6 +26,23 @@ pub trait JsonFields: Message {
         map: &mut A,
         options: JsonOptions,
     ) -> Result<(), A::Error>;
+
+    /// Parses the value of `key` into `self` if it names an extension of
+    /// the message (`"[full.name]"`): the extension's number, or `None`
+    /// with the value left unread. Messages that declare extension ranges
+    /// override it, calling the runtime's `read_extension`.
+    ///
+    /// # Errors
+    /// The value is not the extension's JSON.
+    fn json_merge_extension<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: &str,
+        map: &mut A,
+        options: JsonOptions,
+    ) -> Result<Option<u32>, A::Error> {
+        let _ = (key, map, options);
+        Ok(None)
+    }
 }
 
 /// Parses a JSON object into a generated message, field by field.
@@ -136,16 +153,11 @@ impl<'de, M: JsonFields> Visitor<'de> for ObjectVisitor<M> {
                     )))
                 }
                 Ok(number) => message.json_merge_field(number, &mut map, self.options)?,
-                Err(key) => match extensions::find::<M>(&key) {
-                    Some(extension) => {
-                        if !seen.insert(extension.number()) {
-                            return Err(de::Error::custom(format_args!("{key} appears more than once")));
-                        }
-                        let value = map.next_value::<serde_json::Value>()?;
-                        extension
-                            .read(value, self.options, message.unknown_fields_mut())
-                            .map_err(de::Error::custom)?;
+                Err(key) => match message.json_merge_extension(&key, &mut map, self.options)? {
+                    Some(number) if !seen.insert(number) => {
+                        return Err(de::Error::custom(format_args!("{key} appears more than once")));
                     }
+                    Some(_) => {}
                     None if self.options.ignore_unknown_fields => {
                         map.next_value::<IgnoredAny>()?;
                     }

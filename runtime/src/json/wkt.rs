@@ -6,13 +6,14 @@ use core::fmt::{self, Write as _};
 use core::marker::PhantomData;
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{self, SerializeMap};
+use serde::ser;
 use serde::{Deserialize, Serialize, Serializer};
 
 use super::codec::{JsonCodec, ListSeed, MapSeed};
 use super::read::Read;
-use super::{registry, JsonMessage, JsonOptions};
+use super::{dynamic, JsonMessage, JsonOptions};
 use crate::codec::{self, Msg};
+use crate::reflect::DescriptorPool;
 use crate::well_known::{
     value, Any, BoolValue, BytesValue, DoubleValue, Duration, FieldMask, FloatValue, Int32Value, Int64Value, ListValue,
     NullValue, StringValue, Struct, Timestamp, UInt32Value, UInt64Value, Value,
@@ -601,50 +602,30 @@ deserialize_via_json_read!(Struct, ListValue, Value);
 
 // ---- Any --------------------------------------------------------------------------------------
 
+// `Any` resolves its type in the process's registry (`DescriptorPool::global`)
+// and shows the held message through `DynamicMessage`, as the dynamic JSON
+// does with its own pool.
+
 impl Serialize for Any {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.type_url.is_empty() && self.value.is_empty() {
-            return s.serialize_map(Some(0))?.end();
-        }
-        let json = registry::to_json(self.type_name(), &self.value).map_err(ser::Error::custom)?;
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry("@type", &self.type_url)?;
-        match json {
-            registry::Json::Value(value) => map.serialize_entry("value", &value)?,
-            registry::Json::Fields(fields) => {
-                for (k, v) in &fields {
-                    map.serialize_entry(k, v)?;
-                }
-            }
-        }
-        map.end()
+        dynamic::any_to_json(&DescriptorPool::global(), &self.type_url, &self.value, s)
     }
 }
 
 impl Any {
     fn read<'de, D: Deserializer<'de>>(de: D, options: JsonOptions) -> Result<Read<Self>, D::Error> {
         // `@type` may come after the fields, so the object is read whole first.
-        let mut fields = match serde_json::Value::deserialize(de)? {
-            serde_json::Value::Null => return Ok(Read::Null),
-            serde_json::Value::Object(fields) => fields,
-            other => {
-                return Err(de::Error::custom(format_args!(
-                    "expected a JSON object for google.protobuf.Any, found {other}"
-                )))
-            }
-        };
-        let type_url = match fields.remove("@type") {
-            Some(serde_json::Value::String(url)) => url,
-            Some(other) => return Err(de::Error::custom(format_args!("`@type` must be a string, not {other}"))),
-            None if fields.is_empty() => return Ok(Read::Value(Any::default())),
-            None => return Err(de::Error::custom("google.protobuf.Any needs an `@type`")),
-        };
-        let mut any = Any {
+        let json = serde_json::Value::deserialize(de)?;
+        if json.is_null() {
+            return Ok(Read::Null);
+        }
+        let parts = dynamic::any_parts(&DescriptorPool::global(), &json, options).map_err(de::Error::custom)?;
+        let (type_url, value) = parts.unwrap_or_default();
+        Ok(Read::Value(Any {
             type_url,
+            value,
             ..Default::default()
-        };
-        any.value = registry::from_json(any.type_name(), fields, options).map_err(de::Error::custom)?;
-        Ok(Read::Value(any))
+        }))
     }
 }
 

@@ -28,22 +28,24 @@ static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
 /// The registry's pool, holding `M`'s descriptors and those of the
 /// packages it imports.
 pub(crate) fn described<M: Described>() -> DescriptorPool {
+    package(M::FILE_DESCRIPTOR_SET, M::IMPORTED_DESCRIPTOR_SETS)
+}
+
+/// The registry's pool, holding a generated package's descriptor set and
+/// the sets of the packages it imports.
+fn package(set: &'static [u8], imports: &[&'static [u8]]) -> DescriptorPool {
     {
         let registry = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
-        if registry.sets.contains(&(M::FILE_DESCRIPTOR_SET.as_ptr() as usize)) {
+        if registry.sets.contains(&(set.as_ptr() as usize)) {
             return registry.pool.clone();
         }
     }
     let mut registry = REGISTRY.write().unwrap_or_else(PoisonError::into_inner);
-    let sets: Vec<&[u8]> = M::IMPORTED_DESCRIPTOR_SETS
-        .iter()
-        .copied()
-        .chain([M::FILE_DESCRIPTOR_SET])
-        .collect();
+    let sets: Vec<&[u8]> = imports.iter().copied().chain([set]).collect();
     // A set that does not link (it conflicts with one registered before)
     // leaves the pool as it was: its types are then not found by name.
     let _ = registry.pool.add_new_files(&sets);
-    registry.sets.insert(M::FILE_DESCRIPTOR_SET.as_ptr() as usize);
+    registry.sets.insert(set.as_ptr() as usize);
     registry.pool.clone()
 }
 
@@ -61,9 +63,12 @@ pub(crate) fn register_set(set: &'static [u8]) -> Result<(), PoolError> {
 
 impl DescriptorPool {
     /// The process's registry: the well-known types, every generated type
-    /// with descriptors used so far with the text format or `Any`, and
-    /// every set registered with [`DescriptorPool::register_global`]. A
-    /// snapshot: files registered later are not in it.
+    /// with descriptors used so far with the text format or reflection,
+    /// every package registered with its `register_json_types()` or
+    /// [`DescriptorPool::register_package`], and every set registered with
+    /// [`DescriptorPool::register_global`]. JSON and the text format find
+    /// the types `Any` holds and the extensions they show here. A snapshot:
+    /// files registered later are not in it.
     #[must_use]
     pub fn global() -> DescriptorPool {
         REGISTRY.read().unwrap_or_else(PoisonError::into_inner).pool.clone()
@@ -80,8 +85,20 @@ impl DescriptorPool {
         register_set(set)
     }
 
-    /// Adds `M`'s descriptors to the process's registry.
+    /// Adds `M`'s descriptors to the process's registry, with those of the
+    /// packages its package imports.
     pub fn register_described<M: Described>() {
         described::<M>();
+    }
+
+    /// Adds a generated package's descriptors to the process's registry:
+    /// its `FILE_DESCRIPTOR_SET` and its `IMPORTED_DESCRIPTOR_SETS`. This is
+    /// what a package's generated `register_json_types()` calls; it serves
+    /// packages that declare only extensions, which have no type for
+    /// [`DescriptorPool::register_described`]. Files the registry holds
+    /// already (by name) are skipped; sets that do not link with it (a name
+    /// declared twice) leave it as it was.
+    pub fn register_package(set: &'static [u8], imports: &[&'static [u8]]) {
+        package(set, imports);
     }
 }

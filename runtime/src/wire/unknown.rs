@@ -56,6 +56,13 @@ impl UnknownFields {
         self.bytes.extend_from_slice(value);
     }
 
+    /// Appends fields already encoded (whole records, as an encoder wrote
+    /// them).
+    #[cfg(feature = "json")]
+    pub(crate) fn extend_encoded(&mut self, records: &[u8]) {
+        self.bytes.extend_from_slice(records);
+    }
+
     /// Each field as `(tag, value bytes)`, in order. The bytes were validated when
     /// they were read; iteration stops at anything malformed added by hand.
     pub fn fields(&self) -> impl Iterator<Item = (u32, &[u8])> {

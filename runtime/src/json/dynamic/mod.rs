@@ -2,7 +2,9 @@
 //! descriptors, by the same rules as generated code. The well-known types
 //! with a JSON form of their own go through their generated types (the
 //! same code generated messages use); `Any` resolves its type in the
-//! message's pool.
+//! message's pool. Generated code comes here too, through the process's
+//! registry: for `Any` (`google.protobuf.Any`'s JSON is the dynamic one)
+//! and for extension keys.
 
 /// Calls `$then!` with the well-known types that have a JSON form of their
 /// own (`Any` aside), for the printer and the parser to dispatch on.
@@ -39,8 +41,8 @@ use serde::de::Error as _;
 use super::{Error, JsonOptions};
 use crate::reflect::{DynamicMessage, MessageDescriptor};
 
-pub(crate) use parse::message_from_json;
-pub(crate) use print::message_to_json;
+pub(crate) use parse::{any_parts, field_seed};
+pub(crate) use print::{any_to_json, write_extensions};
 
 impl DynamicMessage {
     /// The proto3 JSON text of the message (`DynamicMessage` implements
@@ -82,8 +84,24 @@ impl DynamicMessage {
     }
 }
 
+/// The error for an `Any` of a type the pool does not know.
+fn unknown_type(name: &str) -> String {
+    std::format!(
+        "google.protobuf.Any holds `{name}`, which the descriptor pool does not know: \
+         register its package (its generated `register_json_types()`, or \
+         `DescriptorPool::register_described::<T>()`)"
+    )
+}
+
 /// Well-known types whose JSON is not an object of their fields (and which
-/// `Any` holds under `"value"`), but for `Any` itself.
+/// `Any` holds under `"value"`), but for `Any` itself. Not `Empty`: its JSON
+/// is an ordinary (empty) object, so an `Any` holding one is
+/// `{"@type": ".../google.protobuf.Empty"}`, as in C++ and Java.
 pub(super) fn has_own_form(full_name: &str) -> bool {
-    full_name != "google.protobuf.Any" && super::registry::has_value_form(full_name)
+    macro_rules! listed {
+        ($($ty:ident),*) => {
+            matches!(full_name.strip_prefix("google.protobuf."), Some($(stringify!($ty))|*))
+        };
+    }
+    with_own_forms!(listed)
 }

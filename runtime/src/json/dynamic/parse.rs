@@ -231,10 +231,19 @@ impl<'de> Visitor<'de> for Key<'_> {
 
 /// A field's value: a map, a list or one value; `None` where the field
 /// stays unset (JSON `null`, an unknown enum name ignored).
-struct Field<'a> {
+pub(crate) struct Field<'a> {
     pool: &'a DescriptorPool,
     field: &'a FieldData,
     options: JsonOptions,
+}
+
+/// The parser of `field`'s value (for generated messages' extensions).
+pub(crate) fn field_seed<'a>(pool: &'a DescriptorPool, field: &'a FieldDescriptor, options: JsonOptions) -> Field<'a> {
+    Field {
+        pool,
+        field: field.data(),
+        options,
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Field<'_> {
@@ -617,23 +626,38 @@ pub(super) fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
 /// `{"@type": url, ...}`: the fields of the type named by the URL (or its
 /// own form under `"value"`), encoded into an `Any`.
 fn any_from_json(descriptor: &MessageDescriptor, json: &Json, options: JsonOptions) -> Result<DynamicMessage, String> {
+    let mut any = DynamicMessage::new(descriptor.clone());
+    if let Some((url, value)) = any_parts(descriptor.pool(), json, options)? {
+        any.set_by_name("type_url", Value::String(url))
+            .map_err(|e| e.to_string())?;
+        any.set_by_name("value", Value::Bytes(value))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(any)
+}
+
+/// An `Any`'s JSON as its type URL and the held message's encoding, the
+/// type found in `pool`; `None` for `{}`. Generated code's `Any` parses
+/// here too, with the process's pool.
+pub(crate) fn any_parts(
+    pool: &DescriptorPool,
+    json: &Json,
+    options: JsonOptions,
+) -> Result<Option<(String, Vec<u8>)>, String> {
     let Json::Object(fields) = json else {
         return Err(std::format!(
             "expected a JSON object for google.protobuf.Any, found {json}"
         ));
     };
-    let mut any = DynamicMessage::new(descriptor.clone());
     let url = match fields.get("@type") {
         Some(Json::String(url)) => url,
         Some(other) => return Err(std::format!("`@type` must be a string, not {other}")),
-        None if fields.is_empty() => return Ok(any),
+        None if fields.is_empty() => return Ok(None),
         None => return Err("google.protobuf.Any needs an `@type`".into()),
     };
     let name = url.rsplit_once('/').map_or(url.as_str(), |(_, name)| name);
-    let Some(ty) = descriptor.pool().get_message_by_name(name) else {
-        return Err(std::format!(
-            "google.protobuf.Any holds `{name}`, which the descriptor pool does not know"
-        ));
+    let Some(ty) = pool.get_message_by_name(name) else {
+        return Err(super::unknown_type(name));
     };
     let mut rest = fields.clone();
     rest.remove("@type");
@@ -646,13 +670,13 @@ fn any_from_json(descriptor: &MessageDescriptor, json: &Json, options: JsonOptio
         }
         message_from_json(&ty, &value, options)?
     } else {
+        if name == "google.protobuf.Empty" && rest.get("value") == Some(&Json::Object(serde_json::Map::new())) {
+            // fastrs before 0.2 printed an Empty under "value"; still read it.
+            rest.remove("value");
+        }
         message_from_json(&ty, &Json::Object(rest), options)?
     };
-    any.set_by_name("type_url", Value::String(url.clone()))
-        .map_err(|e| e.to_string())?;
-    any.set_by_name("value", Value::Bytes(held.encode_to_vec()))
-        .map_err(|e| e.to_string())?;
-    Ok(any)
+    Ok(Some((url.clone(), held.encode_to_vec())))
 }
 
 /// A well-known type from its own JSON form, through its generated type,

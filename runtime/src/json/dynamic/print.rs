@@ -2,22 +2,15 @@
 //! with the proto3 JSON mapping, streaming into the serializer (no tree of
 //! JSON values is built).
 
-use std::string::{String, ToString};
-
 use serde::ser::{Error as _, SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use super::has_own_form;
 use crate::json::base64;
 use crate::reflect::pool::{FieldData, Tables, Ty};
-use crate::reflect::{DynamicMessage, MapKey, Value};
+use crate::reflect::{DescriptorPool, DynamicMessage, MapKey, Value};
 use crate::well_known as wk;
 use crate::Message;
-
-/// The JSON of `m`, as a value (for JSON's `Any` registry).
-pub(crate) fn message_to_json(m: &DynamicMessage) -> Result<serde_json::Value, String> {
-    serde_json::to_value(m).map_err(|e| e.to_string())
-}
 
 /// The proto3 JSON form: an object of the set fields by JSON name
 /// (extensions as `"[full.name]"`), or a well-known type's own form.
@@ -38,8 +31,22 @@ impl Serialize for DynamicMessage {
 
 /// The set fields of `m` into `map`.
 fn write_fields<M: SerializeMap>(m: &DynamicMessage, map: &mut M) -> Result<(), M::Error> {
+    write_set_fields(m, map, false)
+}
+
+/// The set extensions of `m` into `map`, as `"[full.name]"` keys (for
+/// generated messages, whose own fields their generated code writes).
+pub(crate) fn write_extensions<M: SerializeMap>(m: &DynamicMessage, map: &mut M) -> Result<(), M::Error> {
+    write_set_fields(m, map, true)
+}
+
+/// The set fields of `m` into `map`, or only its extensions.
+fn write_set_fields<M: SerializeMap>(m: &DynamicMessage, map: &mut M, only_extensions: bool) -> Result<(), M::Error> {
     let tables = m.descriptor().pool().tables();
     for (data, value, extension) in m.set_fields() {
+        if only_extensions && !extension {
+            continue;
+        }
         let json = FieldJson {
             tables,
             field: data,
@@ -75,15 +82,24 @@ fn own_form<S: Serializer>(name: &str, bytes: &[u8], s: S) -> Result<S::Ok, S::E
 fn serialize_any<S: Serializer>(m: &DynamicMessage, s: S) -> Result<S::Ok, S::Error> {
     let url = m.get_by_number(1).and_then(Value::as_str).unwrap_or_default();
     let bytes = m.get_by_number(2).and_then(Value::as_bytes).unwrap_or_default();
+    any_to_json(m.descriptor().pool(), url, bytes, s)
+}
+
+/// An `Any` of type URL `url` holding `bytes`, its type found in `pool`.
+/// Generated code's `Any` prints here too, with the process's pool.
+pub(crate) fn any_to_json<S: Serializer>(
+    pool: &DescriptorPool,
+    url: &str,
+    bytes: &[u8],
+    s: S,
+) -> Result<S::Ok, S::Error> {
     let mut map = s.serialize_map(None)?;
     if url.is_empty() && bytes.is_empty() {
         return map.end();
     }
     let name = url.rsplit_once('/').map_or(url, |(_, name)| name);
-    let Some(ty) = m.descriptor().pool().get_message_by_name(name) else {
-        return Err(S::Error::custom(format_args!(
-            "google.protobuf.Any holds `{name}`, which the descriptor pool does not know"
-        )));
+    let Some(ty) = pool.get_message_by_name(name) else {
+        return Err(S::Error::custom(super::unknown_type(name)));
     };
     let held = DynamicMessage::decode(ty, bytes).map_err(S::Error::custom)?;
     map.serialize_entry("@type", url)?;
