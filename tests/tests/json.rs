@@ -638,6 +638,9 @@ fn any_shows_its_type_and_the_message() {
     let err = json::to_string(&unknown).unwrap_err().to_string();
     assert!(err.contains("not.Registered") && err.contains("register"), "{err}");
     parse_err::<wk::Any>(r#"{"fInt32": 1}"#);
+    // A key given twice is refused inside an Any too, as in any message.
+    let err = parse_err::<wk::Any>(r#"{"@type": "type.googleapis.com/fastrs.test.Scalars", "fInt32": 1, "fInt32": 2}"#);
+    assert!(err.contains("fInt32"), "{err}");
     parse_err::<wk::Any>(r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "1s", "x": 1}"#);
 }
 

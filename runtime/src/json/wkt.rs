@@ -614,12 +614,11 @@ impl Serialize for Any {
 
 impl Any {
     fn read<'de, D: Deserializer<'de>>(de: D, options: JsonOptions) -> Result<Read<Self>, D::Error> {
-        // `@type` may come after the fields, so the object is read whole first.
-        let json = serde_json::Value::deserialize(de)?;
+        let json = dynamic::any_tree(de)?;
         if json.is_null() {
             return Ok(Read::Null);
         }
-        let parts = dynamic::any_parts(&DescriptorPool::global(), &json, options).map_err(de::Error::custom)?;
+        let parts = dynamic::any_parts(&DescriptorPool::global(), json, options).map_err(de::Error::custom)?;
         let (type_url, value) = parts.unwrap_or_default();
         Ok(Read::Value(Any {
             type_url,

@@ -93,7 +93,7 @@ impl<'de> DeserializeSeed<'de> for Message<'_> {
                     "expected a JSON object for {name}, found null"
                 )));
             }
-            return message_from_json(self.descriptor, &json, self.options).map_err(de::Error::custom);
+            return message_from_json(self.descriptor, json, self.options).map_err(de::Error::custom);
         }
         de.deserialize_map(self)
     }
@@ -394,7 +394,7 @@ impl<'de> DeserializeSeed<'de> for Single<'_> {
         if json.is_null() && !null_is_value(self.pool.tables(), self.field) {
             return self.null();
         }
-        let message = message_from_json(&descriptor, &json, self.options).map_err(de::Error::custom)?;
+        let message = message_from_json(&descriptor, json, self.options).map_err(de::Error::custom)?;
         Ok(Some(Value::Message(Box::new(message))))
     }
 }
@@ -578,7 +578,7 @@ impl<'de> Visitor<'de> for MessageOrNull<'_, '_> {
 /// forms here, every other type by the one-pass parser, reading the tree.
 pub(crate) fn message_from_json(
     descriptor: &MessageDescriptor,
-    json: &Json,
+    json: Json,
     options: JsonOptions,
 ) -> Result<DynamicMessage, String> {
     let name = descriptor.full_name();
@@ -586,10 +586,10 @@ pub(crate) fn message_from_json(
         return any_from_json(descriptor, json, options);
     }
     if has_own_form(name) {
-        let bytes = own_form(name, json.clone(), options)?;
+        let bytes = own_form(name, json, options)?;
         return DynamicMessage::decode(descriptor.clone(), &bytes).map_err(|e| e.to_string());
     }
-    from_tree(descriptor, json, options).map_err(|e| e.to_string())
+    from_tree(descriptor, &json, options).map_err(|e| e.to_string())
 }
 
 /// True where JSON `null` is a value: `google.protobuf.Value` and
@@ -625,7 +625,7 @@ pub(super) fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
 
 /// `{"@type": url, ...}`: the fields of the type named by the URL (or its
 /// own form under `"value"`), encoded into an `Any`.
-fn any_from_json(descriptor: &MessageDescriptor, json: &Json, options: JsonOptions) -> Result<DynamicMessage, String> {
+fn any_from_json(descriptor: &MessageDescriptor, json: Json, options: JsonOptions) -> Result<DynamicMessage, String> {
     let mut any = DynamicMessage::new(descriptor.clone());
     if let Some((url, value)) = any_parts(descriptor.pool(), json, options)? {
         any.set_by_name("type_url", Value::String(url))
@@ -636,20 +636,29 @@ fn any_from_json(descriptor: &MessageDescriptor, json: &Json, options: JsonOptio
     Ok(any)
 }
 
+/// An `Any`'s object, read whole (`@type` may come after the fields). A
+/// key given twice is refused, as in any message.
+pub(crate) fn any_tree<'de, D: Deserializer<'de>>(de: D) -> Result<Json, D::Error> {
+    tree("google.protobuf.Any", de)
+}
+
 /// An `Any`'s JSON as its type URL and the held message's encoding, the
 /// type found in `pool`; `None` for `{}`. Generated code's `Any` parses
 /// here too, with the process's pool.
 pub(crate) fn any_parts(
     pool: &DescriptorPool,
-    json: &Json,
+    json: Json,
     options: JsonOptions,
 ) -> Result<Option<(String, Vec<u8>)>, String> {
-    let Json::Object(fields) = json else {
-        return Err(std::format!(
-            "expected a JSON object for google.protobuf.Any, found {json}"
-        ));
+    let mut fields = match json {
+        Json::Object(fields) => fields,
+        other => {
+            return Err(std::format!(
+                "expected a JSON object for google.protobuf.Any, found {other}"
+            ))
+        }
     };
-    let url = match fields.get("@type") {
+    let url = match fields.remove("@type") {
         Some(Json::String(url)) => url,
         Some(other) => return Err(std::format!("`@type` must be a string, not {other}")),
         None if fields.is_empty() => return Ok(None),
@@ -659,24 +668,22 @@ pub(crate) fn any_parts(
     let Some(ty) = pool.get_message_by_name(name) else {
         return Err(super::unknown_type(name));
     };
-    let mut rest = fields.clone();
-    rest.remove("@type");
     let held = if has_own_form(name) || name == "google.protobuf.Any" {
-        let value = rest.remove("value").unwrap_or(Json::Null);
-        if let Some(other) = rest.keys().next() {
+        let value = fields.remove("value").unwrap_or(Json::Null);
+        if let Some(other) = fields.keys().next() {
             return Err(std::format!(
                 "unexpected field `{other}` beside `@type` and `value` for {name}"
             ));
         }
-        message_from_json(&ty, &value, options)?
+        message_from_json(&ty, value, options)?
     } else {
-        if name == "google.protobuf.Empty" && rest.get("value") == Some(&Json::Object(serde_json::Map::new())) {
+        if name == "google.protobuf.Empty" && fields.get("value") == Some(&Json::Object(serde_json::Map::new())) {
             // fastrs before 0.2 printed an Empty under "value"; still read it.
-            rest.remove("value");
+            fields.remove("value");
         }
-        message_from_json(&ty, &Json::Object(rest), options)?
+        message_from_json(&ty, Json::Object(fields), options)?
     };
-    Ok(Some((url.clone(), held.encode_to_vec())))
+    Ok(Some((url, held.encode_to_vec())))
 }
 
 /// A well-known type from its own JSON form, through its generated type,
