@@ -17,6 +17,7 @@ demo:
 test:
 	$(CARGO) test --workspace
 	$(CARGO) test -q -p fastrs --lib   # alone: the runtime without the features other crates turn on
+	$(CARGO) test -q -p fastrs --lib --features json   # JSON and reflection without `descriptor`
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) run -q -p fastrs-example-grpc
 	$(CARGO) run -q -p fastrs-example-connect

@@ -485,6 +485,6 @@ ethodOptions\x18\xd8\x86\x03 \x01(\x0b2\x15.fastrs.options.RouteR\x05routeB\x08\
 ileb\x06proto3";
 /// The `FILE_DESCRIPTOR_SET`s of the packages these files import,
 /// directly or not (those generated with descriptors).
-pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = __fastrs::descriptor_sets!(
-    [] [::fastrs::descriptor::FILE_DESCRIPTOR_SET]
-);
+pub const IMPORTED_DESCRIPTOR_SETS: &[&[u8]] = &[
+    ::fastrs::descriptor::FILE_DESCRIPTOR_SET,
+];

@@ -77,6 +77,24 @@ fn runtime_descriptor_types_are_current() {
     }
 }
 
+/// `fastrs::descriptor::FILE_DESCRIPTOR_SET` without the `descriptor`
+/// feature: a copy of the generated constant's bytes (after a change to
+/// descriptor.proto, `make wkt` twice: this copies the compiled constant).
+#[test]
+fn runtime_descriptor_set_copy_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/generated/descriptor.pb");
+    if std::env::var_os("FASTRS_BLESS").is_some() {
+        std::fs::write(&path, fastrs::descriptor::FILE_DESCRIPTOR_SET).unwrap();
+        return;
+    }
+    let current = std::fs::read(&path).unwrap();
+    assert!(
+        current == fastrs::descriptor::FILE_DESCRIPTOR_SET,
+        "{} is out of date: run `make wkt`",
+        path.display()
+    );
+}
+
 #[test]
 fn well_known_types_are_referenced_not_regenerated() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../target/e2e/wkt-ref-{}", std::process::id()));

@@ -19,12 +19,14 @@ pub fn set_const(package: &Package) -> TokenStream {
         files.join(", ")
     );
     let bytes = byte_string(set);
+    // descriptor.proto's set is in the runtime with or without its
+    // `descriptor` feature (packages of custom options import it);
+    // plugin.proto's only with it.
     let (runtime, imports): (Vec<_>, Vec<_>) = package
         .descriptor_imports
         .iter()
-        .partition(|p| p.needs_descriptor_feature());
+        .partition(|p| p.needs_descriptor_feature() && !p.is_descriptor_proto_set());
     let imports = imports.iter().map(|p| p.relative_to(&package.scope));
-    // `fastrs::descriptor`'s own sets exist with its feature only.
     let sets = if runtime.is_empty() {
         quote!(&[#(#imports),*])
     } else {

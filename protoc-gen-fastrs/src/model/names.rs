@@ -168,6 +168,13 @@ impl TypePath {
         matches!(self, TypePath::Absolute(path) if path.as_str().starts_with("::fastrs::descriptor"))
     }
 
+    /// True for `::fastrs::descriptor::FILE_DESCRIPTOR_SET`, descriptor.proto's
+    /// set, which the runtime has without its `descriptor` feature too.
+    #[must_use]
+    pub fn is_descriptor_proto_set(&self) -> bool {
+        matches!(self, TypePath::Absolute(path) if path.as_str() == "::fastrs::descriptor::FILE_DESCRIPTOR_SET")
+    }
+
     /// The path to this type as written in module `from`.
     #[must_use]
     pub fn relative_to(&self, from: &[String]) -> TokenStream {

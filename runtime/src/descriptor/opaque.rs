@@ -80,6 +80,14 @@ opaque_messages!(
     FeatureSet,
 );
 
+/// The encoded `google.protobuf.FileDescriptorSet` of
+/// `google/protobuf/descriptor.proto`, the same bytes as with the
+/// `descriptor` feature. Packages that declare custom options import
+/// descriptor.proto, and their embedded descriptors name this set among
+/// their imports, so they join a descriptor pool (JSON's and the text
+/// format's registry among them) without the feature.
+pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!("../generated/descriptor.pb");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +107,43 @@ mod tests {
         NOTE.set(&mut built, &"x".to_string());
         assert_eq!(NOTE.get(&built).unwrap().as_deref(), Some("x"));
         assert!(FieldOptions::decode(&[0x92, 0xb5, 0x18, 0x05]).is_err(), "truncated");
+    }
+
+    /// A package of custom options links against this set, as generated
+    /// code registers it: `register_package(ITS_SET, &[FILE_DESCRIPTOR_SET])`.
+    #[cfg(feature = "reflect")]
+    #[test]
+    fn custom_options_packages_register_without_the_feature() {
+        use crate::reflect::DescriptorPool;
+        // `extend google.protobuf.FieldOptions { optional string note = 50002; }`
+        // in `notes.proto` (package `notes`), encoded by hand.
+        let extension = [
+            &[0x0a, 0x04][..],
+            b"note",
+            &[0x12, 0x1d],
+            b".google.protobuf.FieldOptions",
+            &[0x18, 0xd2, 0x86, 0x03, 0x20, 0x01, 0x28, 0x09],
+        ]
+        .concat();
+        let mut file = [
+            &[0x0a, 0x0b][..],
+            b"notes.proto",
+            &[0x12, 0x05],
+            b"notes",
+            &[0x1a, 0x20],
+        ]
+        .concat();
+        file.extend_from_slice(b"google/protobuf/descriptor.proto");
+        file.push(0x3a);
+        file.push(u8::try_from(extension.len()).unwrap());
+        file.extend_from_slice(&extension);
+        let mut set = std::vec![0x0a, u8::try_from(file.len()).unwrap()];
+        set.extend_from_slice(&file);
+        let set: &'static [u8] = std::vec::Vec::leak(set);
+        DescriptorPool::register_package(set, &[FILE_DESCRIPTOR_SET]);
+        let note = DescriptorPool::global()
+            .get_extension_by_name("notes.note")
+            .expect("registered");
+        assert_eq!(note.containing_message().full_name(), "google.protobuf.FieldOptions");
     }
 }
