@@ -430,6 +430,40 @@ fn one_registration_serves_any_in_text_and_json() {
     assert!(fastrs::text::to_string(&any).starts_with("[type.googleapis.com/fastrs.test.Outer] {"));
 }
 
+/// A generated package whose set does not link (here, an import is
+/// missing) registers nothing, and returns nothing: the errors of the
+/// lookups that then fail say why.
+#[test]
+fn a_refused_registration_is_named_where_its_types_are_missing() {
+    use fastrs::descriptor::{DescriptorProto, FileDescriptorProto, FileDescriptorSet};
+    let set = FileDescriptorSet {
+        file: vec![FileDescriptorProto {
+            name: Some("lost.proto".into()),
+            package: Some("lost".into()),
+            dependency: vec!["missing.proto".into()],
+            message_type: vec![DescriptorProto {
+                name: Some("Thing".into()),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let set: &'static [u8] = set.encode_to_vec().leak();
+    DescriptorPool::register_package(set, &[]);
+    assert!(DescriptorPool::global().get_message_by_name("lost.Thing").is_none());
+    let any = fastrs::well_known::Any {
+        type_url: "type.googleapis.com/lost.Thing".into(),
+        ..Default::default()
+    };
+    let err = fastrs::json::to_string(&any).unwrap_err().to_string();
+    assert!(err.contains("lost.Thing") && err.contains("missing.proto"), "{err}");
+    let err = fastrs::text::from_str::<fastrs::well_known::Any>("[type.googleapis.com/lost.Thing] {}")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("missing.proto"), "{err}");
+}
+
 #[test]
 fn one_registration_serves_extension_keys_in_json() {
     let mut m = t2::Extendable {

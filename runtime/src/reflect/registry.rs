@@ -4,6 +4,7 @@
 //! imports) on first use; other sets are registered by hand.
 
 use std::collections::HashSet;
+use std::string::{String, ToString};
 use std::sync::{LazyLock, PoisonError, RwLock};
 use std::vec::Vec;
 
@@ -15,14 +16,25 @@ struct Registry {
     /// Addresses of the registered sets (generated code's constants), so
     /// registering one again costs a lookup.
     sets: HashSet<usize>,
+    /// Why generated packages' sets did not link (the first few), for the
+    /// errors of the lookups that then fail: their registration returns
+    /// nothing.
+    refused: Vec<String>,
 }
+
+/// How many refusals the registry remembers.
+const REFUSALS_KEPT: usize = 4;
 
 /// The well-known types first, then each registered set.
 static REGISTRY: LazyLock<RwLock<Registry>> = LazyLock::new(|| {
     let mut pool = DescriptorPool::new();
     let _ = pool.add_new_files(&[crate::well_known::FILE_DESCRIPTOR_SET]);
     let sets = HashSet::from([crate::well_known::FILE_DESCRIPTOR_SET.as_ptr() as usize]);
-    RwLock::new(Registry { pool, sets })
+    RwLock::new(Registry {
+        pool,
+        sets,
+        refused: Vec::new(),
+    })
 });
 
 /// The registry's pool, holding `M`'s descriptors and those of the
@@ -42,11 +54,27 @@ fn package(set: &'static [u8], imports: &[&'static [u8]]) -> DescriptorPool {
     }
     let mut registry = REGISTRY.write().unwrap_or_else(PoisonError::into_inner);
     let sets: Vec<&[u8]> = imports.iter().copied().chain([set]).collect();
-    // A set that does not link (it conflicts with one registered before)
-    // leaves the pool as it was: its types are then not found by name.
-    let _ = registry.pool.add_new_files(&sets);
+    // A set that does not link (it conflicts with one registered before,
+    // or an import is missing) leaves the pool as it was: its types are
+    // then not found by name, and the errors of those lookups say why.
+    if let Err(e) = registry.pool.add_new_files(&sets) {
+        if registry.refused.len() < REFUSALS_KEPT {
+            registry.refused.push(e.to_string());
+        }
+    }
     registry.sets.insert(set.as_ptr() as usize);
     registry.pool.clone()
+}
+
+/// Why registrations of generated packages failed, for an error that says
+/// a type is not known: empty if none did.
+#[cfg(any(feature = "json", feature = "text"))]
+pub(crate) fn refusals() -> String {
+    let registry = REGISTRY.read().unwrap_or_else(PoisonError::into_inner);
+    if registry.refused.is_empty() {
+        return String::new();
+    }
+    std::format!(" (the registry refused a package: {})", registry.refused.join("; "))
 }
 
 /// Adds the files of an encoded `FileDescriptorSet` that the registry does

@@ -237,7 +237,10 @@ impl<'t, 'p> Parser<'t, 'p> {
         check_url_prefix(&self.lex, at, prefix)?;
         check_type_name(&self.lex, at, name)?;
         let Some(ty) = self.pool.message(name) else {
-            let what = std::format!("type {name} of the Any is not registered (fastrs::text::register)");
+            let what = std::format!(
+                "type {name} of the Any is not registered (fastrs::text::register){}",
+                crate::reflect::registry::refusals()
+            );
             return Err(self.lex.error(at, what));
         };
         self.try_symbol(':')?;

@@ -89,7 +89,8 @@ fn unknown_type(name: &str) -> String {
     std::format!(
         "google.protobuf.Any holds `{name}`, which the descriptor pool does not know: \
          register its package (its generated `register_json_types()`, or \
-         `DescriptorPool::register_described::<T>()`)"
+         `DescriptorPool::register_described::<T>()`){}",
+        crate::reflect::registry::refusals()
     )
 }
 
