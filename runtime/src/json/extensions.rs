@@ -6,8 +6,8 @@
 //! `DescriptorPool::register_described`) serves JSON, text and reflection.
 //!
 //! Generated code calls these two functions only for messages that declare
-//! extension ranges, and only when they have unknown fields or an object
-//! key in brackets: other messages pay nothing.
+//! extension ranges, and only when such a message has unknown fields or an
+//! object key that is none of its fields: other messages pay nothing.
 
 use serde::de::{Error as _, MapAccess};
 use serde::ser::{Error as _, SerializeMap};
