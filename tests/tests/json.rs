@@ -604,7 +604,7 @@ fn any_shows_its_type_and_the_message() {
     assert_eq!(value(&any), expected);
     // `@type` may come anywhere in the object.
     let back: wk::Any = parse(r#"{"fInt64": "6", "@type": "type.googleapis.com/fastrs.test.Scalars", "fInt32": 5}"#);
-    assert_eq!(back.unpack::<Scalars>().unwrap(), Some(inner));
+    assert_eq!(back.unpack::<Scalars>().unwrap(), Some(inner.clone()));
 
     // Well-known types with their own form go under "value", Any inside Any too.
     let wrapped = wk::Any::pack(&dur(1, 0));
@@ -640,7 +640,25 @@ fn any_shows_its_type_and_the_message() {
     parse_err::<wk::Any>(r#"{"fInt32": 1}"#);
     // A key given twice is refused inside an Any too, as in any message.
     let err = parse_err::<wk::Any>(r#"{"@type": "type.googleapis.com/fastrs.test.Scalars", "fInt32": 1, "fInt32": 2}"#);
-    assert!(err.contains("fInt32"), "{err}");
+    assert!(err.contains("f_int32 is given twice"), "{err}");
+    let err = parse_err::<wk::Any>(r#"{"fInt32": 1, "fInt32": 2, "@type": "type.googleapis.com/fastrs.test.Scalars"}"#);
+    assert!(err.contains("\"fInt32\" appears twice"), "{err}");
+    // So is a second `@type`, even where unknown fields are ignored.
+    let lenient = JsonOptions::new().ignore_unknown_fields(true);
+    for text in [
+        r#"{"@type": "type.googleapis.com/fastrs.test.Scalars", "fInt32": 1, "@type": "type.googleapis.com/fastrs.test.Scalars"}"#,
+        r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "1s", "@type": "x/y"}"#,
+        r#"{"fInt32": 1, "@type": "type.googleapis.com/fastrs.test.Scalars", "@type": "x/y"}"#,
+    ] {
+        let err = json::from_str_with::<wk::Any>(text, lenient).unwrap_err().to_string();
+        assert!(err.contains("@type"), "{text}: {err}");
+    }
+    // `@type` first streams the held message, later reads the object whole:
+    // the same message either way.
+    let first: wk::Any = parse(r#"{"@type": "type.googleapis.com/fastrs.test.Scalars", "fInt32": 5, "fInt64": "6"}"#);
+    let last: wk::Any = parse(r#"{"fInt32": 5, "fInt64": "6", "@type": "type.googleapis.com/fastrs.test.Scalars"}"#);
+    assert_eq!(first, last);
+    assert_eq!(first.unpack::<Scalars>().unwrap(), Some(inner));
     parse_err::<wk::Any>(r#"{"@type": "type.googleapis.com/google.protobuf.Duration", "value": "1s", "x": 1}"#);
 }
 

@@ -5,7 +5,7 @@
 use core::fmt::{self, Write as _};
 use core::marker::PhantomData;
 
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed as _, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -614,12 +614,14 @@ impl Serialize for Any {
 
 impl Any {
     fn read<'de, D: Deserializer<'de>>(de: D, options: JsonOptions) -> Result<Read<Self>, D::Error> {
-        let json = dynamic::any_tree(de)?;
-        if json.is_null() {
-            return Ok(Read::Null);
-        }
-        let parts = dynamic::any_parts(&DescriptorPool::global(), json, options).map_err(de::Error::custom)?;
-        let (type_url, value) = parts.unwrap_or_default();
+        let seed = dynamic::AnySeed {
+            pool: &DescriptorPool::global(),
+            options,
+        };
+        let (type_url, value) = match seed.deserialize(de)? {
+            dynamic::AnyJson::Null => return Ok(Read::Null),
+            dynamic::AnyJson::Parts(parts) => parts.unwrap_or_default(),
+        };
         Ok(Read::Value(Any {
             type_url,
             value,

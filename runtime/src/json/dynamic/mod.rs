@@ -41,7 +41,7 @@ use serde::de::Error as _;
 use super::{Error, JsonOptions};
 use crate::reflect::{DynamicMessage, MessageDescriptor};
 
-pub(crate) use parse::{any_parts, any_tree, field_seed};
+pub(crate) use parse::{field_seed, AnyJson, AnySeed};
 pub(crate) use print::{any_to_json, write_extensions};
 
 impl DynamicMessage {

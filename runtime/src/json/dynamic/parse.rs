@@ -15,7 +15,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, Ma
 use serde_json::Value as Json;
 
 use super::has_own_form;
-use super::strict::Strict;
+use super::strict::{self, Strict};
 use crate::json::codec::Number;
 use crate::json::read::Read;
 use crate::json::{base64, JsonMessage, JsonOptions};
@@ -30,7 +30,7 @@ pub(super) fn parse(
     options: JsonOptions,
 ) -> Result<DynamicMessage, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let message = Message { descriptor, options }.deserialize(&mut de)?;
+    let message = Message::new(descriptor, options).deserialize(&mut de)?;
     de.end()?;
     Ok(message)
 }
@@ -55,30 +55,34 @@ fn from_tree(
     json: &serde_json::Value,
     options: JsonOptions,
 ) -> Result<DynamicMessage, serde_json::Error> {
-    Message { descriptor, options }.deserialize(json)
+    Message::new(descriptor, options).deserialize(json)
 }
 
-/// True for the types read as a tree: `Any` and the own forms.
-fn read_as_tree(full_name: &str) -> bool {
-    full_name == "google.protobuf.Any" || has_own_form(full_name)
-}
-
-/// The JSON value of a type read as a tree. `Any`'s object holds the held
-/// message's fields, so a key given twice is refused there, as in any
-/// message; the own forms keep the last value of a key, as their generated
-/// code does (`Struct` is a map).
-fn tree<'de, D: Deserializer<'de>>(full_name: &str, de: D) -> Result<serde_json::Value, D::Error> {
-    if full_name == "google.protobuf.Any" {
-        Strict::deserialize(de).map(|Strict(json)| json)
-    } else {
-        serde_json::Value::deserialize(de)
-    }
+/// The JSON value of a well-known type with a form of its own, read as a
+/// tree for its generated type. A key given twice keeps its last value, as
+/// the generated code does (`Struct` is a map).
+fn tree<'de, D: Deserializer<'de>>(de: D) -> Result<serde_json::Value, D::Error> {
+    serde_json::Value::deserialize(de)
 }
 
 /// A message of type `descriptor`: a JSON object of its fields.
 struct Message<'a> {
     descriptor: &'a MessageDescriptor,
     options: JsonOptions,
+    /// The message is held by an `Any` whose `@type` came first: a second
+    /// `@type` among its fields is an error, even where unknown fields are
+    /// ignored.
+    in_any: bool,
+}
+
+impl<'a> Message<'a> {
+    fn new(descriptor: &'a MessageDescriptor, options: JsonOptions) -> Self {
+        Message {
+            descriptor,
+            options,
+            in_any: false,
+        }
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for Message<'_> {
@@ -86,12 +90,21 @@ impl<'de> DeserializeSeed<'de> for Message<'_> {
 
     fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<DynamicMessage, D::Error> {
         let name = self.descriptor.full_name();
-        if read_as_tree(name) {
-            let json = tree(name, de)?;
+        let null = || de::Error::custom(format_args!("expected a JSON object for {name}, found null"));
+        if name == "google.protobuf.Any" {
+            let seed = AnySeed {
+                pool: self.descriptor.pool(),
+                options: self.options,
+            };
+            return match seed.deserialize(de)? {
+                AnyJson::Null => Err(null()),
+                AnyJson::Parts(parts) => any_message(self.descriptor, parts).map_err(de::Error::custom),
+            };
+        }
+        if has_own_form(name) {
+            let json = tree(de)?;
             if json.is_null() {
-                return Err(de::Error::custom(format_args!(
-                    "expected a JSON object for {name}, found null"
-                )));
+                return Err(null());
             }
             return message_from_json(self.descriptor, json, self.options).map_err(de::Error::custom);
         }
@@ -114,6 +127,7 @@ impl<'de> Visitor<'de> for Message<'_> {
         let key = Key {
             descriptor: self.descriptor,
             ignore_unknown: self.options.ignore_unknown_fields,
+            in_any: self.in_any,
         };
         while let Some(found) = map.next_key_seed(key.clone())? {
             let (index, field_data, extension) = match &found {
@@ -196,6 +210,8 @@ enum Found {
 struct Key<'a> {
     descriptor: &'a MessageDescriptor,
     ignore_unknown: bool,
+    /// See [`Message::in_any`].
+    in_any: bool,
 }
 
 string_seed!(Key, Found);
@@ -212,6 +228,9 @@ impl<'de> Visitor<'de> for Key<'_> {
         let by_json = data.fields.iter().position(|f| f.json_name == key);
         if let Some(at) = by_json.or_else(|| data.fields.iter().position(|f| f.name == key)) {
             return Ok(Found::Field(u32::try_from(at).unwrap_or(u32::MAX)));
+        }
+        if self.in_any && key == "@type" {
+            return Err(E::custom("google.protobuf.Any gives `@type` twice"));
         }
         let extension = key
             .strip_prefix('[')
@@ -384,13 +403,27 @@ impl<'de> DeserializeSeed<'de> for Single<'_> {
             return de.deserialize_any(self);
         };
         let descriptor = MessageDescriptor::new(self.pool, m);
-        if !read_as_tree(descriptor.full_name()) {
+        let name = descriptor.full_name();
+        if name == "google.protobuf.Any" {
+            let seed = AnySeed {
+                pool: self.pool,
+                options: self.options,
+            };
+            return match seed.deserialize(de)? {
+                AnyJson::Null => self.null(),
+                AnyJson::Parts(parts) => {
+                    let any = any_message(&descriptor, parts).map_err(de::Error::custom)?;
+                    Ok(Some(Value::Message(Box::new(any))))
+                }
+            };
+        }
+        if !has_own_form(name) {
             return de.deserialize_any(MessageOrNull {
                 single: self,
                 descriptor: &descriptor,
             });
         }
-        let json = tree(descriptor.full_name(), de)?;
+        let json = tree(de)?;
         if json.is_null() && !null_is_value(self.pool.tables(), self.field) {
             return self.null();
         }
@@ -566,10 +599,7 @@ impl<'de> Visitor<'de> for MessageOrNull<'_, '_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<Value>, A::Error> {
-        let message = Message {
-            descriptor: self.descriptor,
-            options: self.single.options,
-        };
+        let message = Message::new(self.descriptor, self.single.options);
         Ok(Some(Value::Message(Box::new(message.visit_map(map)?))))
     }
 }
@@ -623,11 +653,17 @@ pub(super) fn map_key(field: &FieldData, key: &str) -> Option<MapKey> {
     })
 }
 
-/// `{"@type": url, ...}`: the fields of the type named by the URL (or its
-/// own form under `"value"`), encoded into an `Any`.
+/// `{"@type": url, ...}` read as a tree: the fields of the type named by
+/// the URL (or its own form under `"value"`), encoded into an `Any`.
 fn any_from_json(descriptor: &MessageDescriptor, json: Json, options: JsonOptions) -> Result<DynamicMessage, String> {
+    any_message(descriptor, any_from_json_parts(descriptor.pool(), json, options)?)
+}
+
+/// An `Any` of type `descriptor` holding `parts` (its type URL and the
+/// held message's encoding; `None` for the empty `Any`).
+fn any_message(descriptor: &MessageDescriptor, parts: Option<(String, Vec<u8>)>) -> Result<DynamicMessage, String> {
     let mut any = DynamicMessage::new(descriptor.clone());
-    if let Some((url, value)) = any_parts(descriptor.pool(), json, options)? {
+    if let Some((url, value)) = parts {
         any.set_by_name("type_url", Value::String(url))
             .map_err(|e| e.to_string())?;
         any.set_by_name("value", Value::Bytes(value))
@@ -636,35 +672,15 @@ fn any_from_json(descriptor: &MessageDescriptor, json: Json, options: JsonOption
     Ok(any)
 }
 
-/// An `Any`'s object, read whole (`@type` may come after the fields). A
-/// key given twice is refused, as in any message.
-pub(crate) fn any_tree<'de, D: Deserializer<'de>>(de: D) -> Result<Json, D::Error> {
-    tree("google.protobuf.Any", de)
-}
-
-/// An `Any`'s JSON as its type URL and the held message's encoding, the
-/// type found in `pool`; `None` for `{}`. Generated code's `Any` parses
-/// here too, with the process's pool.
-pub(crate) fn any_parts(
+/// The URL and the encoding of the message an `Any` holds, from the
+/// fields beside its `@type` (read whole), the type found in `pool`.
+fn held(
     pool: &DescriptorPool,
-    json: Json,
+    url: String,
+    mut fields: serde_json::Map<String, Json>,
     options: JsonOptions,
-) -> Result<Option<(String, Vec<u8>)>, String> {
-    let mut fields = match json {
-        Json::Object(fields) => fields,
-        other => {
-            return Err(std::format!(
-                "expected a JSON object for google.protobuf.Any, found {other}"
-            ))
-        }
-    };
-    let url = match fields.remove("@type") {
-        Some(Json::String(url)) => url,
-        Some(other) => return Err(std::format!("`@type` must be a string, not {other}")),
-        None if fields.is_empty() => return Ok(None),
-        None => return Err("google.protobuf.Any needs an `@type`".into()),
-    };
-    let name = url.rsplit_once('/').map_or(url.as_str(), |(_, name)| name);
+) -> Result<(String, Vec<u8>), String> {
+    let name = type_name(&url);
     let Some(ty) = pool.get_message_by_name(name) else {
         return Err(super::unknown_type(name));
     };
@@ -683,7 +699,104 @@ pub(crate) fn any_parts(
         }
         message_from_json(&ty, Json::Object(fields), options)?
     };
-    Ok(Some((url, held.encode_to_vec())))
+    Ok((url, held.encode_to_vec()))
+}
+
+/// The full name in a type URL (what follows its last `/`).
+fn type_name(url: &str) -> &str {
+    url.rsplit_once('/').map_or(url, |(_, name)| name)
+}
+
+/// What an `Any`'s JSON gives.
+pub(crate) enum AnyJson {
+    /// `null`.
+    Null,
+    /// Its type URL and the held message's encoding; `None` for `{}`.
+    Parts(Option<(String, Vec<u8>)>),
+}
+
+/// An `Any` from JSON, its types found in `pool`. When `@type` comes
+/// first, as printers put it, the held message streams through the
+/// one-pass parser; otherwise (and for the types with a form of their own,
+/// and `Empty`'s old form) the object is read whole first. A key given
+/// twice is refused either way. Generated code's `Any` parses here too,
+/// with the process's pool.
+pub(crate) struct AnySeed<'a> {
+    pub(crate) pool: &'a DescriptorPool,
+    pub(crate) options: JsonOptions,
+}
+
+impl<'de> DeserializeSeed<'de> for AnySeed<'_> {
+    type Value = AnyJson;
+
+    fn deserialize<D: Deserializer<'de>>(self, de: D) -> Result<AnyJson, D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for AnySeed<'_> {
+    type Value = AnyJson;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object for google.protobuf.Any")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<AnyJson, E> {
+        Ok(AnyJson::Null)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyJson, A::Error> {
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(AnyJson::Parts(None));
+        };
+        let Strict(value) = map.next_value()?;
+        let url = match value {
+            Json::String(url) if first == "@type" => url,
+            value => {
+                // `@type` later, or not at all: the object whole.
+                let object = strict::rest_of_object(&mut map, serde_json::Map::from_iter([(first, value)]))?;
+                let any = any_from_json_parts(self.pool, Json::Object(object), self.options);
+                return any.map(AnyJson::Parts).map_err(de::Error::custom);
+            }
+        };
+        let name = type_name(&url);
+        let streams = !has_own_form(name) && name != "google.protobuf.Any" && name != "google.protobuf.Empty";
+        let ty = match self.pool.get_message_by_name(name) {
+            Some(ty) if streams => ty,
+            _ => {
+                let first = serde_json::Map::from_iter([("@type".into(), Json::String(url))]);
+                let object = strict::rest_of_object(&mut map, first)?;
+                let any = any_from_json_parts(self.pool, Json::Object(object), self.options);
+                return any.map(AnyJson::Parts).map_err(de::Error::custom);
+            }
+        };
+        let message = Message {
+            descriptor: &ty,
+            options: self.options,
+            in_any: true,
+        };
+        let held = message.visit_map(map)?;
+        Ok(AnyJson::Parts(Some((url, held.encode_to_vec()))))
+    }
+}
+
+/// [`AnyJson::Parts`] of an `Any`'s object read whole.
+fn any_from_json_parts(
+    pool: &DescriptorPool,
+    json: Json,
+    options: JsonOptions,
+) -> Result<Option<(String, Vec<u8>)>, String> {
+    let Json::Object(mut fields) = json else {
+        return Err(std::format!(
+            "expected a JSON object for google.protobuf.Any, found {json}"
+        ));
+    };
+    match fields.remove("@type") {
+        Some(Json::String(url)) => held(pool, url, fields, options).map(Some),
+        Some(other) => Err(std::format!("`@type` must be a string, not {other}")),
+        None if fields.is_empty() => Ok(None),
+        None => Err("google.protobuf.Any needs an `@type`".into()),
+    }
 }
 
 /// A well-known type from its own JSON form, through its generated type,

@@ -69,16 +69,24 @@ impl<'de> Visitor<'de> for StrictVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut object = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let Strict(value) = map.next_value()?;
-            if object.contains_key(&key) {
-                return Err(de::Error::custom(format_args!(
-                    "the key \"{key}\" appears twice in one object"
-                )));
-            }
-            object.insert(key, value);
-        }
-        Ok(Value::Object(object))
+        rest_of_object(&mut map, Map::new()).map(Value::Object)
     }
+}
+
+/// The entries left in `map`, parsed strictly, added to `object` (the
+/// entries already read): a key given twice is refused.
+pub(super) fn rest_of_object<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    mut object: Map<String, Value>,
+) -> Result<Map<String, Value>, A::Error> {
+    while let Some(key) = map.next_key::<String>()? {
+        let Strict(value) = map.next_value()?;
+        if object.contains_key(&key) {
+            return Err(de::Error::custom(format_args!(
+                "the key \"{key}\" appears twice in one object"
+            )));
+        }
+        object.insert(key, value);
+    }
+    Ok(object)
 }
