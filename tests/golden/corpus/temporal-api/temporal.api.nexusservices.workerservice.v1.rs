@@ -34,17 +34,18 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
-            match tag {
-                0x0a => {
-                    __fastrs::compact::push::<
+        static TABLE: __fastrs::table::Table<ExecuteCommandsRequest> = __fastrs::table::Table::new(
+            &[
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
-                    >(&mut self.commands, r, depth, 0x0a)
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }?;
-        }
-        ::core::result::Result::Ok(())
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsRequest, commands)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ExecuteCommandsRequest, unknown_fields),
+        );
+        __fastrs::table::merge(self, &TABLE, r, depth)
     }
     fn clear(&mut self) {
         self.commands.clear();
@@ -99,19 +100,20 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
-            match tag {
-                0x0a => {
-                    __fastrs::compact::push::<
+        static TABLE: __fastrs::table::Table<ExecuteCommandsResponse> = __fastrs::table::Table::new(
+            &[
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
                         __fastrs::Msg<
                             super::super::super::worker::v1::WorkerCommandResult,
                         >,
-                    >(&mut self.results, r, depth, 0x0a)
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }?;
-        }
-        ::core::result::Result::Ok(())
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsResponse, results)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ExecuteCommandsResponse, unknown_fields),
+        );
+        __fastrs::table::merge(self, &TABLE, r, depth)
     }
     fn clear(&mut self) {
         self.results.clear();
