@@ -73,13 +73,17 @@ mod golden_editions {
     include!("../golden/golden.editions.rs");
 }
 
+/// Size-mode code has no `unsafe` of its own (its tables' offsets come from
+/// the runtime's `table_field!`), so crates that forbid it can hold it.
 #[deny(warnings)]
+#[forbid(unsafe_code)]
 #[allow(dead_code)]
 mod golden_size {
     include!("../golden/size/golden.rs");
 }
 
 #[deny(warnings)]
+#[forbid(unsafe_code)]
 #[allow(dead_code)]
 mod golden2_size {
     include!("../golden/size/golden2.rs");

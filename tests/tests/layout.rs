@@ -10,7 +10,8 @@
 //! `#[cfg(test)]` items.
 //!
 //! The runtime's lower layers are also checked for order: wire, schema,
-//! message, codec, field, view, outline, each using only those before it.
+//! message, codec, field, view, outline, table, each using only those
+//! before it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
