@@ -34,11 +34,12 @@ pub(super) fn merge_body(msg: &Message) -> TokenStream {
         .collect();
     entries.sort_by_key(|&(number, _)| number);
     let index = by_number(&entries);
+    let count = Literal::usize_unsuffixed(entries.len());
     let entries = entries.iter().map(|(_, e)| e);
     let unknown = &msg.unknown_fields;
     quote! {
-        static TABLE: __fastrs::table::Table<#ty> = __fastrs::table::Table::new(
-            &[#(#entries),*],
+        static TABLE: __fastrs::table::Table<#ty, #count> = __fastrs::table::Table::new(
+            [#(#entries),*],
             &[#(#index),*],
             ::fastrs::table_field!(#ty, #unknown),
         );

@@ -4,16 +4,17 @@
 //! [`Table`] with one [`Entry`] per field number (its tags, the field's
 //! offset in the struct, and how to read it), run by one interpreter,
 //! [`merge`], compiled once in this crate. Scalars, strings and bytes are
-//! read inside the interpreter; other fields through a function per codec
-//! and shape ([`FieldOp`]), compiled once per type like the out-of-line
-//! codecs of `outline`; oneof members and map entries through the
+//! read inside the interpreter; other fields through the out-of-line
+//! functions `outline` already compiles once per codec (called through
+//! pointers with their reference parameters erased), closed enums through
+//! functions of their own; oneof members and map entries through the
 //! message's own [`Hooks`], the one piece of decoding code it keeps.
 //!
 //! Offsets come from `core::mem::offset_of!` and nothing else: entries are
 //! located only by [`table_field!`](crate::table_field), which pairs each
-//! offset with a check, at compile time, that the field there has the type
-//! the entry reads. One function, `field_at`, turns an offset back into
-//! a reference.
+//! offset with the field's type, checked at compile time against the type
+//! the entry reads ([`FieldOp`]). One function, `field_at`, turns an
+//! offset back into a reference.
 #![allow(unsafe_code)]
 
 use alloc::string::String;
@@ -48,6 +49,29 @@ pub struct Offsets {
     unknown: u32,
 }
 
+/// An `outline::Ops` function reading one value into the field at `field`
+/// (`merge_ool`, `merge_optional_ool`), with its reference parameter
+/// erased to a pointer.
+///
+/// # Safety
+/// `field` points to a live, exclusively borrowed value of the type the
+/// function was made for. (Calling the codec's function through this type
+/// is sound: `&mut T` and `*mut u8` are ABI-compatible, std's "ABI
+/// compatibility" of function pointers.)
+pub type MergeFn = unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
+
+/// `push_ool`, erased as [`MergeFn`] is.
+///
+/// # Safety
+/// As [`MergeFn`], for the field's `Vec`.
+pub type PushFn = unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
+
+/// `merge_packed_ool`, erased as [`MergeFn`] is.
+///
+/// # Safety
+/// As [`MergeFn`], for the field's `Vec`.
+pub type PackedFn = unsafe fn(r: &mut Reader<'_>, field: *mut u8) -> Result<(), DecodeError>;
+
 /// Calls a message's [`Hooks::merge_hooked`].
 ///
 /// # Safety
@@ -76,7 +100,16 @@ pub enum Op {
     Str,
     LaxStr,
     Bytes,
-    /// Any other field, through its codec's function.
+    /// A singular field of another codec, through the codec's own
+    /// out-of-line `merge_ool` or `merge_optional_ool`.
+    Merge(MergeFn),
+    /// A repeated field that cannot be packed, through `push_ool`.
+    Push(PushFn),
+    /// A packable repeated field: `merge_packed_ool` for a packed run,
+    /// `push_ool` for one element.
+    Packable(PackedFn, PushFn),
+    /// A closed enum, through its function (unknown numbers go to the
+    /// unknown fields).
     Field(FieldFn),
     /// A oneof member or map entry: the message's [`Hooks`].
     Hook(HookFn),
@@ -166,7 +199,7 @@ macro_rules! through_codec {
             // SAFETY: `implicit::<C>` reads a `C::Value`.
             unsafe impl<$($param $(: $bound)?),*> FieldOp for Implicit<$codec> {
                 type Field = <$codec as Codec>::Value;
-                const OP: Op = Op::Field(implicit::<$codec>);
+                const OP: Op = Op::Merge(erase_merge::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool));
             }
         )*
     };
@@ -179,32 +212,35 @@ through_codec! {
 // SAFETY: `implicit::<C>` reads a `C::Value`.
 unsafe impl<M: crate::Message, const NUMBER: u32> FieldOp for Implicit<codec::Group<M, NUMBER>> {
     type Field = M;
-    const OP: Op = Op::Field(implicit::<codec::Group<M, NUMBER>>);
+    const OP: Op = Op::Merge(erase_merge::<M>(<codec::Group<M, NUMBER> as Ops>::merge_ool));
 }
 
 #[cfg(feature = "bytes")]
 // SAFETY: `implicit::<C>` reads a `C::Value`.
 unsafe impl FieldOp for Implicit<codec::SharedBytes> {
     type Field = bytes::Bytes;
-    const OP: Op = Op::Field(implicit::<codec::SharedBytes>);
+    const OP: Op = Op::Merge(erase_merge::<bytes::Bytes>(<codec::SharedBytes as Ops>::merge_ool));
 }
 
 // SAFETY: `optional::<C>` reads an `Option<C::Value>`.
 unsafe impl<C: Ops> FieldOp for Optional<C> {
     type Field = Option<C::Value>;
-    const OP: Op = Op::Field(optional::<C>);
+    const OP: Op = Op::Merge(erase_merge::<Option<C::Value>>(C::merge_optional_ool));
 }
 
 // SAFETY: `repeated::<C>` reads a `Vec<C::Value>`.
 unsafe impl<C: Ops> FieldOp for Repeated<C> {
     type Field = Vec<C::Value>;
-    const OP: Op = Op::Field(repeated::<C>);
+    const OP: Op = Op::Push(erase_push::<C::Value>(C::push_ool));
 }
 
 // SAFETY: `packable::<C>` reads a `Vec<C::Value>`.
 unsafe impl<C: PackedOps> FieldOp for Packable<C> {
     type Field = Vec<C::Value>;
-    const OP: Op = Op::Field(packable::<C>);
+    const OP: Op = Op::Packable(
+        erase_packed::<C::Value>(C::merge_packed_ool),
+        erase_push::<C::Value>(C::push_ool),
+    );
 }
 
 // SAFETY: `implicit_closed::<E>` reads an `E`.
@@ -223,6 +259,25 @@ unsafe impl<E: Enum> FieldOp for OptionalClosed<E> {
 unsafe impl<E: Enum> FieldOp for RepeatedClosed<E> {
     type Field = Vec<E>;
     const OP: Op = Op::Field(repeated_closed::<E>);
+}
+
+/// `f` as a [`MergeFn`].
+const fn erase_merge<T>(f: fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>) -> MergeFn {
+    // SAFETY: a function pointer to a function pointer of the same size;
+    // calls through it pass a `*mut T` for the `&mut T` (see `MergeFn`).
+    unsafe { core::mem::transmute::<fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>, MergeFn>(f) }
+}
+
+/// `f` as a [`PushFn`].
+const fn erase_push<T>(f: fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>) -> PushFn {
+    // SAFETY: as in `erase_merge`.
+    unsafe { core::mem::transmute::<fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>, PushFn>(f) }
+}
+
+/// `f` as a [`PackedFn`].
+const fn erase_packed<T>(f: fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>) -> PackedFn {
+    // SAFETY: as in `erase_merge`.
+    unsafe { core::mem::transmute::<fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>, PackedFn>(f) }
 }
 
 /// One field number of a message `M`: the tags it reads (the main one, and
@@ -309,11 +364,11 @@ pub struct FieldAt<M, T> {
 
 impl<M, T> FieldAt<M, T> {
     /// # Safety
-    /// `offset` is `offset_of!(M, f)` for a field `f`, and `_field` is
-    /// `|m| &m.f` (which checks its type).
+    /// `offset` is `offset_of!(M, f)` for a field `f`, and `_field` points
+    /// to `f` (which gives its type).
     #[doc(hidden)]
     #[must_use]
-    pub const unsafe fn new(offset: usize, _field: fn(&M) -> &T) -> Self {
+    pub const unsafe fn new(offset: usize, _field: *const T) -> Self {
         Self {
             offset,
             _message: PhantomData,
@@ -342,45 +397,25 @@ unsafe fn hook<M: Hooks>(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32)
     msg.merge_hooked(r, depth, tag)
 }
 
-/// The decode table of message `M`: its entries by ascending field number,
-/// and for the numbers below `by_number.len()`, the index of each one's
-/// entry plus one (0 for none).
-pub struct Table<M: 'static> {
-    entries: &'static [Entry<M>],
+/// The decode table of message `M`: its `N` entries by ascending field
+/// number, and for the numbers below `by_number.len()`, the index of each
+/// one's entry plus one (0 for none). A wrong index or order only makes
+/// fields unknown: the interpreter checks each record's tag against the
+/// entry it finds.
+pub struct Table<M: 'static, const N: usize> {
+    entries: [Entry<M>; N],
     by_number: &'static [u16],
     unknown: u32,
 }
 
-impl<M: 'static> Table<M> {
+impl<M: 'static, const N: usize> Table<M, N> {
     /// A table of `entries` (by ascending number, as `by_number` indexes
-    /// them) with unknown fields kept at `unknown`.
-    ///
-    /// # Panics
-    /// At compile time (tables are statics), if `by_number` does not index
-    /// `entries` or the entries are not in number order.
+    /// them) with unknown fields kept at `unknown`. The entries are held by
+    /// value: a static's array of them then needs no promotion to
+    /// `'static`, which the type checks of [`table_field!`](crate::table_field)
+    /// would prevent.
     #[must_use]
-    pub const fn new(
-        entries: &'static [Entry<M>],
-        by_number: &'static [u16],
-        unknown: FieldAt<M, UnknownFields>,
-    ) -> Self {
-        let mut i = 0;
-        while i < by_number.len() {
-            let at = by_number[i] as usize;
-            assert!(
-                at == 0 || (at <= entries.len() && entries[at - 1].raw.number() as usize == i),
-                "fastrs: a table's index names the wrong entry"
-            );
-            i += 1;
-        }
-        let mut i = 1;
-        while i < entries.len() {
-            assert!(
-                entries[i - 1].raw.number() < entries[i].raw.number(),
-                "fastrs: a table's entries are out of order"
-            );
-            i += 1;
-        }
+    pub const fn new(entries: [Entry<M>; N], by_number: &'static [u16], unknown: FieldAt<M, UnknownFields>) -> Self {
         Self {
             entries,
             by_number,
@@ -395,14 +430,14 @@ impl<M: 'static> Table<M> {
 /// # Errors
 /// The input is malformed or breaks a decode limit.
 #[inline]
-pub fn merge<M: 'static>(
+pub fn merge<M: 'static, const N: usize>(
     msg: &mut M,
-    table: &'static Table<M>,
+    table: &'static Table<M, N>,
     r: &mut Reader<'_>,
     depth: u32,
 ) -> Result<(), DecodeError> {
     // SAFETY: `Entry<M>` is a `repr(transparent)` `Raw`.
-    let entries = unsafe { core::slice::from_raw_parts(table.entries.as_ptr().cast::<Raw>(), table.entries.len()) };
+    let entries = unsafe { core::slice::from_raw_parts(table.entries.as_ptr().cast::<Raw>(), N) };
     let table = Erased {
         entries,
         by_number: table.by_number,
@@ -449,6 +484,16 @@ unsafe fn field_at<'m, T>(msg: *mut u8, offset: u32) -> &'m mut T {
     unsafe { &mut *msg.add(offset as usize).cast::<T>() }
 }
 
+/// A pointer to the field at `offset` bytes into the message at `msg`.
+///
+/// # Safety
+/// As [`field_at`]: `offset` is the offset of one of the message's fields.
+#[inline(always)]
+unsafe fn field_ptr(msg: *mut u8, offset: u32) -> *mut u8 {
+    // SAFETY: the caller's contract; the field is inside the message.
+    unsafe { msg.add(offset as usize) }
+}
+
 /// The interpreter.
 ///
 /// # Safety
@@ -486,6 +531,15 @@ unsafe fn merge_erased(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: 
                 Op::Str => codec::Str::merge(field_at(msg, e.offset), r, depth),
                 Op::LaxStr => codec::LaxStr::merge(field_at(msg, e.offset), r, depth),
                 Op::Bytes => codec::Bytes::merge(field_at(msg, e.offset), r, depth),
+                Op::Merge(merge) => merge(field_ptr(msg, e.offset), r, depth),
+                Op::Push(push) => push(field_ptr(msg, e.offset), r, depth, tag),
+                Op::Packable(packed, push) => {
+                    if tag & 7 == u32::from(wire::LEN) {
+                        packed(r, field_ptr(msg, e.offset))
+                    } else {
+                        push(field_ptr(msg, e.offset), r, depth, tag)
+                    }
+                }
                 Op::Field(read) => {
                     let at = Offsets {
                         field: e.offset,
@@ -503,51 +557,6 @@ unsafe fn merge_erased(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: 
 
 // The `FieldFn`s. SAFETY (each `field_at`): `FieldFn`'s contract; the
 // field and the unknown fields are distinct fields of the message.
-
-unsafe fn implicit<C: Ops>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    depth: u32,
-    _tag: u32,
-) -> Result<(), DecodeError> {
-    C::merge_ool(unsafe { field_at(msg, at.field) }, r, depth)
-}
-
-unsafe fn optional<C: Ops>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    depth: u32,
-    _tag: u32,
-) -> Result<(), DecodeError> {
-    C::merge_optional_ool(unsafe { field_at(msg, at.field) }, r, depth)
-}
-
-unsafe fn repeated<C: Ops>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    C::push_ool(unsafe { field_at(msg, at.field) }, r, depth, tag)
-}
-
-unsafe fn packable<C: PackedOps>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    let values = unsafe { field_at(msg, at.field) };
-    if tag & 7 == u32::from(wire::LEN) {
-        C::merge_packed_ool(r, values)
-    } else {
-        C::push_ool(values, r, depth, tag)
-    }
-}
 
 unsafe fn implicit_closed<E: Enum>(
     msg: *mut u8,
@@ -598,11 +607,15 @@ unsafe fn repeated_closed<E: Enum>(
 #[macro_export]
 macro_rules! table_field {
     ($msg:ty, $field:ident) => {
-        // SAFETY: the offset and the type check are of the same field.
+        // SAFETY: the offset and the pointer are of the same field. The
+        // pointer, made at compile time (tables are statics), only gives
+        // the field's type: no value of `$msg` is read, and no code is
+        // compiled for it.
         unsafe {
-            $crate::__private::table::FieldAt::<$msg, _>::new(::core::mem::offset_of!($msg, $field), |m: &$msg| {
-                &m.$field
-            })
+            $crate::__private::table::FieldAt::<$msg, _>::new(
+                ::core::mem::offset_of!($msg, $field),
+                &raw const (*::core::mem::MaybeUninit::<$msg>::uninit().as_ptr()).$field,
+            )
         }
     };
 }

@@ -58,8 +58,8 @@ impl Hooks for All {
     }
 }
 
-static TABLE: Table<All> = Table::new(
-    &[
+static TABLE: Table<All, 29> = Table::new(
+    [
         Entry::new::<Implicit<codec::Int32>>(1 << 3, 0, crate::table_field!(All, int32)),
         Entry::new::<Implicit<codec::Int64>>(2 << 3, 0, crate::table_field!(All, int64)),
         Entry::new::<Implicit<codec::Uint32>>(3 << 3, 0, crate::table_field!(All, uint32)),

@@ -37,8 +37,8 @@ impl ::fastrs::Message for Blob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Blob> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Blob, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Blob, key)),
@@ -387,8 +387,8 @@ impl ::fastrs::Message for GetRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(GetRequest, key)),
@@ -491,8 +491,8 @@ impl ::fastrs::Message for ListRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ListRequest, prefix)),

@@ -80,8 +80,8 @@ impl ::fastrs::Message for Defaults {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Defaults> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Defaults, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(Defaults, count)),
@@ -203,8 +203,8 @@ impl ::fastrs::Message for Order {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Order> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Order, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(Order, id)),
@@ -467,8 +467,8 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Shipping> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Shipping, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<__fastrs::LaxStr>,
                     >(0x3a, 0, ::fastrs::table_field!(Shipping, city)),
@@ -551,8 +551,8 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Line> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Line, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<__fastrs::LaxStr>,
                     >(0x4a, 0, ::fastrs::table_field!(Line, sku)),
@@ -648,8 +648,8 @@ impl ::fastrs::Message for Keywords {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Keywords> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Keywords, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(Keywords, r#type)),
@@ -738,8 +738,8 @@ pub mod keywords {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Option> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Option, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<__fastrs::Int32>,
                     >(0x08, 0, ::fastrs::table_field!(Option, some)),
@@ -811,8 +811,8 @@ impl ::fastrs::Message for Old {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Old> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Old, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(Old, x)),

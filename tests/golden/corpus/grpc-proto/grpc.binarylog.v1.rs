@@ -136,8 +136,8 @@ impl ::fastrs::Message for GrpcLogEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GrpcLogEntry, 11> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -497,8 +497,8 @@ impl ::fastrs::Message for ClientHeader {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientHeader> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientHeader, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
                 >(0x0a, 0, ::fastrs::table_field!(ClientHeader, metadata)),
@@ -571,8 +571,8 @@ impl ::fastrs::Message for ServerHeader {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHeader> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerHeader, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerHeader, metadata)),
@@ -659,8 +659,8 @@ impl ::fastrs::Message for Trailer {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Trailer> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Trailer, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
                 >(0x0a, 0, ::fastrs::table_field!(Trailer, metadata)),
@@ -741,8 +741,8 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Message, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x08, 0, ::fastrs::table_field!(Message, length)),
@@ -826,8 +826,8 @@ impl ::fastrs::Message for Metadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Metadata, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
                 >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
@@ -893,8 +893,8 @@ impl ::fastrs::Message for MetadataEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MetadataEntry, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
@@ -974,8 +974,8 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Address, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<address::Type>>,
                 >(0x08, 0, ::fastrs::table_field!(Address, r#type)),

@@ -168,8 +168,8 @@ impl ::fastrs::Message for GrpcLogEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GrpcLogEntry, 13> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>,
                 >(0x08, 0, ::fastrs::table_field!(GrpcLogEntry, r#type)),
@@ -467,8 +467,8 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Message, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x08, 0, ::fastrs::table_field!(Message, flags)),
@@ -548,8 +548,8 @@ impl ::fastrs::Message for Metadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Metadata, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
                 >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
@@ -617,8 +617,8 @@ impl ::fastrs::Message for MetadataEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MetadataEntry, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
@@ -710,8 +710,8 @@ impl ::fastrs::Message for Peer {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Peer> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Peer, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<peer::PeerType>>,
                 >(0x08, 0, ::fastrs::table_field!(Peer, peer_type)),
@@ -840,8 +840,8 @@ impl ::fastrs::Message for Uint128 {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Uint128> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Uint128, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Fixed64>,
                 >(0x09, 0, ::fastrs::table_field!(Uint128, high)),

@@ -73,8 +73,8 @@ impl ::fastrs::Message for Channel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Channel> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Channel, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ChannelRef>>,
                 >(0x0a, 0, ::fastrs::table_field!(Channel, r#ref)),
@@ -191,8 +191,8 @@ impl ::fastrs::Message for Subchannel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Subchannel> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Subchannel, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<SubchannelRef>>,
                 >(0x0a, 0, ::fastrs::table_field!(Subchannel, r#ref)),
@@ -274,8 +274,8 @@ impl ::fastrs::Message for ChannelConnectivityState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelConnectivityState> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelConnectivityState, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<channel_connectivity_state::State>,
@@ -459,8 +459,8 @@ impl ::fastrs::Message for ChannelData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelData> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelData, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ChannelConnectivityState>>,
                 >(0x0a, 0, ::fastrs::table_field!(ChannelData, state)),
@@ -612,8 +612,8 @@ impl ::fastrs::Message for ChannelTraceEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTraceEvent> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelTraceEvent, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ChannelTraceEvent, description)),
@@ -821,8 +821,8 @@ impl ::fastrs::Message for ChannelTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTrace> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelTrace, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(ChannelTrace, num_events_logged)),
@@ -900,8 +900,8 @@ impl ::fastrs::Message for ChannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelRef> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelRef, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(ChannelRef, channel_id)),
@@ -973,8 +973,8 @@ impl ::fastrs::Message for SubchannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SubchannelRef> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SubchannelRef, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x38, 0, ::fastrs::table_field!(SubchannelRef, subchannel_id)),
@@ -1046,8 +1046,8 @@ impl ::fastrs::Message for SocketRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketRef> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketRef, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x18, 0, ::fastrs::table_field!(SocketRef, socket_id)),
@@ -1119,8 +1119,8 @@ impl ::fastrs::Message for ServerRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerRef> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerRef, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x28, 0, ::fastrs::table_field!(ServerRef, server_id)),
@@ -1203,8 +1203,8 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Server, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ServerRef>>,
                 >(0x0a, 0, ::fastrs::table_field!(Server, r#ref)),
@@ -1310,8 +1310,8 @@ impl ::fastrs::Message for ServerData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerData> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerData, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ChannelTrace>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerData, trace)),
@@ -1435,8 +1435,8 @@ impl ::fastrs::Message for Socket {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Socket> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Socket, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<SocketRef>>,
                 >(0x0a, 0, ::fastrs::table_field!(Socket, r#ref)),
@@ -1691,8 +1691,8 @@ impl ::fastrs::Message for SocketData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketData> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketData, 15> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(SocketData, streams_started)),
@@ -1879,8 +1879,8 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Address, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -2030,8 +2030,8 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TcpIpAddress> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<TcpIpAddress, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bytes>,
                     >(0x0a, 0, ::fastrs::table_field!(TcpIpAddress, ip_address)),
@@ -2094,8 +2094,8 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UdsAddress> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<UdsAddress, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(UdsAddress, filename)),
@@ -2165,8 +2165,8 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherAddress> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<OtherAddress, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(OtherAddress, name)),
@@ -2248,11 +2248,8 @@ impl ::fastrs::Message for Security {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Security> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<Security, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(Security, unknown_fields),
         );
@@ -2396,8 +2393,8 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Tls> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Tls, 4> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::hooked(0x0a),
                     __fastrs::table::Entry::hooked(0x12),
                     __fastrs::table::Entry::new::<
@@ -2530,8 +2527,8 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherSecurity> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<OtherSecurity, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(OtherSecurity, name)),
@@ -2620,8 +2617,8 @@ impl ::fastrs::Message for SocketOption {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOption> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketOption, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(SocketOption, name)),
@@ -2691,8 +2688,8 @@ impl ::fastrs::Message for SocketOptionTimeout {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTimeout> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketOptionTimeout, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
@@ -2765,8 +2762,8 @@ impl ::fastrs::Message for SocketOptionLinger {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionLinger> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketOptionLinger, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(SocketOptionLinger, active)),
@@ -3064,8 +3061,8 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTcpInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SocketOptionTcpInfo, 29> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x08, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_state)),
@@ -3283,8 +3280,8 @@ impl ::fastrs::Message for GetTopChannelsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetTopChannelsRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -3364,8 +3361,8 @@ impl ::fastrs::Message for GetTopChannelsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetTopChannelsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Channel>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetTopChannelsResponse, channel)),
@@ -3444,8 +3441,8 @@ impl ::fastrs::Message for GetServersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServersRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetServersRequest, start_server_id)),
@@ -3518,8 +3515,8 @@ impl ::fastrs::Message for GetServersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServersResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Server>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetServersResponse, server)),
@@ -3582,8 +3579,8 @@ impl ::fastrs::Message for GetServerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServerRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetServerRequest, server_id)),
@@ -3643,8 +3640,8 @@ impl ::fastrs::Message for GetServerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServerResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Server>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetServerResponse, server)),
@@ -3726,8 +3723,8 @@ impl ::fastrs::Message for GetServerSocketsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServerSocketsRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetServerSocketsRequest, server_id)),
@@ -3811,8 +3808,8 @@ impl ::fastrs::Message for GetServerSocketsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetServerSocketsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetServerSocketsResponse, socket_ref)),
@@ -3875,8 +3872,8 @@ impl ::fastrs::Message for GetChannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetChannelRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetChannelRequest, channel_id)),
@@ -3936,8 +3933,8 @@ impl ::fastrs::Message for GetChannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetChannelResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Channel>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetChannelResponse, channel)),
@@ -3996,8 +3993,8 @@ impl ::fastrs::Message for GetSubchannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetSubchannelRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetSubchannelRequest, subchannel_id)),
@@ -4057,8 +4054,8 @@ impl ::fastrs::Message for GetSubchannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetSubchannelResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Subchannel>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetSubchannelResponse, subchannel)),
@@ -4127,8 +4124,8 @@ impl ::fastrs::Message for GetSocketRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetSocketRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(GetSocketRequest, socket_id)),
@@ -4192,8 +4189,8 @@ impl ::fastrs::Message for GetSocketResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetSocketResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Socket>>,
                 >(0x0a, 0, ::fastrs::table_field!(GetSocketResponse, socket)),

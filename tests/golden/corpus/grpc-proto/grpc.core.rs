@@ -38,8 +38,8 @@ impl ::fastrs::Message for Bucket {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Bucket> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Bucket, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(Bucket, start)),
@@ -99,8 +99,8 @@ impl ::fastrs::Message for Histogram {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Histogram> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Histogram, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Bucket>>,
                 >(0x0a, 0, ::fastrs::table_field!(Histogram, buckets)),
@@ -177,8 +177,8 @@ impl ::fastrs::Message for Metric {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metric> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Metric, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Metric, name)),
@@ -285,8 +285,8 @@ impl ::fastrs::Message for Stats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Stats> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Stats, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Metric>>,
                 >(0x0a, 0, ::fastrs::table_field!(Stats, metrics)),

@@ -96,8 +96,8 @@ impl ::fastrs::Message for AltsContext {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AltsContext> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<AltsContext, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(AltsContext, application_protocol)),
@@ -227,8 +227,8 @@ impl ::fastrs::Message for Endpoint {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Endpoint> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Endpoint, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Endpoint, ip_address)),
@@ -320,8 +320,8 @@ impl ::fastrs::Message for Identity {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Identity> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Identity, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -574,8 +574,8 @@ impl ::fastrs::Message for StartClientHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartClientHandshakeReq> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartClientHandshakeReq, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>,
                 >(
@@ -775,8 +775,8 @@ impl ::fastrs::Message for ServerHandshakeParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHandshakeParameters> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerHandshakeParameters, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(
@@ -949,8 +949,8 @@ impl ::fastrs::Message for StartServerHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartServerHandshakeReq> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartServerHandshakeReq, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(
@@ -1109,8 +1109,8 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NextHandshakeMessageReq> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NextHandshakeMessageReq, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(NextHandshakeMessageReq, in_bytes)),
@@ -1202,8 +1202,8 @@ impl ::fastrs::Message for HandshakerReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerReq> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HandshakerReq, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -1426,8 +1426,8 @@ impl ::fastrs::Message for HandshakerResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResult> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HandshakerResult, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1530,8 +1530,8 @@ impl ::fastrs::Message for HandshakerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HandshakerStatus, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x08, 0, ::fastrs::table_field!(HandshakerStatus, code)),
@@ -1627,8 +1627,8 @@ impl ::fastrs::Message for HandshakerResp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResp> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HandshakerResp, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(HandshakerResp, out_frames)),
@@ -1712,8 +1712,8 @@ impl ::fastrs::Message for RpcProtocolVersions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RpcProtocolVersions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RpcProtocolVersions, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<rpc_protocol_versions::Version>,
@@ -1791,8 +1791,8 @@ pub mod rpc_protocol_versions {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Version> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Version, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Uint32>,
                     >(0x08, 0, ::fastrs::table_field!(Version, major)),
@@ -1858,8 +1858,8 @@ impl ::fastrs::Message for TransportProtocolPreferences {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TransportProtocolPreferences> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TransportProtocolPreferences, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(
@@ -1926,8 +1926,8 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NegotiatedTransportProtocol> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NegotiatedTransportProtocol, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(

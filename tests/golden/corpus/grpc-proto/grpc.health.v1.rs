@@ -31,8 +31,8 @@ impl ::fastrs::Message for HealthCheckRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthCheckRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HealthCheckRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HealthCheckRequest, service)),
@@ -96,8 +96,8 @@ impl ::fastrs::Message for HealthCheckResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthCheckResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HealthCheckResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<health_check_response::ServingStatus>,
@@ -195,8 +195,8 @@ impl ::fastrs::Message for HealthListRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthListRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<HealthListRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(HealthListRequest, unknown_fields),
         );
@@ -256,8 +256,8 @@ impl ::fastrs::Message for HealthListResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthListResponse> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<HealthListResponse, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(HealthListResponse, unknown_fields),
         );

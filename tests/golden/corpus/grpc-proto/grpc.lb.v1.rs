@@ -53,11 +53,8 @@ impl ::fastrs::Message for LoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<LoadBalanceRequest, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(LoadBalanceRequest, unknown_fields),
         );
@@ -181,8 +178,8 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<InitialLoadBalanceRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(InitialLoadBalanceRequest, name)),
@@ -252,8 +249,8 @@ impl ::fastrs::Message for ClientStatsPerToken {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatsPerToken> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientStatsPerToken, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -378,8 +375,8 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientStats, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -503,8 +500,8 @@ impl ::fastrs::Message for LoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadBalanceResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -648,8 +645,8 @@ impl ::fastrs::Message for FallbackResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FallbackResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<FallbackResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(FallbackResponse, unknown_fields),
         );
@@ -709,8 +706,8 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<InitialLoadBalanceResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
@@ -778,8 +775,8 @@ impl ::fastrs::Message for ServerList {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerList> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerList, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Server>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerList, servers)),
@@ -875,8 +872,8 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Server, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(Server, ip_address)),
@@ -949,8 +946,8 @@ impl ::fastrs::Message for LoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadReportRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportRequest>>,
                 >(0x0a, 0, ::fastrs::table_field!(LoadReportRequest, initial_request)),
@@ -1033,8 +1030,8 @@ impl ::fastrs::Message for InitialLoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<InitialLoadReportRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1135,8 +1132,8 @@ impl ::fastrs::Message for LoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadReportResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportResponse>>,
                 >(0x0a, 0, ::fastrs::table_field!(LoadReportResponse, initial_response)),
@@ -1240,8 +1237,8 @@ impl ::fastrs::Message for InitialLoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<InitialLoadReportResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1394,8 +1391,8 @@ impl ::fastrs::Message for LoadBalancingFeedback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancingFeedback> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadBalancingFeedback, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Float>,
                 >(
@@ -1634,8 +1631,8 @@ impl ::fastrs::Message for Load {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Load> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Load, 15> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Load, load_balance_tag)),
@@ -1869,8 +1866,8 @@ impl ::fastrs::Message for CallMetricData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallMetricData> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CallMetricData, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CallMetricData, metric_name)),
@@ -1954,8 +1951,8 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OrphanedLoadIdentifier> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<OrphanedLoadIdentifier, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(OrphanedLoadIdentifier, load_key)),

@@ -76,8 +76,8 @@ impl ::fastrs::Message for RouteLookupRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RouteLookupRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x1a, 0, ::fastrs::table_field!(RouteLookupRequest, target_type)),
@@ -248,8 +248,8 @@ impl ::fastrs::Message for RouteLookupResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RouteLookupResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x12, 0, ::fastrs::table_field!(RouteLookupResponse, header_data)),
@@ -337,8 +337,8 @@ impl ::fastrs::Message for NameMatcher {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NameMatcher> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NameMatcher, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NameMatcher, key)),
@@ -443,8 +443,8 @@ impl ::fastrs::Message for GrpcKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcKeyBuilder> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GrpcKeyBuilder, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<grpc_key_builder::Name>>,
                 >(0x0a, 0, ::fastrs::table_field!(GrpcKeyBuilder, names)),
@@ -557,8 +557,8 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Name> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Name, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Name, service)),
@@ -640,8 +640,8 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExtraKeys> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ExtraKeys, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(ExtraKeys, host)),
@@ -817,8 +817,8 @@ impl ::fastrs::Message for HttpKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpKeyBuilder> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HttpKeyBuilder, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HttpKeyBuilder, host_patterns)),
@@ -1023,8 +1023,8 @@ impl ::fastrs::Message for RouteLookupConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RouteLookupConfig, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<HttpKeyBuilder>>,
                 >(0x0a, 0, ::fastrs::table_field!(RouteLookupConfig, http_keybuilders)),
@@ -1127,8 +1127,8 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupClusterSpecifier> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RouteLookupClusterSpecifier, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<RouteLookupConfig>>,
                 >(

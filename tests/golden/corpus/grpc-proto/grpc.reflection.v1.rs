@@ -88,8 +88,8 @@ impl ::fastrs::Message for ServerReflectionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerReflectionRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerReflectionRequest, host)),
@@ -303,8 +303,8 @@ impl ::fastrs::Message for ExtensionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExtensionRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ExtensionRequest, containing_type)),
@@ -429,8 +429,8 @@ impl ::fastrs::Message for ServerReflectionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerReflectionResponse, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerReflectionResponse, valid_host)),
@@ -632,8 +632,8 @@ impl ::fastrs::Message for FileDescriptorResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FileDescriptorResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<FileDescriptorResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Bytes>,
                 >(
@@ -707,8 +707,8 @@ impl ::fastrs::Message for ExtensionNumberResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionNumberResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExtensionNumberResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -782,8 +782,8 @@ impl ::fastrs::Message for ListServiceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListServiceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListServiceResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<ServiceResponse>>,
                 >(0x0a, 0, ::fastrs::table_field!(ListServiceResponse, service)),
@@ -845,8 +845,8 @@ impl ::fastrs::Message for ServiceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServiceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServiceResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ServiceResponse, name)),
@@ -913,8 +913,8 @@ impl ::fastrs::Message for ErrorResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ErrorResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ErrorResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ErrorResponse, error_code)),

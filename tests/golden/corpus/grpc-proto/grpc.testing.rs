@@ -34,8 +34,8 @@ impl ::fastrs::Message for PoissonParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PoissonParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PoissonParams, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(PoissonParams, offered_load)),
@@ -87,8 +87,8 @@ impl ::fastrs::Message for ClosedLoopParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClosedLoopParams> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ClosedLoopParams, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ClosedLoopParams, unknown_fields),
         );
@@ -157,11 +157,8 @@ impl ::fastrs::Message for LoadParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<LoadParams, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(LoadParams, unknown_fields),
         );
@@ -291,8 +288,8 @@ impl ::fastrs::Message for SecurityParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SecurityParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SecurityParams, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(SecurityParams, use_test_ca)),
@@ -375,8 +372,8 @@ impl ::fastrs::Message for ChannelArg {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelArg> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChannelArg, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ChannelArg, name)),
@@ -643,8 +640,8 @@ impl ::fastrs::Message for ClientConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientConfig, 19> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ClientConfig, server_targets)),
@@ -787,8 +784,8 @@ impl ::fastrs::Message for ClientStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientStatus, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ClientStats>>,
                 >(0x0a, 0, ::fastrs::table_field!(ClientStatus, stats)),
@@ -848,8 +845,8 @@ impl ::fastrs::Message for Mark {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Mark> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Mark, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(Mark, reset)),
@@ -919,11 +916,8 @@ impl ::fastrs::Message for ClientArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientArgs> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<ClientArgs, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(ClientArgs, unknown_fields),
         );
@@ -1130,8 +1124,8 @@ impl ::fastrs::Message for ServerConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerConfig, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<ServerType>>,
                 >(0x08, 0, ::fastrs::table_field!(ServerConfig, server_type)),
@@ -1245,11 +1239,8 @@ impl ::fastrs::Message for ServerArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerArgs> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<ServerArgs, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(ServerArgs, unknown_fields),
         );
@@ -1374,8 +1365,8 @@ impl ::fastrs::Message for ServerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerStatus, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ServerStats>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerStatus, stats)),
@@ -1433,8 +1424,8 @@ impl ::fastrs::Message for CoreRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<CoreRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(CoreRequest, unknown_fields),
         );
@@ -1488,8 +1479,8 @@ impl ::fastrs::Message for CoreResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CoreResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(CoreResponse, cores)),
@@ -1539,8 +1530,8 @@ impl ::fastrs::Message for Void {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Void> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<Void, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(Void, unknown_fields),
         );
@@ -1657,8 +1648,8 @@ impl ::fastrs::Message for Scenario {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenario> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Scenario, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Scenario, name)),
@@ -1746,8 +1737,8 @@ impl ::fastrs::Message for Scenarios {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenarios> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Scenarios, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Scenario>>,
                 >(0x0a, 0, ::fastrs::table_field!(Scenarios, scenarios)),
@@ -1985,8 +1976,8 @@ impl ::fastrs::Message for ScenarioResultSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResultSummary> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScenarioResultSummary, 20> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(ScenarioResultSummary, qps)),
@@ -2248,8 +2239,8 @@ impl ::fastrs::Message for ScenarioResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResult> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScenarioResult, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Scenario>>,
                 >(0x0a, 0, ::fastrs::table_field!(ScenarioResult, scenario)),
@@ -2338,8 +2329,8 @@ impl ::fastrs::Message for Empty {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Empty> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<Empty, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(Empty, unknown_fields),
         );
@@ -2396,8 +2387,8 @@ impl ::fastrs::Message for BoolValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BoolValue> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BoolValue, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(BoolValue, value)),
@@ -2467,8 +2458,8 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Payload, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
                 >(0x08, 0, ::fastrs::table_field!(Payload, r#type)),
@@ -2539,8 +2530,8 @@ impl ::fastrs::Message for EchoStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EchoStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<EchoStatus, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(EchoStatus, code)),
@@ -2694,8 +2685,8 @@ impl ::fastrs::Message for SimpleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SimpleRequest, 11> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
                 >(0x08, 0, ::fastrs::table_field!(SimpleRequest, response_type)),
@@ -2847,8 +2838,8 @@ impl ::fastrs::Message for SimpleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SimpleResponse, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(SimpleResponse, payload)),
@@ -2939,8 +2930,8 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StreamingInputCallRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(StreamingInputCallRequest, payload)),
@@ -3010,8 +3001,8 @@ impl ::fastrs::Message for StreamingInputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StreamingInputCallResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(
@@ -3106,8 +3097,8 @@ impl ::fastrs::Message for ResponseParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResponseParameters> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResponseParameters, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ResponseParameters, size)),
@@ -3221,8 +3212,8 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StreamingOutputCallRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
                 >(
@@ -3326,8 +3317,8 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StreamingOutputCallResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(StreamingOutputCallResponse, payload)),
@@ -3399,8 +3390,8 @@ impl ::fastrs::Message for ReconnectParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ReconnectParams, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(
@@ -3468,8 +3459,8 @@ impl ::fastrs::Message for ReconnectInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ReconnectInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(ReconnectInfo, passed)),
@@ -3548,8 +3539,8 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadBalancerStatsRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(LoadBalancerStatsRequest, num_rpcs)),
@@ -3662,8 +3653,8 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadBalancerStatsResponse, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -3819,8 +3810,8 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<MetadataEntry, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
@@ -3889,8 +3880,8 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcMetadata> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<RpcMetadata, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
                     >(0x0a, 0, ::fastrs::table_field!(RpcMetadata, metadata)),
@@ -3950,8 +3941,8 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataByPeer> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<MetadataByPeer, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<__fastrs::Msg<RpcMetadata>>,
                     >(0x0a, 0, ::fastrs::table_field!(MetadataByPeer, rpc_metadata)),
@@ -4016,8 +4007,8 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcsByPeer> = __fastrs::table::Table::new(
-                &[__fastrs::table::Entry::hooked(0x0a)],
+            static TABLE: __fastrs::table::Table<RpcsByPeer, 1> = __fastrs::table::Table::new(
+                [__fastrs::table::Entry::hooked(0x0a)],
                 &[0, 1],
                 ::fastrs::table_field!(RpcsByPeer, unknown_fields),
             );
@@ -4133,8 +4124,8 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(LoadBalancerAccumulatedStatsRequest, unknown_fields),
         );
@@ -4244,8 +4235,8 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsResponse, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -4409,8 +4400,8 @@ pub mod load_balancer_accumulated_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MethodStats> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<MethodStats, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(0x08, 0, ::fastrs::table_field!(MethodStats, rpcs_started)),
@@ -4524,8 +4515,8 @@ impl ::fastrs::Message for ClientConfigureRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientConfigureRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Packable<
                         __fastrs::OpenEnum<client_configure_request::RpcType>,
@@ -4616,8 +4607,8 @@ pub mod client_configure_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Metadata, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
                     >(0x08, 0, ::fastrs::table_field!(Metadata, r#type)),
@@ -4712,8 +4703,8 @@ impl ::fastrs::Message for ClientConfigureResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ClientConfigureResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ClientConfigureResponse, unknown_fields),
         );
@@ -4766,8 +4757,8 @@ impl ::fastrs::Message for MemorySize {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MemorySize> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MemorySize, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(MemorySize, rss)),
@@ -4859,8 +4850,8 @@ impl ::fastrs::Message for TestOrcaReport {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TestOrcaReport> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TestOrcaReport, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(TestOrcaReport, cpu_utilization)),
@@ -4985,8 +4976,8 @@ impl ::fastrs::Message for SetReturnStatusRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetReturnStatusRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetReturnStatusRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(
@@ -5090,8 +5081,8 @@ impl ::fastrs::Message for HookRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HookRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<hook_request::HookRequestCommand>,
@@ -5204,8 +5195,8 @@ impl ::fastrs::Message for HookResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<HookResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(HookResponse, unknown_fields),
         );
@@ -5265,8 +5256,8 @@ impl ::fastrs::Message for ByteBufferParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ByteBufferParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ByteBufferParams, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ByteBufferParams, req_size)),
@@ -5335,8 +5326,8 @@ impl ::fastrs::Message for SimpleProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleProtoParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SimpleProtoParams, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(SimpleProtoParams, req_size)),
@@ -5392,8 +5383,8 @@ impl ::fastrs::Message for ComplexProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComplexProtoParams> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ComplexProtoParams, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ComplexProtoParams, unknown_fields),
         );
@@ -5472,8 +5463,8 @@ impl ::fastrs::Message for PayloadConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PayloadConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PayloadConfig, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -5672,8 +5663,8 @@ impl ::fastrs::Message for ServerStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStats> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerStats, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(ServerStats, time_elapsed)),
@@ -5765,8 +5756,8 @@ impl ::fastrs::Message for HistogramParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramParams> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HistogramParams, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x09, 0, ::fastrs::table_field!(HistogramParams, resolution)),
@@ -5862,8 +5853,8 @@ impl ::fastrs::Message for HistogramData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramData> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HistogramData, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Packable<__fastrs::Uint32>,
                 >(0x0a, 0x08, ::fastrs::table_field!(HistogramData, bucket)),
@@ -5948,8 +5939,8 @@ impl ::fastrs::Message for RequestResultCount {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestResultCount> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RequestResultCount, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(RequestResultCount, status_code)),
@@ -6061,8 +6052,8 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientStats, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<HistogramData>>,
                 >(0x0a, 0, ::fastrs::table_field!(ClientStats, latencies)),

@@ -40,8 +40,8 @@ impl ::fastrs::Message for StopOnRequestRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopOnRequestRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StopOnRequestRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StopOnRequestRequest, type_url)),
@@ -106,8 +106,8 @@ impl ::fastrs::Message for StopOnRequestResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopOnRequestResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StopOnRequestResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<stop_on_request_response::ResourceFilter>,
@@ -178,8 +178,8 @@ pub mod stop_on_request_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ResourceFilter> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ResourceFilter, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(ResourceFilter, type_url)),
@@ -244,8 +244,8 @@ impl ::fastrs::Message for SetResourcesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetResourcesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetResourcesRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<set_resources_request::ResourceToSet>,
@@ -328,8 +328,8 @@ pub mod set_resources_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ResourceToSet> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ResourceToSet, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(ResourceToSet, type_url)),
@@ -401,8 +401,8 @@ impl ::fastrs::Message for SetResourcesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetResourcesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetResourcesResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
                 >(0x0a, 0, ::fastrs::table_field!(SetResourcesResponse, resource)),

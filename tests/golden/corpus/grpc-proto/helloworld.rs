@@ -32,8 +32,8 @@ impl ::fastrs::Message for HelloRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HelloRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HelloRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HelloRequest, name)),
@@ -92,8 +92,8 @@ impl ::fastrs::Message for HelloReply {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HelloReply> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HelloReply, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HelloReply, message)),

@@ -50,8 +50,8 @@ impl ::fastrs::Message for Http {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Http> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Http, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<HttpRule>>,
                 >(0x0a, 0, ::fastrs::table_field!(Http, rules)),
@@ -466,8 +466,8 @@ impl ::fastrs::Message for HttpRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HttpRule, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HttpRule, selector)),
@@ -686,8 +686,8 @@ impl ::fastrs::Message for CustomHttpPattern {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CustomHttpPattern> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CustomHttpPattern, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CustomHttpPattern, kind)),

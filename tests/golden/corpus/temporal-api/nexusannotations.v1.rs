@@ -36,8 +36,8 @@ impl ::fastrs::Message for OperationOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OperationOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<OperationOptions, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(OperationOptions, name)),
@@ -104,8 +104,8 @@ impl ::fastrs::Message for ServiceOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServiceOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServiceOptions, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ServiceOptions, name)),

@@ -54,11 +54,8 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionOutcome> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<ActivityExecutionOutcome, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(ActivityExecutionOutcome, unknown_fields),
         );
@@ -271,8 +268,8 @@ impl ::fastrs::Message for ActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityOptions, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
@@ -798,8 +795,8 @@ impl ::fastrs::Message for ActivityExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityExecutionInfo, 38> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_id)),
@@ -1279,8 +1276,8 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionListInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityExecutionListInfo, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1454,8 +1451,8 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CallbackInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<callback_info::Trigger>>,
                 >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
@@ -1516,8 +1513,8 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityClosed> = __fastrs::table::Table::new(
-                &[],
+            static TABLE: __fastrs::table::Table<ActivityClosed, 0> = __fastrs::table::Table::new(
+                [],
                 &[],
                 ::fastrs::table_field!(ActivityClosed, unknown_fields),
             );
@@ -1577,8 +1574,8 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger> = __fastrs::table::Table::new(
-                &[__fastrs::table::Entry::hooked(0x0a)],
+            static TABLE: __fastrs::table::Table<Trigger, 1> = __fastrs::table::Table::new(
+                [__fastrs::table::Entry::hooked(0x0a)],
                 &[0, 1],
                 ::fastrs::table_field!(Trigger, unknown_fields),
             );

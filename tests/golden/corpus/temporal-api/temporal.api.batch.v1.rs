@@ -80,8 +80,8 @@ impl ::fastrs::Message for BatchOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BatchOperationInfo, job_id)),
@@ -177,8 +177,8 @@ impl ::fastrs::Message for BatchOperationTermination {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTermination> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationTermination, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -254,8 +254,8 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTerminateActivities> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationTerminateActivities, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -357,8 +357,8 @@ impl ::fastrs::Message for BatchOperationSignal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationSignal> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationSignal, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BatchOperationSignal, signal)),
@@ -436,8 +436,8 @@ impl ::fastrs::Message for BatchOperationCancellation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancellation> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationCancellation, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BatchOperationCancellation, identity)),
@@ -507,8 +507,8 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancelActivities> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationCancelActivities, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -581,8 +581,8 @@ impl ::fastrs::Message for BatchOperationDeletion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeletion> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationDeletion, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BatchOperationDeletion, identity)),
@@ -634,8 +634,8 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeleteActivities> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<BatchOperationDeleteActivities, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(BatchOperationDeleteActivities, unknown_fields),
         );
@@ -746,8 +746,8 @@ impl ::fastrs::Message for BatchOperationReset {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationReset> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationReset, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::ResetType>,
@@ -869,8 +869,9 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             BatchOperationUpdateWorkflowExecutionOptions,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1020,8 +1021,8 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUnpauseActivities> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationUnpauseActivities, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1195,8 +1196,8 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTriggerWorkflowRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationTriggerWorkflowRule, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1400,8 +1401,8 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationResetActivities> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationResetActivities, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1630,8 +1631,8 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUpdateActivityOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BatchOperationUpdateActivityOptions, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(

@@ -175,8 +175,11 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleActivityTaskCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            ScheduleActivityTaskCommandAttributes,
+            13,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -381,8 +384,9 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelActivityTaskCommandAttributes,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -463,8 +467,8 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartTimerCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartTimerCommandAttributes, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -542,8 +546,9 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             CompleteWorkflowExecutionCommandAttributes,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -613,8 +618,11 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FailWorkflowExecutionCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            FailWorkflowExecutionCommandAttributes,
+            1,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -683,8 +691,8 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelTimerCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CancelTimerCommandAttributes, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -748,8 +756,11 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelWorkflowExecutionCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            CancelWorkflowExecutionCommandAttributes,
+            1,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -864,8 +875,9 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionCommandAttributes,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1051,8 +1063,9 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionCommandAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1195,8 +1208,9 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpsertWorkflowSearchAttributesCommandAttributes,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
@@ -1272,8 +1286,9 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ModifyWorkflowPropertiesCommandAttributes,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Memo>,
@@ -1372,8 +1387,8 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordMarkerCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RecordMarkerCommandAttributes, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1658,8 +1673,9 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ContinueAsNewWorkflowExecutionCommandAttributes,
+            16,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
@@ -2113,8 +2129,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionCommandAttributes,
+            19,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2395,8 +2412,8 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ProtocolMessageCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ProtocolMessageCommandAttributes, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2559,8 +2576,11 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleNexusOperationCommandAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            ScheduleNexusOperationCommandAttributes,
+            8,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2734,8 +2754,9 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelNexusOperationCommandAttributes,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -3076,8 +3097,8 @@ impl ::fastrs::Message for Command {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Command> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Command, 20> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::CommandType>,

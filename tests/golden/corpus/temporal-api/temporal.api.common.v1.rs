@@ -44,8 +44,8 @@ impl ::fastrs::Message for DataBlob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DataBlob> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DataBlob, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::EncodingType>,
@@ -111,8 +111,8 @@ impl ::fastrs::Message for Payloads {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payloads> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Payloads, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(Payloads, payloads)),
@@ -195,8 +195,8 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Payload, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
@@ -300,8 +300,8 @@ pub mod payload {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExternalPayloadDetails> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ExternalPayloadDetails, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int64>,
                     >(
@@ -372,8 +372,8 @@ impl ::fastrs::Message for SearchAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SearchAttributes> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<SearchAttributes, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(SearchAttributes, unknown_fields),
         );
@@ -461,8 +461,8 @@ impl ::fastrs::Message for Memo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Memo> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<Memo, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(Memo, unknown_fields),
         );
@@ -551,8 +551,8 @@ impl ::fastrs::Message for Header {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Header> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<Header, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(Header, unknown_fields),
         );
@@ -646,8 +646,8 @@ impl ::fastrs::Message for WorkflowExecution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecution> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecution, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, workflow_id)),
@@ -731,8 +731,8 @@ impl ::fastrs::Message for Execution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Execution> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Execution, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::ExecutionType>,
@@ -802,8 +802,8 @@ impl ::fastrs::Message for WorkflowType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowType> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowType, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowType, name)),
@@ -863,8 +863,8 @@ impl ::fastrs::Message for ActivityType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityType> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityType, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ActivityType, name)),
@@ -972,8 +972,8 @@ impl ::fastrs::Message for RetryPolicy {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RetryPolicy> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RetryPolicy, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
@@ -1068,8 +1068,8 @@ impl ::fastrs::Message for MeteringMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MeteringMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MeteringMetadata, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(
@@ -1146,8 +1146,8 @@ impl ::fastrs::Message for WorkerVersionStamp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionStamp> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerVersionStamp, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerVersionStamp, build_id)),
@@ -1233,8 +1233,8 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionCapabilities> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerVersionCapabilities, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerVersionCapabilities, build_id)),
@@ -1383,8 +1383,8 @@ impl ::fastrs::Message for ResetOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetOptions, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x18),
@@ -1590,8 +1590,8 @@ impl ::fastrs::Message for Callback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Callback> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Callback, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
                 __fastrs::table::Entry::new::<
@@ -1727,8 +1727,8 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Nexus> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Nexus, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Nexus, url)),
@@ -1823,8 +1823,8 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Internal> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Internal, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bytes>,
                     >(0x0a, 0, ::fastrs::table_field!(Internal, data)),
@@ -1923,8 +1923,8 @@ impl ::fastrs::Message for Link {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Link> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Link, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -2150,8 +2150,8 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowEvent> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<WorkflowEvent, 5> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(WorkflowEvent, namespace)),
@@ -2306,8 +2306,8 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<EventReference> = __fastrs::table::Table::new(
-                    &[
+                static TABLE: __fastrs::table::Table<EventReference, 2> = __fastrs::table::Table::new(
+                    [
                         __fastrs::table::Entry::new::<
                             __fastrs::table::Implicit<__fastrs::Int64>,
                         >(0x08, 0, ::fastrs::table_field!(EventReference, event_id)),
@@ -2393,8 +2393,8 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<RequestIdReference> = __fastrs::table::Table::new(
-                    &[
+                static TABLE: __fastrs::table::Table<RequestIdReference, 2> = __fastrs::table::Table::new(
+                    [
                         __fastrs::table::Entry::new::<
                             __fastrs::table::Implicit<__fastrs::Str>,
                         >(
@@ -2472,8 +2472,8 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<BatchJob> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<BatchJob, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(BatchJob, job_id)),
@@ -2546,8 +2546,8 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Activity> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Activity, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Activity, namespace)),
@@ -2630,8 +2630,8 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<NexusOperation> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<NexusOperation, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(NexusOperation, namespace)),
@@ -2721,8 +2721,8 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Workflow> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Workflow, 4> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Workflow, namespace)),
@@ -2804,8 +2804,8 @@ impl ::fastrs::Message for Principal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Principal> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Principal, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Principal, r#type)),
@@ -2958,8 +2958,8 @@ impl ::fastrs::Message for Priority {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Priority> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Priority, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(Priority, priority_key)),
@@ -3044,8 +3044,8 @@ impl ::fastrs::Message for WorkerSelector {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSelector> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<WorkerSelector, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(WorkerSelector, unknown_fields),
         );
@@ -3168,8 +3168,8 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<OnConflictOptions, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
@@ -3288,8 +3288,8 @@ impl ::fastrs::Message for TimeSkippingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimeSkippingConfig, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(TimeSkippingConfig, enabled)),
@@ -3380,8 +3380,8 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingStatePropagation> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimeSkippingStatePropagation, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,

@@ -55,8 +55,8 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroup> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroup, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Packable<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
@@ -144,8 +144,8 @@ impl ::fastrs::Message for ComputeConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfig> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<ComputeConfig, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(ComputeConfig, unknown_fields),
         );
@@ -247,8 +247,8 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupUpdate> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupUpdate, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ComputeConfigScalingGroup>>,
                 >(
@@ -329,8 +329,8 @@ impl ::fastrs::Message for ComputeConfigSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigSummary> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<ComputeConfigSummary, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(ComputeConfigSummary, unknown_fields),
         );
@@ -424,8 +424,8 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupSummary> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupSummary, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Packable<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
@@ -532,8 +532,8 @@ impl ::fastrs::Message for ComputeProvider {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeProvider> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeProvider, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ComputeProvider, r#type)),
@@ -620,8 +620,8 @@ impl ::fastrs::Message for ComputeScaler {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeScaler> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeScaler, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ComputeScaler, r#type)),

@@ -60,8 +60,8 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerDeploymentOptions, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -157,8 +157,8 @@ impl ::fastrs::Message for Deployment {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Deployment> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Deployment, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Deployment, series_name)),
@@ -264,8 +264,8 @@ impl ::fastrs::Message for DeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeploymentInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
                 >(0x0a, 0, ::fastrs::table_field!(DeploymentInfo, deployment)),
@@ -398,8 +398,8 @@ pub mod deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TaskQueueInfo> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<TaskQueueInfo, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(TaskQueueInfo, name)),
@@ -486,8 +486,8 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateDeploymentMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateDeploymentMetadata, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
@@ -601,8 +601,8 @@ impl ::fastrs::Message for DeploymentListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentListInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeploymentListInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
                 >(0x0a, 0, ::fastrs::table_field!(DeploymentListInfo, deployment)),
@@ -867,8 +867,8 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerDeploymentVersionInfo, 17> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersionInfo, version)),
@@ -1107,8 +1107,8 @@ pub mod worker_deployment_version_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<VersionTaskQueueInfo> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<VersionTaskQueueInfo, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueueInfo, name)),
@@ -1205,8 +1205,8 @@ impl ::fastrs::Message for VersionDrainageInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionDrainageInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<VersionDrainageInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -1294,8 +1294,8 @@ impl ::fastrs::Message for ComputeStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ComputeStatus, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<compute_status::ProviderValidationStatus>,
@@ -1375,8 +1375,8 @@ pub mod compute_status {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ProviderValidationStatus> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ProviderValidationStatus, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -1530,8 +1530,8 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerDeploymentInfo, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, name)),
@@ -1808,8 +1808,8 @@ pub mod worker_deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkerDeploymentVersionSummary> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<WorkerDeploymentVersionSummary, 14> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -2047,8 +2047,8 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersion> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerDeploymentVersion, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersion, build_id)),
@@ -2121,8 +2121,8 @@ impl ::fastrs::Message for VersionMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionMetadata> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<VersionMetadata, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(VersionMetadata, unknown_fields),
         );
@@ -2310,8 +2310,8 @@ impl ::fastrs::Message for RoutingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RoutingConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RoutingConfig, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(RoutingConfig, current_version)),
@@ -2476,8 +2476,8 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InheritedAutoUpgradeInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<InheritedAutoUpgradeInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
                 >(

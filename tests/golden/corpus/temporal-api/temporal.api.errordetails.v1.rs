@@ -38,8 +38,8 @@ impl ::fastrs::Message for NotFoundFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NotFoundFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NotFoundFailure, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NotFoundFailure, current_cluster)),
@@ -119,8 +119,11 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionAlreadyStartedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionAlreadyStartedFailure,
+            3,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -220,8 +223,8 @@ impl ::fastrs::Message for NamespaceNotActiveFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceNotActiveFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceNotActiveFailure, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NamespaceNotActiveFailure, namespace)),
@@ -298,8 +301,8 @@ impl ::fastrs::Message for NamespaceUnavailableFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceUnavailableFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceUnavailableFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -387,8 +390,8 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceInvalidStateFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceInvalidStateFailure, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -466,8 +469,8 @@ impl ::fastrs::Message for NamespaceNotFoundFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceNotFoundFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceNotFoundFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NamespaceNotFoundFailure, namespace)),
@@ -517,8 +520,8 @@ impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceAlreadyExistsFailure> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<NamespaceAlreadyExistsFailure, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(NamespaceAlreadyExistsFailure, unknown_fields),
         );
@@ -587,8 +590,8 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientVersionNotSupportedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClientVersionNotSupportedFailure, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -679,8 +682,8 @@ impl ::fastrs::Message for ServerVersionNotSupportedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerVersionNotSupportedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerVersionNotSupportedFailure, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -747,8 +750,8 @@ impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancellationAlreadyRequestedFailure> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<CancellationAlreadyRequestedFailure, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(CancellationAlreadyRequestedFailure, unknown_fields),
         );
@@ -806,8 +809,8 @@ impl ::fastrs::Message for QueryFailedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryFailedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<QueryFailedFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -867,8 +870,8 @@ impl ::fastrs::Message for PermissionDeniedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PermissionDeniedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PermissionDeniedFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PermissionDeniedFailure, reason)),
@@ -945,8 +948,8 @@ impl ::fastrs::Message for ResourceExhaustedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResourceExhaustedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResourceExhaustedFailure, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -1034,8 +1037,8 @@ impl ::fastrs::Message for SystemWorkflowFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SystemWorkflowFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SystemWorkflowFailure, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
@@ -1095,8 +1098,8 @@ impl ::fastrs::Message for WorkflowNotReadyFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowNotReadyFailure> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<WorkflowNotReadyFailure, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(WorkflowNotReadyFailure, unknown_fields),
         );
@@ -1152,8 +1155,8 @@ impl ::fastrs::Message for NewerBuildExistsFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NewerBuildExistsFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NewerBuildExistsFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1221,8 +1224,8 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MultiOperationExecutionFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MultiOperationExecutionFailure, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<multi_operation_execution_failure::OperationStatus>,
@@ -1310,8 +1313,8 @@ pub mod multi_operation_execution_failure {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OperationStatus> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<OperationStatus, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(0x08, 0, ::fastrs::table_field!(OperationStatus, code)),
@@ -1392,8 +1395,11 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionAlreadyStartedFailure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            ActivityExecutionAlreadyStartedFailure,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1483,8 +1489,9 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             NexusOperationExecutionAlreadyStartedFailure,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1555,8 +1562,11 @@ impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletionBufferLostFailure> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskCompletionBufferLostFailure,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 WorkflowTaskCompletionBufferLostFailure, unknown_fields

@@ -33,8 +33,8 @@ impl ::fastrs::Message for WorkflowExecution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecution> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecution, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::history::v1::History>,
@@ -97,8 +97,8 @@ impl ::fastrs::Message for WorkflowExecutions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutions, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<WorkflowExecution>>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutions, items)),

@@ -73,8 +73,8 @@ impl ::fastrs::Message for ApplicationFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ApplicationFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ApplicationFailureInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ApplicationFailureInfo, r#type)),
@@ -181,8 +181,8 @@ impl ::fastrs::Message for TimeoutFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeoutFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimeoutFailureInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
@@ -262,8 +262,8 @@ impl ::fastrs::Message for CanceledFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CanceledFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CanceledFailureInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -328,8 +328,8 @@ impl ::fastrs::Message for TerminatedFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminatedFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TerminatedFailureInfo, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TerminatedFailureInfo, identity)),
@@ -387,8 +387,8 @@ impl ::fastrs::Message for ServerFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ServerFailureInfo, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(ServerFailureInfo, non_retryable)),
@@ -450,8 +450,8 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetWorkflowFailureInfo, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -564,8 +564,8 @@ impl ::fastrs::Message for ActivityFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityFailureInfo, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -710,8 +710,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChildWorkflowExecutionFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ChildWorkflowExecutionFailureInfo, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -876,8 +876,8 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationFailureInfo, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -987,8 +987,8 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusHandlerFailureInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusHandlerFailureInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NexusHandlerFailureInfo, r#type)),
@@ -1073,8 +1073,8 @@ impl ::fastrs::Message for Failure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Failure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Failure, 15> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
@@ -1546,8 +1546,8 @@ impl ::fastrs::Message for MultiOperationExecutionAborted {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MultiOperationExecutionAborted> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<MultiOperationExecutionAborted, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(MultiOperationExecutionAborted, unknown_fields),
         );

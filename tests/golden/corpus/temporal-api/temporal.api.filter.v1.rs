@@ -38,8 +38,8 @@ impl ::fastrs::Message for WorkflowExecutionFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionFilter> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionFilter, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionFilter, workflow_id)),
@@ -101,8 +101,8 @@ impl ::fastrs::Message for WorkflowTypeFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTypeFilter> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTypeFilter, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowTypeFilter, name)),
@@ -171,8 +171,8 @@ impl ::fastrs::Message for StartTimeFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartTimeFilter> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartTimeFilter, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -244,8 +244,8 @@ impl ::fastrs::Message for StatusFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StatusFilter> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StatusFilter, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<

@@ -593,8 +593,11 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionStartedEventAttributes,
+            41,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
@@ -1161,8 +1164,8 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeclinedTargetVersionUpgrade> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeclinedTargetVersionUpgrade, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<
@@ -1263,8 +1266,9 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionCompletedEventAttributes,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -1389,8 +1393,11 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionFailedEventAttributes,
+            4,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -1507,8 +1514,11 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionTimedOutEventAttributes,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
@@ -1765,8 +1775,9 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionContinuedAsNewEventAttributes,
+            16,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2043,8 +2054,8 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskScheduledEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
@@ -2235,8 +2246,8 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskStartedEventAttributes, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -2543,8 +2554,8 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedEventAttributes, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -2760,8 +2771,8 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskTimedOutEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -2949,8 +2960,8 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskFailedEventAttributes, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -3246,8 +3257,8 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskScheduledEventAttributes, 13> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -3522,8 +3533,8 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskStartedEventAttributes, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -3696,8 +3707,8 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskCompletedEventAttributes, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -3865,8 +3876,8 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskFailedEventAttributes, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -4019,8 +4030,8 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskTimedOutEventAttributes, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -4131,8 +4142,9 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ActivityTaskCancelRequestedEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -4269,8 +4281,8 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ActivityTaskCanceledEventAttributes, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -4409,8 +4421,8 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimerStartedEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -4505,8 +4517,8 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerFiredEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimerFiredEventAttributes, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TimerFiredEventAttributes, timer_id)),
@@ -4601,8 +4613,8 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimerCanceledEventAttributes, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -4729,8 +4741,9 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionCancelRequestedEventAttributes,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -4842,8 +4855,11 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionCanceledEventAttributes,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -4966,8 +4982,8 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MarkerRecordedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<MarkerRecordedEventAttributes, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -5157,8 +5173,11 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionSignaledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionSignaledEventAttributes,
+            7,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -5312,8 +5331,9 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionTerminatedEventAttributes,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -5466,8 +5486,9 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -5676,8 +5697,9 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -5854,8 +5876,9 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ExternalWorkflowExecutionCancelRequestedEventAttributes,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -6040,8 +6063,9 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionInitiatedEventAttributes,
+            9,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -6270,8 +6294,9 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionFailedEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -6452,8 +6477,9 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ExternalWorkflowExecutionSignaledEventAttributes,
+            5,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -6583,8 +6609,9 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpsertWorkflowSearchAttributesEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -6680,8 +6707,9 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowPropertiesModifiedEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -7013,8 +7041,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionInitiatedEventAttributes,
+            23,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7425,8 +7454,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionFailedEventAttributes,
+            8,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7624,8 +7654,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionStartedEventAttributes,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7811,8 +7842,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionCompletedEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -8023,8 +8055,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionFailedEventAttributes,
+            8,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -8232,8 +8265,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionCanceledEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -8433,8 +8467,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionTimedOutEventAttributes,
+            7,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -8621,8 +8656,9 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionTerminatedEventAttributes,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -8849,8 +8885,9 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionOptionsUpdatedEventAttributes,
+            9,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
@@ -9042,8 +9079,8 @@ pub mod workflow_execution_options_updated_event_attributes {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowUpdateOptionsUpdate> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<WorkflowUpdateOptionsUpdate, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -9176,8 +9213,9 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowPropertiesModifiedExternallyEventAttributes,
+            5,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9312,8 +9350,9 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ActivityPropertiesModifiedExternallyEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -9431,8 +9470,9 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateAcceptedEventAttributes,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9558,8 +9598,9 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateCompletedEventAttributes,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::update::v1::Meta>,
@@ -9698,8 +9739,9 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateRejectedEventAttributes,
+            5,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9831,8 +9873,9 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateAdmittedEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::update::v1::Request>,
@@ -9932,8 +9975,11 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionPausedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionPausedEventAttributes,
+            3,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10037,8 +10083,11 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionUnpausedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionUnpausedEventAttributes,
+            3,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10154,8 +10203,9 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -10369,8 +10419,11 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            NexusOperationScheduledEventAttributes,
+            11,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10601,8 +10654,8 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationStartedEventAttributes, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -10719,8 +10772,11 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            NexusOperationCompletedEventAttributes,
+            3,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -10830,8 +10886,8 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationFailedEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -10937,8 +10993,8 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationTimedOutEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -11046,8 +11102,8 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationCanceledEventAttributes, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -11149,8 +11205,9 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestedEventAttributes,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -11253,8 +11310,9 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestCompletedEventAttributes,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -11379,8 +11437,9 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestFailedEventAttributes,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -12498,8 +12557,8 @@ impl ::fastrs::Message for HistoryEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistoryEvent> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HistoryEvent, 70> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(HistoryEvent, event_id)),
@@ -14280,8 +14339,8 @@ impl ::fastrs::Message for History {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<History> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<History, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<HistoryEvent>>,
                 >(0x0a, 0, ::fastrs::table_field!(History, events)),

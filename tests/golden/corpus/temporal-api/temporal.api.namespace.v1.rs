@@ -106,8 +106,8 @@ impl ::fastrs::Message for NamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceInfo, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(NamespaceInfo, name)),
@@ -409,8 +409,8 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Capabilities, 17> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bool>,
                     >(
@@ -605,8 +605,8 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Limits> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Limits, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int64>,
                     >(0x08, 0, ::fastrs::table_field!(Limits, blob_size_limit_error)),
@@ -744,8 +744,8 @@ impl ::fastrs::Message for NamespaceConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceConfig, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
@@ -889,8 +889,8 @@ impl ::fastrs::Message for BadBinaries {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaries> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<BadBinaries, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(BadBinaries, unknown_fields),
         );
@@ -990,8 +990,8 @@ impl ::fastrs::Message for BadBinaryInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaryInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BadBinaryInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BadBinaryInfo, reason)),
@@ -1096,8 +1096,8 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateNamespaceInfo, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceInfo, description)),
@@ -1202,8 +1202,8 @@ impl ::fastrs::Message for NamespaceFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceFilter> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceFilter, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(NamespaceFilter, include_deleted)),

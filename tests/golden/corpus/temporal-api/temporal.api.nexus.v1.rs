@@ -34,8 +34,8 @@ impl ::fastrs::Message for Failure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Failure> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Failure, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
@@ -208,8 +208,8 @@ impl ::fastrs::Message for HandlerError {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandlerError> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<HandlerError, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(HandlerError, error_type)),
@@ -287,8 +287,8 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnsuccessfulOperationError> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UnsuccessfulOperationError, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -362,8 +362,8 @@ impl ::fastrs::Message for Link {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Link> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Link, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Link, url)),
@@ -481,8 +481,8 @@ impl ::fastrs::Message for StartOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartOperationRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StartOperationRequest, service)),
@@ -623,8 +623,8 @@ impl ::fastrs::Message for CancelOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CancelOperationRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CancelOperationRequest, service)),
@@ -758,8 +758,8 @@ impl ::fastrs::Message for Request {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Request> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Request, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -917,8 +917,8 @@ pub mod request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Capabilities, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bool>,
                     >(
@@ -1024,8 +1024,8 @@ impl ::fastrs::Message for StartOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartOperationResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartOperationResponse, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -1212,8 +1212,8 @@ pub mod start_operation_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Sync> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Sync, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
@@ -1300,8 +1300,8 @@ pub mod start_operation_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Async> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Async, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Async, operation_id)),
@@ -1361,8 +1361,8 @@ impl ::fastrs::Message for CancelOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelOperationResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<CancelOperationResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(CancelOperationResponse, unknown_fields),
         );
@@ -1435,11 +1435,8 @@ impl ::fastrs::Message for Response {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Response> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<Response, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(Response, unknown_fields),
         );
@@ -1610,8 +1607,8 @@ impl ::fastrs::Message for Endpoint {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Endpoint> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Endpoint, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(Endpoint, version)),
@@ -1716,8 +1713,8 @@ impl ::fastrs::Message for EndpointSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EndpointSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<EndpointSpec, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(EndpointSpec, name)),
@@ -1804,11 +1801,8 @@ impl ::fastrs::Message for EndpointTarget {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EndpointTarget> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<EndpointTarget, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(EndpointTarget, unknown_fields),
         );
@@ -1936,8 +1930,8 @@ pub mod endpoint_target {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Worker> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Worker, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Worker, namespace)),
@@ -2003,8 +1997,8 @@ pub mod endpoint_target {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<External> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<External, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(External, url)),
@@ -2143,8 +2137,11 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationExecutionCancellationInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            NexusOperationExecutionCancellationInfo,
+            8,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -2605,8 +2602,8 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationExecutionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationExecutionInfo, 29> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -3072,8 +3069,8 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationExecutionListInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationExecutionListInfo, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(

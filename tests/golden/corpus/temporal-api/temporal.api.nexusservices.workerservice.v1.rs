@@ -34,8 +34,8 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExecuteCommandsRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
@@ -100,8 +100,8 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExecuteCommandsResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<

@@ -45,8 +45,8 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<AddSearchAttributesRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -130,8 +130,8 @@ impl ::fastrs::Message for AddSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<AddSearchAttributesResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(AddSearchAttributesResponse, unknown_fields),
         );
@@ -193,8 +193,8 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RemoveSearchAttributesRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(
@@ -258,8 +258,8 @@ impl ::fastrs::Message for RemoveSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RemoveSearchAttributesResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RemoveSearchAttributesResponse, unknown_fields),
         );
@@ -312,8 +312,8 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListSearchAttributesRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -410,8 +410,8 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListSearchAttributesResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -558,8 +558,8 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteNamespaceRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeleteNamespaceRequest, namespace)),
@@ -636,8 +636,8 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteNamespaceResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -733,8 +733,8 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -820,8 +820,8 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(AddOrUpdateRemoteClusterResponse, unknown_fields),
         );
@@ -875,8 +875,8 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RemoveRemoteClusterRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -930,8 +930,8 @@ impl ::fastrs::Message for RemoveRemoteClusterResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RemoveRemoteClusterResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RemoveRemoteClusterResponse, unknown_fields),
         );
@@ -993,8 +993,8 @@ impl ::fastrs::Message for ListClustersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListClustersRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ListClustersRequest, page_size)),
@@ -1067,8 +1067,8 @@ impl ::fastrs::Message for ListClustersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListClustersResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<ClusterMetadata>>,
                 >(0x0a, 0, ::fastrs::table_field!(ListClustersResponse, clusters)),
@@ -1195,8 +1195,8 @@ impl ::fastrs::Message for ClusterMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClusterMetadata, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ClusterMetadata, cluster_name)),
@@ -1295,8 +1295,8 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetNexusEndpointRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointRequest, id)),
@@ -1356,8 +1356,8 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetNexusEndpointResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
@@ -1420,8 +1420,8 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateNexusEndpointRequest, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
@@ -1484,8 +1484,8 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateNexusEndpointResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
@@ -1563,8 +1563,8 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateNexusEndpointRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, id)),
@@ -1635,8 +1635,8 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateNexusEndpointResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
@@ -1705,8 +1705,8 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteNexusEndpointRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeleteNexusEndpointRequest, id)),
@@ -1760,8 +1760,8 @@ impl ::fastrs::Message for DeleteNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteNexusEndpointResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteNexusEndpointResponse, unknown_fields),
         );
@@ -1836,8 +1836,8 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNexusEndpointsRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ListNexusEndpointsRequest, page_size)),
@@ -1918,8 +1918,8 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNexusEndpointsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(

@@ -51,8 +51,8 @@ impl ::fastrs::Message for RequestHeaderAnnotation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestHeaderAnnotation> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RequestHeaderAnnotation, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(RequestHeaderAnnotation, header)),

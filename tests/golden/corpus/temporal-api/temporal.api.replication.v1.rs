@@ -31,8 +31,8 @@ impl ::fastrs::Message for ClusterReplicationConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterReplicationConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ClusterReplicationConfig, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -117,8 +117,8 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceReplicationConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NamespaceReplicationConfig, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -205,8 +205,8 @@ impl ::fastrs::Message for FailoverStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FailoverStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<FailoverStatus, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,

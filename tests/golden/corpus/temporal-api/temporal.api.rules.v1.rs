@@ -45,8 +45,8 @@ impl ::fastrs::Message for WorkflowRuleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleAction> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<WorkflowRuleAction, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(WorkflowRuleAction, unknown_fields),
         );
@@ -134,8 +134,8 @@ pub mod workflow_rule_action {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActionActivityPause> = __fastrs::table::Table::new(
-                &[],
+            static TABLE: __fastrs::table::Table<ActionActivityPause, 0> = __fastrs::table::Table::new(
+                [],
                 &[],
                 ::fastrs::table_field!(ActionActivityPause, unknown_fields),
             );
@@ -250,8 +250,8 @@ impl ::fastrs::Message for WorkflowRuleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowRuleSpec, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowRuleSpec, id)),
@@ -384,8 +384,8 @@ pub mod workflow_rule_spec {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityStartingTrigger> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ActivityStartingTrigger, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -482,8 +482,8 @@ impl ::fastrs::Message for WorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowRule, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,

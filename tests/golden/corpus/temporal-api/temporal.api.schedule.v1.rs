@@ -108,8 +108,8 @@ impl ::fastrs::Message for CalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CalendarSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CalendarSpec, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CalendarSpec, second)),
@@ -216,8 +216,8 @@ impl ::fastrs::Message for Range {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Range> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Range, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(Range, start)),
@@ -343,8 +343,8 @@ impl ::fastrs::Message for StructuredCalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StructuredCalendarSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StructuredCalendarSpec, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<Range>>,
                 >(0x0a, 0, ::fastrs::table_field!(StructuredCalendarSpec, second)),
@@ -452,8 +452,8 @@ impl ::fastrs::Message for IntervalSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<IntervalSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<IntervalSpec, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
@@ -669,8 +669,8 @@ impl ::fastrs::Message for ScheduleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleSpec> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleSpec, 11> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<CalendarSpec>>,
                 >(0x0a, 0, ::fastrs::table_field!(ScheduleSpec, calendar)),
@@ -827,8 +827,8 @@ impl ::fastrs::Message for SchedulePolicies {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePolicies> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SchedulePolicies, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -920,8 +920,8 @@ impl ::fastrs::Message for ScheduleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleAction> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<ScheduleAction, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(ScheduleAction, unknown_fields),
         );
@@ -1071,8 +1071,8 @@ impl ::fastrs::Message for ScheduleActionResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleActionResult> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleActionResult, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -1196,8 +1196,8 @@ impl ::fastrs::Message for ScheduleState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleState> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleState, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ScheduleState, notes)),
@@ -1287,8 +1287,8 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerImmediatelyRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TriggerImmediatelyRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -1397,8 +1397,8 @@ impl ::fastrs::Message for BackfillRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BackfillRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BackfillRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -1502,8 +1502,8 @@ impl ::fastrs::Message for SchedulePatch {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePatch> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SchedulePatch, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<TriggerImmediatelyRequest>>,
                 >(0x0a, 0, ::fastrs::table_field!(SchedulePatch, trigger_immediately)),
@@ -1687,8 +1687,8 @@ impl ::fastrs::Message for ScheduleInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleInfo, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(ScheduleInfo, action_count)),
@@ -1819,8 +1819,8 @@ impl ::fastrs::Message for Schedule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Schedule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Schedule, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
                 >(0x0a, 0, ::fastrs::table_field!(Schedule, spec)),
@@ -1948,8 +1948,8 @@ impl ::fastrs::Message for ScheduleListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleListInfo, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
                 >(0x0a, 0, ::fastrs::table_field!(ScheduleListInfo, spec)),
@@ -2071,8 +2071,8 @@ impl ::fastrs::Message for ScheduleListEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListEntry> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScheduleListEntry, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ScheduleListEntry, schedule_id)),

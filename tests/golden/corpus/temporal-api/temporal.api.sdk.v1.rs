@@ -56,8 +56,8 @@ impl ::fastrs::Message for EnhancedStackTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EnhancedStackTrace> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<EnhancedStackTrace, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<StackTraceSdkInfo>>,
                 >(0x0a, 0, ::fastrs::table_field!(EnhancedStackTrace, sdk)),
@@ -163,8 +163,8 @@ impl ::fastrs::Message for StackTraceSdkInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceSdkInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StackTraceSdkInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StackTraceSdkInfo, name)),
@@ -239,8 +239,8 @@ impl ::fastrs::Message for StackTraceFileSlice {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileSlice> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StackTraceFileSlice, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x08, 0, ::fastrs::table_field!(StackTraceFileSlice, line_offset)),
@@ -341,8 +341,8 @@ impl ::fastrs::Message for StackTraceFileLocation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileLocation> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StackTraceFileLocation, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StackTraceFileLocation, file_path)),
@@ -423,8 +423,8 @@ impl ::fastrs::Message for StackTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTrace> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StackTrace, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<StackTraceFileLocation>>,
                 >(0x0a, 0, ::fastrs::table_field!(StackTrace, locations)),
@@ -515,8 +515,8 @@ impl ::fastrs::Message for EventGroupMarker {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EventGroupMarker> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<EventGroupMarker, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::hooked(0x12),
                 __fastrs::table::Entry::hooked(0x1a),
@@ -690,8 +690,8 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Label> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Label, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(Label, id)),
@@ -763,8 +763,8 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundEvent> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<InboundEvent, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int64>,
                     >(0x08, 0, ::fastrs::table_field!(InboundEvent, inbound_event_id)),
@@ -830,8 +830,8 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundUpdate> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<InboundUpdate, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(InboundUpdate, inbound_update_id)),
@@ -908,8 +908,8 @@ impl ::fastrs::Message for ExternalStorageReference {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExternalStorageReference> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExternalStorageReference, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1060,8 +1060,8 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedMetadata, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Packable<__fastrs::Uint32>,
                 >(
@@ -1170,8 +1170,8 @@ impl ::fastrs::Message for UserMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UserMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UserMetadata, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payload>,
@@ -1271,8 +1271,8 @@ impl ::fastrs::Message for WorkerConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerConfig, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(WorkerConfig, workflow_cache_size)),
@@ -1399,8 +1399,8 @@ pub mod worker_config {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SimplePollerBehavior> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<SimplePollerBehavior, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(0x08, 0, ::fastrs::table_field!(SimplePollerBehavior, max_pollers)),
@@ -1483,8 +1483,8 @@ pub mod worker_config {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AutoscalingPollerBehavior> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AutoscalingPollerBehavior, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(
@@ -1576,8 +1576,8 @@ impl ::fastrs::Message for WorkflowMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowMetadata, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<WorkflowDefinition>>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowMetadata, definition)),
@@ -1669,8 +1669,8 @@ impl ::fastrs::Message for WorkflowDefinition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowDefinition> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowDefinition, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowDefinition, r#type)),
@@ -1774,8 +1774,8 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowInteractionDefinition> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowInteractionDefinition, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowInteractionDefinition, name)),

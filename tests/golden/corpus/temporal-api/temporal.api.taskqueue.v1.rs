@@ -55,8 +55,8 @@ impl ::fastrs::Message for TaskQueue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueue> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueue, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueue, name)),
@@ -128,8 +128,8 @@ impl ::fastrs::Message for TaskQueueMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueMetadata, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::DoubleValue>,
@@ -267,8 +267,8 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersioningInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueVersioningInfo, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -397,8 +397,8 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionSelection> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueVersionSelection, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueueVersionSelection, build_ids)),
@@ -496,8 +496,8 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueVersionInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -604,8 +604,8 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueTypeInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueTypeInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<PollerInfo>>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueueTypeInfo, pollers)),
@@ -753,8 +753,8 @@ impl ::fastrs::Message for TaskQueueStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStats> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueStats, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -871,8 +871,8 @@ impl ::fastrs::Message for TaskQueueStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStatus> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueStatus, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(TaskQueueStatus, backlog_count_hint)),
@@ -953,8 +953,8 @@ impl ::fastrs::Message for TaskIdBlock {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskIdBlock> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskIdBlock, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(TaskIdBlock, start_id)),
@@ -1023,8 +1023,8 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueuePartitionMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueuePartitionMetadata, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueuePartitionMetadata, key)),
@@ -1143,8 +1143,8 @@ impl ::fastrs::Message for PollerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollerInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -1245,8 +1245,8 @@ impl ::fastrs::Message for StickyExecutionAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StickyExecutionAttributes> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StickyExecutionAttributes, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<TaskQueue>>,
                 >(
@@ -1319,8 +1319,8 @@ impl ::fastrs::Message for CompatibleVersionSet {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleVersionSet> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CompatibleVersionSet, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CompatibleVersionSet, build_ids)),
@@ -1392,8 +1392,8 @@ impl ::fastrs::Message for TaskQueueReachability {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueReachability> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueReachability, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueueReachability, task_queue)),
@@ -1472,8 +1472,8 @@ impl ::fastrs::Message for BuildIdReachability {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdReachability> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BuildIdReachability, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(BuildIdReachability, build_id)),
@@ -1542,8 +1542,8 @@ impl ::fastrs::Message for RampByPercentage {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RampByPercentage> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RampByPercentage, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Float>,
                 >(0x0d, 0, ::fastrs::table_field!(RampByPercentage, ramp_percentage)),
@@ -1657,8 +1657,8 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdAssignmentRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<BuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1801,8 +1801,8 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CompatibleBuildIdRedirectRule, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -1887,8 +1887,8 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimestampedBuildIdAssignmentRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TimestampedBuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<BuildIdAssignmentRule>>,
                 >(
@@ -1971,8 +1971,11 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimestampedCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            TimestampedCompatibleBuildIdRedirectRule,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<CompatibleBuildIdRedirectRule>,
@@ -2059,8 +2062,8 @@ impl ::fastrs::Message for PollerGroupInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollerGroupInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PollerGroupInfo, id)),
@@ -2136,8 +2139,8 @@ impl ::fastrs::Message for PollerGroupsInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupsInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollerGroupsInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(PollerGroupsInfo, version)),
@@ -2209,8 +2212,8 @@ impl ::fastrs::Message for PollerScalingDecision {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerScalingDecision> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollerScalingDecision, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(
@@ -2277,8 +2280,8 @@ impl ::fastrs::Message for RateLimit {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimit> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RateLimit, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Float>,
                 >(0x0d, 0, ::fastrs::table_field!(RateLimit, requests_per_second)),
@@ -2356,8 +2359,8 @@ impl ::fastrs::Message for ConfigMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ConfigMetadata> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ConfigMetadata, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ConfigMetadata, reason)),
@@ -2432,8 +2435,8 @@ impl ::fastrs::Message for RateLimitConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimitConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RateLimitConfig, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<RateLimit>>,
                 >(0x0a, 0, ::fastrs::table_field!(RateLimitConfig, rate_limit)),
@@ -2518,8 +2521,8 @@ impl ::fastrs::Message for TaskQueueConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TaskQueueConfig, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<RateLimitConfig>>,
                 >(0x0a, 0, ::fastrs::table_field!(TaskQueueConfig, queue_rate_limit)),

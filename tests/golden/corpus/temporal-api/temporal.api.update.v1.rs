@@ -47,8 +47,8 @@ impl ::fastrs::Message for WaitPolicy {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WaitPolicy> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WaitPolicy, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -126,8 +126,8 @@ impl ::fastrs::Message for UpdateRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateRef> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateRef, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
@@ -210,11 +210,8 @@ impl ::fastrs::Message for Outcome {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Outcome> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<Outcome, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(Outcome, unknown_fields),
         );
@@ -337,8 +334,8 @@ impl ::fastrs::Message for Meta {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Meta> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Meta, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Meta, update_id)),
@@ -422,8 +419,8 @@ impl ::fastrs::Message for Input {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Input> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Input, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Header>,
@@ -529,8 +526,8 @@ impl ::fastrs::Message for Request {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Request> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Request, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Meta>>,
                 >(0x0a, 0, ::fastrs::table_field!(Request, meta)),
@@ -636,8 +633,8 @@ impl ::fastrs::Message for Rejection {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Rejection> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Rejection, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -739,8 +736,8 @@ impl ::fastrs::Message for Acceptance {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Acceptance> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Acceptance, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -825,8 +822,8 @@ impl ::fastrs::Message for Response {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Response> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Response, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<Meta>>,
                 >(0x0a, 0, ::fastrs::table_field!(Response, meta)),

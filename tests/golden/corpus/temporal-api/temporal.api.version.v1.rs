@@ -48,8 +48,8 @@ impl ::fastrs::Message for ReleaseInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReleaseInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ReleaseInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ReleaseInfo, version)),
@@ -131,8 +131,8 @@ impl ::fastrs::Message for Alert {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Alert> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<Alert, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Alert, message)),
@@ -225,8 +225,8 @@ impl ::fastrs::Message for VersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<VersionInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<ReleaseInfo>>,
                 >(0x0a, 0, ::fastrs::table_field!(VersionInfo, current)),

@@ -53,8 +53,8 @@ impl ::fastrs::Message for WorkerPollerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerPollerInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerPollerInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(WorkerPollerInfo, current_pollers)),
@@ -194,8 +194,8 @@ impl ::fastrs::Message for WorkerSlotsInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSlotsInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerSlotsInfo, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(
@@ -340,8 +340,8 @@ impl ::fastrs::Message for WorkerHostInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHostInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerHostInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerHostInfo, host_name)),
@@ -645,8 +645,8 @@ impl ::fastrs::Message for WorkerHeartbeat {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHeartbeat> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerHeartbeat, 24> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_instance_key)),
@@ -856,8 +856,8 @@ impl ::fastrs::Message for WorkerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerInfo, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<WorkerHeartbeat>>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerInfo, worker_heartbeat)),
@@ -1039,8 +1039,8 @@ impl ::fastrs::Message for WorkerListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerListInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkerListInfo, 13> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerListInfo, worker_instance_key)),
@@ -1163,8 +1163,8 @@ impl ::fastrs::Message for PluginInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PluginInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PluginInfo, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PluginInfo, name)),
@@ -1227,8 +1227,8 @@ impl ::fastrs::Message for StorageDriverInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StorageDriverInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StorageDriverInfo, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StorageDriverInfo, r#type)),
@@ -1296,8 +1296,8 @@ impl ::fastrs::Message for WorkerCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommand> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<WorkerCommand, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(WorkerCommand, unknown_fields),
         );
@@ -1393,8 +1393,8 @@ impl ::fastrs::Message for CancelActivityCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityCommand> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CancelActivityCommand, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x0a, 0, ::fastrs::table_field!(CancelActivityCommand, task_token)),
@@ -1463,8 +1463,8 @@ impl ::fastrs::Message for WorkerCommandResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommandResult> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<WorkerCommandResult, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(WorkerCommandResult, unknown_fields),
         );
@@ -1553,8 +1553,8 @@ impl ::fastrs::Message for CancelActivityResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityResult> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<CancelActivityResult, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(CancelActivityResult, unknown_fields),
         );

@@ -335,8 +335,8 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionInfo, 26> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
@@ -681,8 +681,8 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionExtendedInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionExtendedInfo, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -1029,8 +1029,8 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionVersioningInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionVersioningInfo, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
@@ -1187,8 +1187,8 @@ impl ::fastrs::Message for DeploymentTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentTransition> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeploymentTransition, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
@@ -1270,8 +1270,8 @@ impl ::fastrs::Message for DeploymentVersionTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentVersionTransition> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeploymentVersionTransition, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeploymentVersionTransition, version)),
@@ -1386,8 +1386,8 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionConfig> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionConfig, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
@@ -1771,8 +1771,8 @@ impl ::fastrs::Message for PendingActivityInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingActivityInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PendingActivityInfo, 25> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PendingActivityInfo, activity_id)),
@@ -2117,8 +2117,8 @@ pub mod pending_activity_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PauseInfo> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<PauseInfo, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -2256,8 +2256,8 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Manual> = __fastrs::table::Table::new(
-                    &[
+                static TABLE: __fastrs::table::Table<Manual, 2> = __fastrs::table::Table::new(
+                    [
                         __fastrs::table::Entry::new::<
                             __fastrs::table::Implicit<__fastrs::Str>,
                         >(0x0a, 0, ::fastrs::table_field!(Manual, identity)),
@@ -2338,8 +2338,8 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Rule> = __fastrs::table::Table::new(
-                    &[
+                static TABLE: __fastrs::table::Table<Rule, 3> = __fastrs::table::Table::new(
+                    [
                         __fastrs::table::Entry::new::<
                             __fastrs::table::Implicit<__fastrs::Str>,
                         >(0x0a, 0, ::fastrs::table_field!(Rule, rule_id)),
@@ -2446,8 +2446,8 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingChildExecutionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PendingChildExecutionInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2585,8 +2585,8 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingWorkflowTaskInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PendingWorkflowTaskInfo, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<
@@ -2685,8 +2685,8 @@ impl ::fastrs::Message for ResetPoints {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPoints> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetPoints, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<ResetPointInfo>>,
                 >(0x0a, 0, ::fastrs::table_field!(ResetPoints, points)),
@@ -2804,8 +2804,8 @@ impl ::fastrs::Message for ResetPointInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPointInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetPointInfo, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ResetPointInfo, binary_checksum)),
@@ -3057,8 +3057,8 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NewWorkflowExecutionInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NewWorkflowExecutionInfo, 16> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -3344,8 +3344,8 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CallbackInfo, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Callback>,
@@ -3452,8 +3452,8 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowClosed> = __fastrs::table::Table::new(
-                &[],
+            static TABLE: __fastrs::table::Table<WorkflowClosed, 0> = __fastrs::table::Table::new(
+                [],
                 &[],
                 ::fastrs::table_field!(WorkflowClosed, unknown_fields),
             );
@@ -3507,8 +3507,8 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionCompleted> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionCompleted, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -3593,8 +3593,8 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Trigger, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::hooked(0x0a),
                     __fastrs::table::Entry::hooked(0x12),
                 ],
@@ -3890,8 +3890,8 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingNexusOperationInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PendingNexusOperationInfo, 17> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PendingNexusOperationInfo, endpoint)),
@@ -4165,8 +4165,8 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCancellationInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<NexusOperationCancellationInfo, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -4333,8 +4333,8 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionOptions, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
                 >(
@@ -4494,8 +4494,8 @@ impl ::fastrs::Message for VersioningOverride {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersioningOverride> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<VersioningOverride, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
@@ -4686,8 +4686,8 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PinnedOverride> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<PinnedOverride, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<
                             __fastrs::OpenEnum<PinnedOverrideBehavior>,
@@ -4785,8 +4785,8 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OneTimeOverride> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<OneTimeOverride, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<
@@ -4920,8 +4920,8 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<OnConflictOptions, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
@@ -5020,8 +5020,8 @@ impl ::fastrs::Message for RequestIdInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestIdInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RequestIdInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::EventType>,
@@ -5118,11 +5118,8 @@ impl ::fastrs::Message for PostResetOperation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PostResetOperation> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
+        static TABLE: __fastrs::table::Table<PostResetOperation, 2> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
             &[0, 1, 2],
             ::fastrs::table_field!(PostResetOperation, unknown_fields),
         );
@@ -5280,8 +5277,8 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SignalWorkflow> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<SignalWorkflow, 4> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(SignalWorkflow, signal_name)),
@@ -5375,8 +5372,8 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowOptions> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<UpdateWorkflowOptions, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<super::WorkflowExecutionOptions>,
@@ -5473,8 +5470,8 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionPauseInfo> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<WorkflowExecutionPauseInfo, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionPauseInfo, identity)),

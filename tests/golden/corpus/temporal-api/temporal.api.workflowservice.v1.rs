@@ -155,8 +155,8 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RegisterNamespaceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RegisterNamespaceRequest, 13> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(RegisterNamespaceRequest, namespace)),
@@ -342,8 +342,8 @@ impl ::fastrs::Message for RegisterNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RegisterNamespaceResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RegisterNamespaceResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RegisterNamespaceResponse, unknown_fields),
         );
@@ -420,8 +420,8 @@ impl ::fastrs::Message for ListNamespacesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNamespacesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNamespacesRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x08, 0, ::fastrs::table_field!(ListNamespacesRequest, page_size)),
@@ -507,8 +507,8 @@ impl ::fastrs::Message for ListNamespacesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNamespacesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNamespacesResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Msg<DescribeNamespaceResponse>>,
                 >(0x0a, 0, ::fastrs::table_field!(ListNamespacesResponse, namespaces)),
@@ -594,8 +594,8 @@ impl ::fastrs::Message for DescribeNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNamespaceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeNamespaceRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DescribeNamespaceRequest, namespace)),
@@ -765,8 +765,8 @@ impl ::fastrs::Message for DescribeNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNamespaceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeNamespaceResponse, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceInfo>,
@@ -965,8 +965,8 @@ impl ::fastrs::Message for UpdateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateNamespaceRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceRequest, namespace)),
@@ -1126,8 +1126,8 @@ impl ::fastrs::Message for UpdateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateNamespaceResponse, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceInfo>,
@@ -1233,8 +1233,8 @@ impl ::fastrs::Message for DeprecateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeprecateNamespaceRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeprecateNamespaceRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeprecateNamespaceRequest, namespace)),
@@ -1293,8 +1293,8 @@ impl ::fastrs::Message for DeprecateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeprecateNamespaceResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeprecateNamespaceResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeprecateNamespaceResponse, unknown_fields),
         );
@@ -1680,8 +1680,8 @@ impl ::fastrs::Message for StartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartWorkflowExecutionRequest, 29> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2096,8 +2096,8 @@ impl ::fastrs::Message for StartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartWorkflowExecutionResponse, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2273,8 +2273,8 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2429,8 +2429,8 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryResponse, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::history::v1::History>,
@@ -2557,8 +2557,9 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseRequest {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             GetWorkflowExecutionHistoryReverseRequest,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -2670,8 +2671,9 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             GetWorkflowExecutionHistoryReverseResponse,
+            2,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::history::v1::History>,
@@ -2845,8 +2847,8 @@ impl ::fastrs::Message for PollWorkflowTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -3227,8 +3229,8 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueResponse, 19> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -3766,8 +3768,8 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedRequest, 22> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -4106,8 +4108,8 @@ pub mod respond_workflow_task_completed_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Capabilities, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bool>,
                     >(
@@ -4196,8 +4198,8 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<PollWorkflowTaskQueueResponse>,
@@ -4402,8 +4404,8 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedRequest, 11> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -4559,8 +4561,8 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondWorkflowTaskFailedResponse, unknown_fields),
         );
@@ -4713,8 +4715,8 @@ impl ::fastrs::Message for PollActivityTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollActivityTaskQueueRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -5118,8 +5120,8 @@ impl ::fastrs::Message for PollActivityTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollActivityTaskQueueResponse, 22> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -5438,8 +5440,8 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -5562,8 +5564,8 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(
@@ -5699,8 +5701,11 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatByIdRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            RecordActivityTaskHeartbeatByIdRequest,
+            7,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -5851,8 +5856,11 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatByIdResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            RecordActivityTaskHeartbeatByIdResponse,
+            3,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(
@@ -6021,8 +6029,8 @@ impl ::fastrs::Message for RespondActivityTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -6154,8 +6162,8 @@ impl ::fastrs::Message for RespondActivityTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondActivityTaskCompletedResponse, unknown_fields),
         );
@@ -6260,8 +6268,11 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedByIdRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            RespondActivityTaskCompletedByIdRequest,
+            7,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -6381,8 +6392,11 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedByIdResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            RespondActivityTaskCompletedByIdResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 RespondActivityTaskCompletedByIdResponse, unknown_fields
@@ -6532,8 +6546,8 @@ impl ::fastrs::Message for RespondActivityTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -6680,8 +6694,8 @@ impl ::fastrs::Message for RespondActivityTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -6809,8 +6823,8 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -6947,8 +6961,8 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
@@ -7097,8 +7111,8 @@ impl ::fastrs::Message for RespondActivityTaskCanceledRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -7228,8 +7242,8 @@ impl ::fastrs::Message for RespondActivityTaskCanceledResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondActivityTaskCanceledResponse, unknown_fields),
         );
@@ -7350,8 +7364,11 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledByIdRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            RespondActivityTaskCanceledByIdRequest,
+            8,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7485,8 +7502,11 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledByIdResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            RespondActivityTaskCanceledByIdResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 RespondActivityTaskCanceledByIdResponse, unknown_fields
@@ -7601,8 +7621,8 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RequestCancelWorkflowExecutionRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7718,8 +7738,11 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            RequestCancelWorkflowExecutionResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 RequestCancelWorkflowExecutionResponse, unknown_fields
@@ -7855,8 +7878,8 @@ impl ::fastrs::Message for SignalWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -7993,8 +8016,8 @@ impl ::fastrs::Message for SignalWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Link>,
@@ -8335,8 +8358,11 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWithStartWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            SignalWithStartWorkflowExecutionRequest,
+            26,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -8728,8 +8754,11 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWithStartWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            SignalWithStartWorkflowExecutionResponse,
+            4,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -8921,8 +8950,8 @@ impl ::fastrs::Message for ResetWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9068,8 +9097,8 @@ impl ::fastrs::Message for ResetWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9192,8 +9221,8 @@ impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9305,8 +9334,8 @@ impl ::fastrs::Message for TerminateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(TerminateWorkflowExecutionResponse, unknown_fields),
         );
@@ -9375,8 +9404,8 @@ impl ::fastrs::Message for DeleteWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9442,8 +9471,8 @@ impl ::fastrs::Message for DeleteWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteWorkflowExecutionResponse, unknown_fields),
         );
@@ -9562,8 +9591,8 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -9741,8 +9770,8 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
@@ -9899,8 +9928,8 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10103,8 +10132,8 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
@@ -10203,8 +10232,8 @@ impl ::fastrs::Message for ListWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10300,8 +10329,8 @@ impl ::fastrs::Message for ListWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
@@ -10398,8 +10427,8 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListArchivedWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListArchivedWorkflowExecutionsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10503,8 +10532,11 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListArchivedWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            ListArchivedWorkflowExecutionsResponse,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
@@ -10606,8 +10638,8 @@ impl ::fastrs::Message for ScanWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10704,8 +10736,8 @@ impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
@@ -10786,8 +10818,8 @@ impl ::fastrs::Message for CountWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -10870,8 +10902,8 @@ impl ::fastrs::Message for CountWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -10959,8 +10991,8 @@ pub mod count_workflow_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AggregationGroup, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
@@ -11017,8 +11049,8 @@ impl ::fastrs::Message for GetSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<GetSearchAttributesRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(GetSearchAttributesRequest, unknown_fields),
         );
@@ -11077,8 +11109,8 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<GetSearchAttributesResponse, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(GetSearchAttributesResponse, unknown_fields),
         );
@@ -11246,8 +11278,8 @@ impl ::fastrs::Message for RespondQueryTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -11375,8 +11407,8 @@ impl ::fastrs::Message for RespondQueryTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondQueryTaskCompletedResponse, unknown_fields),
         );
@@ -11442,8 +11474,8 @@ impl ::fastrs::Message for ResetStickyTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -11507,8 +11539,8 @@ impl ::fastrs::Message for ResetStickyTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ResetStickyTaskQueueResponse, unknown_fields),
         );
@@ -11632,8 +11664,8 @@ impl ::fastrs::Message for ShutdownWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ShutdownWorkerRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ShutdownWorkerRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ShutdownWorkerRequest, namespace)),
@@ -11731,8 +11763,8 @@ impl ::fastrs::Message for ShutdownWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ShutdownWorkerResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ShutdownWorkerResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ShutdownWorkerResponse, unknown_fields),
         );
@@ -11824,8 +11856,8 @@ impl ::fastrs::Message for QueryWorkflowRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryWorkflowRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<QueryWorkflowRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(QueryWorkflowRequest, namespace)),
@@ -11916,8 +11948,8 @@ impl ::fastrs::Message for QueryWorkflowResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryWorkflowResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<QueryWorkflowResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
@@ -11996,8 +12028,8 @@ impl ::fastrs::Message for DescribeWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -12160,8 +12192,8 @@ impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionResponse, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<
@@ -12448,8 +12480,8 @@ impl ::fastrs::Message for DescribeTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeTaskQueueRequest, 11> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DescribeTaskQueueRequest, namespace)),
@@ -12714,8 +12746,8 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeTaskQueueResponse, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerInfo>,
@@ -12900,8 +12932,8 @@ pub mod describe_task_queue_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<EffectiveRateLimit> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<EffectiveRateLimit, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Float>,
                     >(
@@ -12968,8 +13000,8 @@ impl ::fastrs::Message for GetClusterInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetClusterInfoRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<GetClusterInfoRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(GetClusterInfoRequest, unknown_fields),
         );
@@ -13106,8 +13138,8 @@ impl ::fastrs::Message for GetClusterInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetClusterInfoResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetClusterInfoResponse, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::hooked(0x0a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -13251,8 +13283,8 @@ impl ::fastrs::Message for GetSystemInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSystemInfoRequest> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<GetSystemInfoRequest, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(GetSystemInfoRequest, unknown_fields),
         );
@@ -13316,8 +13348,8 @@ impl ::fastrs::Message for GetSystemInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSystemInfoResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetSystemInfoResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -13524,8 +13556,8 @@ pub mod get_system_info_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Capabilities, 13> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bool>,
                     >(
@@ -13685,8 +13717,8 @@ impl ::fastrs::Message for ListTaskQueuePartitionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -13771,8 +13803,8 @@ impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<
@@ -13926,8 +13958,8 @@ impl ::fastrs::Message for CreateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateScheduleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateScheduleRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CreateScheduleRequest, namespace)),
@@ -14027,8 +14059,8 @@ impl ::fastrs::Message for CreateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateScheduleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateScheduleResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -14099,8 +14131,8 @@ impl ::fastrs::Message for DescribeScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeScheduleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeScheduleRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DescribeScheduleRequest, namespace)),
@@ -14218,8 +14250,8 @@ impl ::fastrs::Message for DescribeScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeScheduleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeScheduleResponse, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::schedule::v1::Schedule>,
@@ -14390,8 +14422,8 @@ impl ::fastrs::Message for UpdateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateScheduleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateScheduleRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UpdateScheduleRequest, namespace)),
@@ -14483,8 +14515,8 @@ impl ::fastrs::Message for UpdateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateScheduleResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<UpdateScheduleResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(UpdateScheduleResponse, unknown_fields),
         );
@@ -14571,8 +14603,8 @@ impl ::fastrs::Message for PatchScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PatchScheduleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PatchScheduleRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PatchScheduleRequest, namespace)),
@@ -14640,8 +14672,8 @@ impl ::fastrs::Message for PatchScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PatchScheduleResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<PatchScheduleResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(PatchScheduleResponse, unknown_fields),
         );
@@ -14722,8 +14754,8 @@ impl ::fastrs::Message for ListScheduleMatchingTimesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -14814,8 +14846,8 @@ impl ::fastrs::Message for ListScheduleMatchingTimesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
@@ -14896,8 +14928,8 @@ impl ::fastrs::Message for DeleteScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteScheduleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteScheduleRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeleteScheduleRequest, namespace)),
@@ -14955,8 +14987,8 @@ impl ::fastrs::Message for DeleteScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteScheduleResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteScheduleResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteScheduleResponse, unknown_fields),
         );
@@ -15038,8 +15070,8 @@ impl ::fastrs::Message for ListSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSchedulesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListSchedulesRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ListSchedulesRequest, namespace)),
@@ -15129,8 +15161,8 @@ impl ::fastrs::Message for ListSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSchedulesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListSchedulesResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::schedule::v1::ScheduleListEntry>,
@@ -15206,8 +15238,8 @@ impl ::fastrs::Message for CountSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountSchedulesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountSchedulesRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CountSchedulesRequest, namespace)),
@@ -15284,8 +15316,8 @@ impl ::fastrs::Message for CountSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountSchedulesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountSchedulesResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(CountSchedulesResponse, count)),
@@ -15363,8 +15395,8 @@ pub mod count_schedules_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AggregationGroup, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
@@ -15517,8 +15549,11 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerBuildIdCompatibilityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            UpdateWorkerBuildIdCompatibilityRequest,
+            7,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -15784,8 +15819,8 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AddNewCompatibleVersion> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AddNewCompatibleVersion, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -15878,8 +15913,8 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MergeSets> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<MergeSets, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(MergeSets, primary_set_build_id)),
@@ -15935,8 +15970,11 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerBuildIdCompatibilityResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            UpdateWorkerBuildIdCompatibilityResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 UpdateWorkerBuildIdCompatibilityResponse, unknown_fields
@@ -16009,8 +16047,8 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -16103,8 +16141,8 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::taskqueue::v1::CompatibleVersionSet>,
@@ -16336,8 +16374,8 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesRequest, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -16669,8 +16707,8 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InsertBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<InsertBuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(
@@ -16772,8 +16810,8 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ReplaceBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<ReplaceBuildIdAssignmentRule, 3> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(
@@ -16869,8 +16907,8 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<DeleteBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<DeleteBuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
                     >(
@@ -16952,8 +16990,8 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AddCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AddCompatibleBuildIdRedirectRule, 1> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<
@@ -17030,8 +17068,11 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ReplaceCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<
+                ReplaceCompatibleBuildIdRedirectRule,
+                1,
+            > = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<
@@ -17103,8 +17144,11 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<DeleteCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<
+                DeleteCompatibleBuildIdRedirectRule,
+                1,
+            > = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(
@@ -17191,8 +17235,8 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<CommitBuildId> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<CommitBuildId, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(CommitBuildId, target_build_id)),
@@ -17287,8 +17331,8 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<
@@ -17388,8 +17432,8 @@ impl ::fastrs::Message for GetWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -17491,8 +17535,8 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<
@@ -17622,8 +17666,8 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -17727,8 +17771,8 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::taskqueue::v1::BuildIdReachability>,
@@ -17852,8 +17896,8 @@ impl ::fastrs::Message for UpdateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -18009,8 +18053,8 @@ impl ::fastrs::Message for UpdateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionResponse, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::update::v1::UpdateRef>,
@@ -18369,8 +18413,8 @@ impl ::fastrs::Message for StartBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartBatchOperationRequest, 19> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -18842,8 +18886,8 @@ impl ::fastrs::Message for StartBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartBatchOperationResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<StartBatchOperationResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(StartBatchOperationResponse, unknown_fields),
         );
@@ -18921,8 +18965,8 @@ impl ::fastrs::Message for StopBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StopBatchOperationRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(StopBatchOperationRequest, namespace)),
@@ -18984,8 +19028,8 @@ impl ::fastrs::Message for StopBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopBatchOperationResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<StopBatchOperationResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(StopBatchOperationResponse, unknown_fields),
         );
@@ -19047,8 +19091,8 @@ impl ::fastrs::Message for DescribeBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeBatchOperationRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -19226,8 +19270,8 @@ impl ::fastrs::Message for DescribeBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeBatchOperationResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeBatchOperationResponse, 12> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
                         __fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>,
@@ -19414,8 +19458,8 @@ impl ::fastrs::Message for ListBatchOperationsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListBatchOperationsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListBatchOperationsRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -19506,8 +19550,8 @@ impl ::fastrs::Message for ListBatchOperationsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListBatchOperationsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListBatchOperationsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::batch::v1::BatchOperationInfo>,
@@ -19610,8 +19654,8 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -19749,8 +19793,8 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::update::v1::Outcome>,
@@ -19923,8 +19967,8 @@ impl ::fastrs::Message for PollNexusTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollNexusTaskQueueRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PollNexusTaskQueueRequest, namespace)),
@@ -20127,8 +20171,8 @@ impl ::fastrs::Message for PollNexusTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollNexusTaskQueueResponse, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -20275,8 +20319,8 @@ impl ::fastrs::Message for RespondNexusTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -20366,8 +20410,8 @@ impl ::fastrs::Message for RespondNexusTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondNexusTaskCompletedResponse, unknown_fields),
         );
@@ -20466,8 +20510,8 @@ impl ::fastrs::Message for RespondNexusTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -20563,8 +20607,8 @@ impl ::fastrs::Message for RespondNexusTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RespondNexusTaskFailedResponse, unknown_fields),
         );
@@ -20643,8 +20687,8 @@ impl ::fastrs::Message for ExecuteMultiOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteMultiOperationRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExecuteMultiOperationRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -20754,8 +20798,8 @@ pub mod execute_multi_operation_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Operation> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Operation, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::hooked(0x0a),
                     __fastrs::table::Entry::hooked(0x12),
                 ],
@@ -20890,8 +20934,8 @@ impl ::fastrs::Message for ExecuteMultiOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteMultiOperationResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ExecuteMultiOperationResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<execute_multi_operation_response::Response>,
@@ -20983,8 +21027,8 @@ pub mod execute_multi_operation_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Response> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<Response, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::hooked(0x0a),
                     __fastrs::table::Entry::hooked(0x12),
                 ],
@@ -21205,8 +21249,8 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityOptionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateActivityOptionsRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -21472,8 +21516,8 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityExecutionOptionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateActivityExecutionOptionsRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -21629,8 +21673,8 @@ impl ::fastrs::Message for UpdateActivityOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityOptionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateActivityOptionsResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
@@ -21705,8 +21749,11 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityExecutionOptionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            UpdateActivityExecutionOptionsResponse,
+            1,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
@@ -21834,8 +21881,8 @@ impl ::fastrs::Message for PauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PauseActivityRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PauseActivityRequest, namespace)),
@@ -22031,8 +22078,8 @@ impl ::fastrs::Message for PauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PauseActivityExecutionRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -22143,8 +22190,8 @@ impl ::fastrs::Message for PauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<PauseActivityResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(PauseActivityResponse, unknown_fields),
         );
@@ -22189,8 +22236,8 @@ impl ::fastrs::Message for PauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<PauseActivityExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(PauseActivityExecutionResponse, unknown_fields),
         );
@@ -22327,8 +22374,8 @@ impl ::fastrs::Message for UnpauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UnpauseActivityRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UnpauseActivityRequest, namespace)),
@@ -22568,8 +22615,8 @@ impl ::fastrs::Message for UnpauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionRequest, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -22702,8 +22749,8 @@ impl ::fastrs::Message for UnpauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<UnpauseActivityResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(UnpauseActivityResponse, unknown_fields),
         );
@@ -22748,8 +22795,8 @@ impl ::fastrs::Message for UnpauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(UnpauseActivityExecutionResponse, unknown_fields),
         );
@@ -22898,8 +22945,8 @@ impl ::fastrs::Message for ResetActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetActivityRequest, 10> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ResetActivityRequest, namespace)),
@@ -23140,8 +23187,8 @@ impl ::fastrs::Message for ResetActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ResetActivityExecutionRequest, 9> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -23264,8 +23311,8 @@ impl ::fastrs::Message for ResetActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ResetActivityResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ResetActivityResponse, unknown_fields),
         );
@@ -23310,8 +23357,8 @@ impl ::fastrs::Message for ResetActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<ResetActivityExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(ResetActivityExecutionResponse, unknown_fields),
         );
@@ -23421,8 +23468,8 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionOptionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionOptionsRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -23554,8 +23601,11 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionOptionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            UpdateWorkflowExecutionOptionsResponse,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<
@@ -23648,8 +23698,8 @@ impl ::fastrs::Message for DescribeDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeDeploymentRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DescribeDeploymentRequest, namespace)),
@@ -23722,8 +23772,8 @@ impl ::fastrs::Message for DescribeDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeDeploymentResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeDeploymentResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
@@ -23822,8 +23872,11 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            DescribeWorkerDeploymentVersionRequest,
+            4,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -23944,8 +23997,11 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            DescribeWorkerDeploymentVersionResponse,
+            2,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<
@@ -24081,8 +24137,8 @@ pub mod describe_worker_deployment_version_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<VersionTaskQueue> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<VersionTaskQueue, 4> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueue, name)),
@@ -24198,8 +24254,8 @@ impl ::fastrs::Message for DescribeWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -24291,8 +24347,8 @@ impl ::fastrs::Message for DescribeWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -24393,8 +24449,8 @@ impl ::fastrs::Message for ListDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListDeploymentsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListDeploymentsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ListDeploymentsRequest, namespace)),
@@ -24481,8 +24537,8 @@ impl ::fastrs::Message for ListDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListDeploymentsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListDeploymentsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -24586,8 +24642,8 @@ impl ::fastrs::Message for SetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetCurrentDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetCurrentDeploymentRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -24704,8 +24760,8 @@ impl ::fastrs::Message for SetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetCurrentDeploymentResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetCurrentDeploymentResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
@@ -24865,8 +24921,11 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentCurrentVersionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            SetWorkerDeploymentCurrentVersionRequest,
+            8,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -25042,8 +25101,9 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             SetWorkerDeploymentCurrentVersionResponse,
+            3,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -25227,8 +25287,11 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentRampingVersionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            SetWorkerDeploymentRampingVersionRequest,
+            9,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -25429,8 +25492,9 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             SetWorkerDeploymentRampingVersionResponse,
+            4,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -25557,8 +25621,8 @@ impl ::fastrs::Message for CreateWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -25651,8 +25715,8 @@ impl ::fastrs::Message for CreateWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -25732,8 +25796,8 @@ impl ::fastrs::Message for ListWorkerDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -25824,8 +25888,8 @@ impl ::fastrs::Message for ListWorkerDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -25987,8 +26051,8 @@ pub mod list_worker_deployments_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkerDeploymentSummary> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<WorkerDeploymentSummary, 6> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
                     >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentSummary, name)),
@@ -26157,8 +26221,8 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -26260,8 +26324,8 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(CreateWorkerDeploymentVersionResponse, unknown_fields),
         );
@@ -26362,8 +26426,8 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -26461,8 +26525,8 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteWorkerDeploymentVersionResponse, unknown_fields),
         );
@@ -26532,8 +26596,8 @@ impl ::fastrs::Message for DeleteWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -26605,8 +26669,8 @@ impl ::fastrs::Message for DeleteWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteWorkerDeploymentResponse, unknown_fields),
         );
@@ -26722,8 +26786,9 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpdateWorkerDeploymentVersionComputeConfigRequest,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -26865,8 +26930,9 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpdateWorkerDeploymentVersionComputeConfigResponse,
+            0,
         > = __fastrs::table::Table::new(
-            &[],
+            [],
             &[],
             ::fastrs::table_field!(
                 UpdateWorkerDeploymentVersionComputeConfigResponse, unknown_fields
@@ -26974,8 +27040,9 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ValidateWorkerDeploymentVersionComputeConfigRequest,
+            5,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -27107,8 +27174,9 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigResponse 
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             ValidateWorkerDeploymentVersionComputeConfigResponse,
+            0,
         > = __fastrs::table::Table::new(
-            &[],
+            [],
             &[],
             ::fastrs::table_field!(
                 ValidateWorkerDeploymentVersionComputeConfigResponse, unknown_fields
@@ -27218,8 +27286,9 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpdateWorkerDeploymentVersionMetadataRequest,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -27370,8 +27439,9 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             UpdateWorkerDeploymentVersionMetadataResponse,
+            1,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::VersionMetadata>,
@@ -27497,8 +27567,8 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -27662,8 +27732,8 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(
@@ -27746,8 +27816,8 @@ impl ::fastrs::Message for GetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetCurrentDeploymentRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetCurrentDeploymentRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -27826,8 +27896,8 @@ impl ::fastrs::Message for GetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetCurrentDeploymentResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetCurrentDeploymentResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
@@ -27903,8 +27973,8 @@ impl ::fastrs::Message for GetDeploymentReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -28011,8 +28081,8 @@ impl ::fastrs::Message for GetDeploymentReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
@@ -28148,8 +28218,8 @@ impl ::fastrs::Message for CreateWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateWorkflowRuleRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CreateWorkflowRuleRequest, namespace)),
@@ -28252,8 +28322,8 @@ impl ::fastrs::Message for CreateWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CreateWorkflowRuleResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
@@ -28325,8 +28395,8 @@ impl ::fastrs::Message for DescribeWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -28395,8 +28465,8 @@ impl ::fastrs::Message for DescribeWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
@@ -28464,8 +28534,8 @@ impl ::fastrs::Message for DeleteWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DeleteWorkflowRuleRequest, namespace)),
@@ -28519,8 +28589,8 @@ impl ::fastrs::Message for DeleteWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteWorkflowRuleResponse, unknown_fields),
         );
@@ -28582,8 +28652,8 @@ impl ::fastrs::Message for ListWorkflowRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowRulesRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkflowRulesRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ListWorkflowRulesRequest, namespace)),
@@ -28659,8 +28729,8 @@ impl ::fastrs::Message for ListWorkflowRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowRulesResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkflowRulesResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
@@ -28779,8 +28849,8 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -28921,8 +28991,8 @@ impl ::fastrs::Message for TriggerWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x08, 0, ::fastrs::table_field!(TriggerWorkflowRuleResponse, applied)),
@@ -29007,8 +29077,8 @@ impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -29090,8 +29160,8 @@ impl ::fastrs::Message for RecordWorkerHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(RecordWorkerHeartbeatResponse, unknown_fields),
         );
@@ -29190,8 +29260,8 @@ impl ::fastrs::Message for ListWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkersRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkersRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(ListWorkersRequest, namespace)),
@@ -29292,8 +29362,8 @@ impl ::fastrs::Message for ListWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkersResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListWorkersResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<super::super::worker::v1::WorkerInfo>,
@@ -29460,8 +29530,8 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -29637,8 +29707,8 @@ pub mod update_task_queue_config_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RateLimitUpdate> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<RateLimitUpdate, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
                             __fastrs::Msg<super::super::super::taskqueue::v1::RateLimit>,
@@ -29709,8 +29779,8 @@ impl ::fastrs::Message for UpdateTaskQueueConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueConfig>,
@@ -29806,8 +29876,8 @@ impl ::fastrs::Message for FetchWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FetchWorkerConfigRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<FetchWorkerConfigRequest, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, namespace)),
@@ -29886,8 +29956,8 @@ impl ::fastrs::Message for FetchWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FetchWorkerConfigResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<FetchWorkerConfigResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
@@ -30007,8 +30077,8 @@ impl ::fastrs::Message for UpdateWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerConfigRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UpdateWorkerConfigRequest, 7> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(UpdateWorkerConfigRequest, namespace)),
@@ -30118,8 +30188,8 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerConfigResponse> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
+        static TABLE: __fastrs::table::Table<UpdateWorkerConfigResponse, 1> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
             &[0, 1],
             ::fastrs::table_field!(UpdateWorkerConfigResponse, unknown_fields),
         );
@@ -30226,8 +30296,8 @@ impl ::fastrs::Message for DescribeWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkerRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(DescribeWorkerRequest, namespace)),
@@ -30295,8 +30365,8 @@ impl ::fastrs::Message for DescribeWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeWorkerResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
                         __fastrs::Msg<super::super::worker::v1::WorkerInfo>,
@@ -30376,8 +30446,8 @@ impl ::fastrs::Message for CountWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkersRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountWorkersRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(CountWorkersRequest, namespace)),
@@ -30448,8 +30518,8 @@ impl ::fastrs::Message for CountWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkersResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountWorkersResponse, 1> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x08, 0, ::fastrs::table_field!(CountWorkersResponse, count)),
@@ -30549,8 +30619,8 @@ impl ::fastrs::Message for PauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -30645,8 +30715,8 @@ impl ::fastrs::Message for PauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(PauseWorkflowExecutionResponse, unknown_fields),
         );
@@ -30740,8 +30810,8 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -30836,8 +30906,8 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(UnpauseWorkflowExecutionResponse, unknown_fields),
         );
@@ -31142,8 +31212,8 @@ impl ::fastrs::Message for StartActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartActivityExecutionRequest, 22> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -31445,8 +31515,8 @@ impl ::fastrs::Message for StartActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartActivityExecutionResponse, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -31590,8 +31660,8 @@ impl ::fastrs::Message for DescribeActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeActivityExecutionRequest, 8> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -31781,8 +31851,8 @@ impl ::fastrs::Message for DescribeActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DescribeActivityExecutionResponse, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -31911,8 +31981,8 @@ impl ::fastrs::Message for PollActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollActivityExecutionRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -32002,8 +32072,8 @@ impl ::fastrs::Message for PollActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollActivityExecutionResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -32103,8 +32173,8 @@ impl ::fastrs::Message for ListActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListActivityExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListActivityExecutionsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -32201,8 +32271,8 @@ impl ::fastrs::Message for ListActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListActivityExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListActivityExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<
@@ -32468,8 +32538,8 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionRequest, 16> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -32726,8 +32796,8 @@ impl ::fastrs::Message for StartNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -32845,8 +32915,11 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            DescribeNexusOperationExecutionRequest,
+            6,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33032,8 +33105,11 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            DescribeNexusOperationExecutionResponse,
+            6,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33233,8 +33309,8 @@ impl ::fastrs::Message for PollNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33385,8 +33461,8 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionResponse, 5> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33580,8 +33656,8 @@ impl ::fastrs::Message for ListNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsRequest, 4> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33686,8 +33762,8 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
                         __fastrs::Msg<
@@ -33773,8 +33849,8 @@ impl ::fastrs::Message for CountActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountActivityExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountActivityExecutionsRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -33857,8 +33933,8 @@ impl ::fastrs::Message for CountActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountActivityExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountActivityExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -33946,8 +34022,8 @@ pub mod count_activity_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AggregationGroup, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
@@ -34021,8 +34097,8 @@ impl ::fastrs::Message for CountNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsRequest, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -34113,8 +34189,8 @@ impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsResponse> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsResponse, 2> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(
@@ -34202,8 +34278,8 @@ pub mod count_nexus_operation_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
+            static TABLE: __fastrs::table::Table<AggregationGroup, 2> = __fastrs::table::Table::new(
+                [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
@@ -34308,8 +34384,8 @@ impl ::fastrs::Message for RequestCancelActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<RequestCancelActivityExecutionRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -34411,8 +34487,11 @@ impl ::fastrs::Message for RequestCancelActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            RequestCancelActivityExecutionResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 RequestCancelActivityExecutionResponse, unknown_fields
@@ -34506,8 +34585,8 @@ impl ::fastrs::Message for TerminateActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<TerminateActivityExecutionRequest, 6> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -34603,8 +34682,8 @@ impl ::fastrs::Message for TerminateActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<TerminateActivityExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(TerminateActivityExecutionResponse, unknown_fields),
         );
@@ -34672,8 +34751,8 @@ impl ::fastrs::Message for DeleteActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteActivityExecutionRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -34743,8 +34822,8 @@ impl ::fastrs::Message for DeleteActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteActivityExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteActivityExecutionResponse, unknown_fields),
         );
@@ -34838,8 +34917,9 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionRequest {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelNexusOperationExecutionRequest,
+            6,
         > = __fastrs::table::Table::new(
-            &[
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -34949,8 +35029,9 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionResponse {
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         static TABLE: __fastrs::table::Table<
             RequestCancelNexusOperationExecutionResponse,
+            0,
         > = __fastrs::table::Table::new(
-            &[],
+            [],
             &[],
             ::fastrs::table_field!(
                 RequestCancelNexusOperationExecutionResponse, unknown_fields
@@ -35044,8 +35125,11 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<
+            TerminateNexusOperationExecutionRequest,
+            6,
+        > = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -35153,8 +35237,11 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<
+            TerminateNexusOperationExecutionResponse,
+            0,
+        > = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(
                 TerminateNexusOperationExecutionResponse, unknown_fields
@@ -35224,8 +35311,8 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
+        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionRequest, 3> = __fastrs::table::Table::new(
+            [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(
@@ -35299,8 +35386,8 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[],
+        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionResponse, 0> = __fastrs::table::Table::new(
+            [],
             &[],
             ::fastrs::table_field!(DeleteNexusOperationExecutionResponse, unknown_fields),
         );
