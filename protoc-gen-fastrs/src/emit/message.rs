@@ -24,15 +24,12 @@ pub(super) fn message(msg: &Message) -> TokenStream {
         }
     });
     let full_name = &msg.full_name;
-    let size = size::body(msg);
-    let write = write::body(msg);
-    // Size mode decodes by table.
-    let read = if msg.strategy.table {
-        table::merge_body(msg)
-    } else {
-        read::body(msg)
-    };
-    let clear = clear::body(msg);
+    let Bodies {
+        size,
+        write,
+        read,
+        clear,
+    } = bodies(msg);
     let module = nested_module(msg);
     let check_required = check_required(msg);
     let getters = types::getters(msg);
@@ -45,7 +42,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let compact_entry_points = compact_entry_points(msg);
     let debug = debug::message(msg);
     let view = view::message(msg);
-    let hooks = msg.strategy.table.then(|| table::hooks(msg));
+    let tabled = msg.strategy.table.then(|| table::tabled(msg));
     quote! {
         #doc
         #deprecated
@@ -94,7 +91,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
             #compact_entry_points
         }
 
-        #hooks
+        #tabled
 
         #debug
 
@@ -109,6 +106,42 @@ pub(super) fn message(msg: &Message) -> TokenStream {
         #view
 
         #module
+    }
+}
+
+/// The bodies of a message's `size`, `write_backward`, `merge_from` and
+/// `clear`.
+struct Bodies {
+    size: TokenStream,
+    write: TokenStream,
+    read: TokenStream,
+    clear: TokenStream,
+}
+
+/// [`Bodies`]: calls into the runtime's interpreters for a message with a
+/// table (a chain's links still sized and written by code, which keeps
+/// long chains off the stack), else code per field.
+fn bodies(msg: &Message) -> Bodies {
+    if !msg.strategy.table {
+        return Bodies {
+            size: size::body(msg),
+            write: write::body(msg),
+            read: read::body(msg),
+            clear: clear::body(msg),
+        };
+    }
+    let (size, write) = match msg.chain {
+        Some(_) => (size::body(msg), write::body(msg)),
+        None => (
+            quote!(__fastrs::table::size(self)),
+            quote!(__fastrs::table::write_backward(self, w);),
+        ),
+    };
+    Bodies {
+        size,
+        write,
+        read: quote!(__fastrs::table::merge(self, r, depth)),
+        clear: quote!(__fastrs::table::clear(self);),
     }
 }
 

@@ -49,19 +49,20 @@ pub(super) fn helper(msg: &Message, name: &str) -> TokenStream {
 }
 
 /// `use ::fastrs::codec::Codec as _;` for a module whose impls call codec
-/// methods: one that holds a message with a field other than a map (maps go
-/// through free functions; empty messages call nothing), or in size mode, a
-/// singular field or oneof (sized by the codec; all else goes through
-/// `compact`'s free functions).
+/// methods: one that holds a message with a oneof (its members sized by
+/// their codecs), or with a field other than a map (maps go through free
+/// functions; empty messages call nothing) that its table does not handle
+/// (a chain's sizes its fields by code).
 pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
     let calls_codecs = |m: &Message| {
         !m.oneofs.is_empty()
-            || m.fields.iter().any(|f| {
-                !matches!(
-                    (&f.shape, m.strategy.inline),
-                    (Shape::Map { .. }, _) | (Shape::Repeated { .. }, false)
-                )
-            })
+            || (!m.strategy.table || m.chain.is_some())
+                && m.fields.iter().any(|f| {
+                    !matches!(
+                        (&f.shape, m.strategy.inline),
+                        (Shape::Map { .. }, _) | (Shape::Repeated { .. }, false)
+                    )
+                })
     };
     if messages.iter().any(calls_codecs) {
         quote!(

@@ -1,31 +1,40 @@
-//! `merge_from()` of a message decoded by table (size mode): a static
-//! `fastrs` decode table with one entry per field number, which the
-//! runtime's one interpreter runs, and `Hooks` for what is not a table
-//! entry (oneof members and map entries), rendered from the decode plan as
-//! `emit::read` renders it.
+//! The table of a size-mode message: a static `fastrs` table with one
+//! entry per field number, which the runtime's interpreters run for the
+//! message's `merge_from`, `size`, `write_backward` and `clear`, and the
+//! hooks for what is not a table entry (oneof members and map entries),
+//! rendered from the decode plan as `emit::read` renders it.
 
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::read;
-use super::tokens::{codec, tag_value};
+use super::strategy::{value_fn, ValueOp};
+use super::tokens::{codec, codec_call, key_len, match_oneof_run, tag_bytes, tag_value};
 use crate::model::plan::Target;
-use crate::model::{Field, Kind, Message, Shape};
+use crate::model::{Field, Kind, Message, Shape, Slot};
 
 /// Field numbers up to this, or four per entry if more, are found by index;
 /// larger ones by binary search.
 const MIN_INDEXED: u32 = 32;
 
-/// The body of `merge_from`: the table, and the call that runs it.
-pub(super) fn merge_body(msg: &Message) -> TokenStream {
+/// `impl Tabled`: the message's table, and its hooks if it has oneofs or
+/// maps.
+pub(super) fn tabled(msg: &Message) -> TokenStream {
     let ty = &msg.ident;
     let mut entries: Vec<(u32, TokenStream)> = msg
         .fields
         .iter()
         .map(|f| (f.number, field_entry(msg, f)))
-        .chain(msg.oneofs.iter().flat_map(|o| &o.members).map(|m| {
-            let tag = tag_value(&m.tag);
-            (m.number, quote!(__fastrs::table::Entry::hooked(#tag)))
+        .chain(oneof_runs(msg).flat_map(|run| {
+            run.into_iter().enumerate().map(|(i, m)| {
+                let tag = tag_value(&m.tag);
+                let entry = if i == 0 {
+                    quote!(__fastrs::table::Entry::hooked(#tag))
+                } else {
+                    quote!(__fastrs::table::Entry::hooked_read(#tag))
+                };
+                (m.number, entry)
+            })
         }))
         .chain(msg.checked_extension_tags.iter().map(|t| {
             let tag = tag_value(t);
@@ -37,13 +46,21 @@ pub(super) fn merge_body(msg: &Message) -> TokenStream {
     let count = Literal::usize_unsuffixed(entries.len());
     let entries = entries.iter().map(|(_, e)| e);
     let unknown = &msg.unknown_fields;
+    let hooks = hooks(msg);
     quote! {
-        static TABLE: __fastrs::table::Table<#ty, #count> = __fastrs::table::Table::new(
-            [#(#entries),*],
-            &[#(#index),*],
-            ::fastrs::table_field!(#ty, #unknown),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        #[allow(deprecated)]
+        impl __fastrs::table::Tabled for #ty {
+            const TABLE: &'static __fastrs::table::Table<Self> = {
+                static TABLE: __fastrs::table::Table<#ty, [__fastrs::table::Entry<#ty>; #count]> =
+                    __fastrs::table::Table::new(
+                        [#(#entries),*],
+                        &[#(#index),*],
+                        ::fastrs::table_field!(#ty, #unknown),
+                    );
+                &TABLE
+            };
+            #hooks
+        }
     }
 }
 
@@ -71,9 +88,13 @@ fn field_entry(msg: &Message, f: &Field) -> TokenStream {
         Shape::Map { .. } => return quote!(__fastrs::table::Entry::hooked(#tag)),
         Shape::Implicit(kind) => (shaped(msg, kind, "Implicit", "ImplicitClosed"), None),
         Shape::Optional(kind) => (shaped(msg, kind, "Optional", "OptionalClosed"), None),
-        Shape::Repeated { kind, alt_tag, .. } => {
-            let plain = if kind.is_packable() { "Packable" } else { "Repeated" };
-            (shaped(msg, kind, plain, "RepeatedClosed"), alt_tag.as_ref())
+        Shape::Repeated { kind, alt_tag, packed } => {
+            let (plain, closed) = match (kind.is_packable(), packed) {
+                (false, _) => ("Repeated", "Repeated"),
+                (true, true) => ("Packed", "PackedClosed"),
+                (true, false) => ("Expanded", "ExpandedClosed"),
+            };
+            (shaped(msg, kind, plain, closed), alt_tag.as_ref())
         }
         Shape::OneofMember(_) => unreachable!("oneof members are entries of their oneof"),
     };
@@ -91,6 +112,16 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
             let (shape, path) = (ident(closed), path.relative_to(&msg.scope));
             quote!(__fastrs::table::#shape<#path>)
         }
+        Kind::Message {
+            path,
+            tabled: true,
+            boxed,
+            ..
+        } => {
+            let (shape, path) = (ident(plain), path.relative_to(&msg.scope));
+            let codec = if *boxed { quote!(TabBox) } else { quote!(Tab) };
+            quote!(__fastrs::table::#shape<__fastrs::table::#codec<#path>>)
+        }
         _ => {
             let (shape, codec) = (ident(plain), codec(kind, &msg.scope));
             quote!(__fastrs::table::#shape<#codec>)
@@ -98,9 +129,9 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
     }
 }
 
-/// `impl Hooks`: how the message reads its oneof members and map entries,
-/// if it has any.
-pub(super) fn hooks(msg: &Message) -> TokenStream {
+/// The hooks of `impl Tabled`: how the message reads, sizes, writes and
+/// clears its oneof members and map entries, if it has any.
+fn hooks(msg: &Message) -> TokenStream {
     let hooked = |a: &&crate::model::plan::Arm| match a.target {
         Target::Member { .. } => true,
         Target::Field(i) => matches!(msg.fields[i].shape, Shape::Map { .. }),
@@ -115,21 +146,134 @@ pub(super) fn hooks(msg: &Message) -> TokenStream {
     if arms.is_empty() {
         return TokenStream::new();
     }
-    let (ty, unknown) = (&msg.ident, &msg.unknown_fields);
+    let unknown = &msg.unknown_fields;
+    let hooked = hooked_fields(msg);
+    let size = hooked.iter().map(|h| {
+        let (tag, size) = (&h.tag, &h.size);
+        quote!(#tag => #size,)
+    });
+    let write = hooked.iter().map(|h| {
+        let (tag, write) = (&h.tag, &h.write);
+        quote!(#tag => #write,)
+    });
+    let clear = hooked.iter().map(|h| {
+        let (tag, clear) = (&h.tag, &h.clear);
+        quote!(#tag => #clear,)
+    });
     quote! {
-        #[allow(deprecated)]
-        impl __fastrs::table::Hooks for #ty {
-            fn merge_hooked(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-                tag: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                match tag {
-                    #(#arms)*
-                    tag => r.skip_field(tag, depth, &mut self.#unknown),
-                }
+        fn merge_hooked(
+            &mut self,
+            r: &mut ::fastrs::Reader<'_>,
+            depth: u32,
+            tag: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            match tag {
+                #(#arms)*
+                tag => r.skip_field(tag, depth, &mut self.#unknown),
+            }
+        }
+
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                #(#size)*
+                _ => 0,
+            }
+        }
+
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                #(#write)*
+                _ => {}
+            }
+        }
+
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                #(#clear)*
+                _ => {}
             }
         }
     }
+}
+
+/// A field the hooks handle: its tag, and how its value is sized, written
+/// and cleared.
+struct Hooked {
+    tag: TokenStream,
+    size: TokenStream,
+    write: TokenStream,
+    clear: TokenStream,
+}
+
+/// The maps and oneof members of `msg`, each as [`Hooked`].
+fn hooked_fields(msg: &Message) -> Vec<Hooked> {
+    let scope = &msg.scope;
+    let maps = msg.fields.iter().filter_map(|f| {
+        let Shape::Map { key, value, maps } = &f.shape else {
+            return None;
+        };
+        let (ident, k, v) = (&f.ident, codec(key, scope), codec(value, scope));
+        let (key_len, bytes) = (key_len(&f.tag), tag_bytes(&f.tag));
+        // Written backwards: a sorted map iterates in reverse to come out in
+        // ascending key order.
+        let iter = if maps.sorted() {
+            quote!(self.#ident.iter().rev())
+        } else {
+            quote!(self.#ident.iter())
+        };
+        Some(Hooked {
+            tag: tag_value(&f.tag),
+            size: quote!(__fastrs::size_map::<#k, #v>(self.#ident.iter(), #key_len)),
+            write: quote!(__fastrs::write_map::<#k, #v>(#iter, #bytes, w)),
+            clear: quote!(self.#ident.clear()),
+        })
+    });
+    // Each run of oneof members is sized, written and cleared at its
+    // first member's entry.
+    let runs = msg.order.iter().filter_map(|slot| {
+        let Slot::Oneof(o, members) = slot else {
+            return None;
+        };
+        let oneof = &msg.oneofs[*o];
+        let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
+        let arms: Vec<_> = members
+            .iter()
+            .map(|&m| {
+                let m = &oneof.members[m];
+                let Shape::OneofMember(kind) = &m.shape else {
+                    unreachable!("oneof members are lowered as OneofMember")
+                };
+                let variant = &m.ident;
+                let pattern = quote!(::core::option::Option::Some(#module::#enum_ident::#variant(v)));
+                let (size, write) = (codec_call(kind, scope), value_fn(msg, kind, ValueOp::Write));
+                let (key_len, bytes) = (key_len(&m.tag), tag_bytes(&m.tag));
+                (
+                    quote!(#pattern => #key_len + #size::size(v),),
+                    (pattern, quote!(#write(v, #bytes, w);)),
+                )
+            })
+            .collect();
+        let (sizes, writes): (Vec<_>, Vec<_>) = arms.into_iter().unzip();
+        Some(Hooked {
+            tag: tag_value(&oneof.members[members[0]].tag),
+            size: quote! {
+                match &self.#ident {
+                    #(#sizes)*
+                    _ => 0,
+                }
+            },
+            write: match_oneof_run(&quote!(&self.#ident), writes),
+            clear: quote!(self.#ident = ::core::option::Option::None),
+        })
+    });
+    maps.chain(runs).collect()
+}
+
+/// The runs of oneof members of `msg`: members of one oneof, by number,
+/// with no other field between them.
+fn oneof_runs(msg: &Message) -> impl Iterator<Item = Vec<&Field>> {
+    msg.order.iter().filter_map(|slot| match slot {
+        Slot::Oneof(o, members) => Some(members.iter().map(|&m| &msg.oneofs[*o].members[m]).collect()),
+        Slot::Field(_) => None,
+    })
 }

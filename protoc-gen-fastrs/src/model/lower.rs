@@ -522,10 +522,12 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let in_oneof = f.oneof_index.is_some() && !f.proto3_optional();
         let features = self.features.field(loc, f);
         let mut kind = self.kind(f, message, element, loc, f.label() != Label::Repeated)?;
-        if let Kind::Message { group, .. } = &mut kind {
-            // A group is a DELIMITED message field (editions' spelling).
+        if let Kind::Message { group, tabled, .. } = &mut kind {
+            // A group is a DELIMITED message field (editions' spelling),
+            // which a table entry does not read.
             if features.delimited() && !self.is_map(f) {
                 *group = Some(number);
+                *tabled = false;
             }
         }
         let main_wire = wire::wire_type(&kind);
@@ -693,11 +695,13 @@ impl<'a, 'e> FileCtx<'a, 'e> {
             .index
             .message(f.type_name())
             .is_some_and(|m| m.options.as_ref().is_some_and(|o| o.deprecated()));
+        let tabled = group.is_none() && self.strategies.is_some_and(|s| s.has_table(f.type_name()));
         Kind::Message {
             view: self.index.view_path(&path),
             path,
             boxed,
             group,
+            tabled,
             checks_required,
             deprecated,
         }

@@ -280,6 +280,9 @@ pub enum Kind {
         view: TypePath,
         boxed: bool,
         group: Option<u32>,
+        /// The message type is generated in this run with a table (size
+        /// mode): size-mode fields of it run that table.
+        tabled: bool,
         checks_required: bool,
         /// The message type is `deprecated`: code naming it allows that.
         deprecated: bool,

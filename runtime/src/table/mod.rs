@@ -1,86 +1,36 @@
-//! Decode tables: how size-mode messages decode (`protoc_gen_fastrs::Mode::Size`).
+//! Message tables: how size-mode messages decode, size, encode and clear
+//! (`protoc_gen_fastrs::Mode::Size`).
 //!
-//! A size-mode message's `merge_from` is data, not code: a static
+//! A size-mode message's `Message` methods are data, not code: a static
 //! [`Table`] with one [`Entry`] per field number (its tags, the field's
-//! offset in the struct, and how to read it), run by one interpreter,
-//! [`merge`], compiled once in this crate. Scalars, strings and bytes are
-//! read inside the interpreter; other fields through the out-of-line
-//! functions `outline` already compiles once per codec (called through
-//! pointers with their reference parameters erased), closed enums through
-//! functions of their own; oneof members and map entries through the
-//! message's own [`Hooks`], the one piece of decoding code it keeps.
+//! offset in the struct, and how to handle it), run by four interpreters
+//! compiled once in this crate (`run`). Scalars, strings and bytes are
+//! handled inside the interpreters; other fields through a [`FieldVt`] of
+//! functions made once per codec and shape (`ops`); oneof members and map
+//! entries through the message's own [`Tabled`] hooks, the one piece of
+//! field code a size-mode message keeps.
 //!
 //! Offsets come from `core::mem::offset_of!` and nothing else: entries are
 //! located only by [`table_field!`](crate::table_field), which pairs each
 //! offset with the field's type, checked at compile time against the type
-//! the entry reads ([`FieldOp`]). One function, `field_at`, turns an
-//! offset back into a reference.
+//! the entry handles ([`FieldOp`]). Two functions, `field_mut` and
+//! `field_ref`, turn an offset back into a reference.
 #![allow(unsafe_code)]
 
-use alloc::string::String;
-use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use crate::codec::{self, Codec};
-use crate::message::enumeration::{Enum, EnumValue};
-use crate::message::lax_string::LaxString;
-use crate::outline::{Ops, PackedOps};
-use crate::wire;
 use crate::wire::error::DecodeError;
 use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
 
-/// Reads one record into a field of the message at `msg`: the field at
-/// `at.field`, with the message's unknown fields at `at.unknown` (for
-/// values a closed enum does not name); `tag` is the record's tag, already
-/// read.
-///
-/// # Safety
-/// `msg` points to a live, exclusively borrowed message; `at.field` is the
-/// offset of one of its fields, of the type the function was made for
-/// ([`FieldOp::Field`]), and `at.unknown` that of its `UnknownFields`.
-pub type FieldFn =
-    unsafe fn(msg: *mut u8, at: Offsets, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
+mod ops;
+mod run;
 
-/// Where a [`FieldFn`] reads: its field, and the message's unknown fields.
-#[derive(Clone, Copy, Debug)]
-pub struct Offsets {
-    field: u32,
-    unknown: u32,
-}
+pub use ops::{Expanded, ExpandedClosed, FieldOp, FieldVt, Implicit, ImplicitClosed, Optional, OptionalClosed, Packed};
+pub use ops::{MsgField, PackedClosed, Repeated, Tab, TabBox};
 
-/// An `outline::Ops` function reading one value into the field at `field`
-/// (`merge_ool`, `merge_optional_ool`), with its reference parameter
-/// erased to a pointer.
-///
-/// # Safety
-/// `field` points to a live, exclusively borrowed value of the type the
-/// function was made for. (Calling the codec's function through this type
-/// is sound: `&mut T` and `*mut u8` are ABI-compatible, std's "ABI
-/// compatibility" of function pointers.)
-pub type MergeFn = unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>;
-
-/// `push_ool`, erased as [`MergeFn`] is.
-///
-/// # Safety
-/// As [`MergeFn`], for the field's `Vec`.
-pub type PushFn = unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
-
-/// `merge_packed_ool`, erased as [`MergeFn`] is.
-///
-/// # Safety
-/// As [`MergeFn`], for the field's `Vec`.
-pub type PackedFn = unsafe fn(r: &mut Reader<'_>, field: *mut u8) -> Result<(), DecodeError>;
-
-/// Calls a message's [`Hooks::merge_hooked`].
-///
-/// # Safety
-/// `msg` points to a live, exclusively borrowed message of the type the
-/// function was made for.
-#[doc(hidden)]
-pub type HookFn = unsafe fn(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
-
-/// How an entry reads its field.
+/// How an entry handles its field.
 #[derive(Clone, Copy, Debug)]
 #[doc(hidden)]
 pub enum Op {
@@ -100,200 +50,38 @@ pub enum Op {
     Str,
     LaxStr,
     Bytes,
-    /// A singular field of another codec, through the codec's own
-    /// out-of-line `merge_ool` or `merge_optional_ool`.
-    Merge(MergeFn),
-    /// A repeated field that cannot be packed, through `push_ool`.
-    Push(PushFn),
-    /// A packable repeated field: `merge_packed_ool` for a packed run,
-    /// `push_ool` for one element.
-    Packable(PackedFn, PushFn),
-    /// A closed enum, through its function (unknown numbers go to the
-    /// unknown fields).
-    Field(FieldFn),
-    /// A oneof member or map entry: the message's [`Hooks`].
-    Hook(HookFn),
+    /// Any other field: through the functions of its codec and shape.
+    Vt(&'static FieldVt),
+    /// A message field whose type has a table: through that table.
+    Msg(&'static MsgField),
+    /// A map, or the first of a run of oneof members (by number, with no
+    /// other field between them): the message's hooks.
+    Hook(&'static HookVt),
+    /// The other members of a run of oneof members: the message's hooks
+    /// read them; the run's first entry sizes, writes and clears them.
+    HookRead(&'static HookVt),
     /// A `string` extension whose UTF-8 the schema checks, kept as unknown.
     CheckedUtf8,
 }
 
-/// How a field of one codec and shape is read: what the entries of
-/// [`Entry::new`] names (`Implicit<Int32>`,
-/// `Optional<Msg<M>>`, ...).
-///
-/// # Safety
-/// `OP` reads a value of type `Field` and nothing else.
-pub unsafe trait FieldOp {
-    /// The Rust type of the field.
-    type Field;
-    /// How the interpreter reads it.
-    const OP: Op;
-}
-
-/// A field with implicit presence (and messages' singular fields of
-/// codecs that are not scalars): `C::Value`.
-#[derive(Debug)]
-pub struct Implicit<C>(PhantomData<C>);
-/// A field with explicit presence: `Option<C::Value>`.
-#[derive(Debug)]
-pub struct Optional<C>(PhantomData<C>);
-/// A repeated field of a type that cannot be packed: `Vec<C::Value>`.
-#[derive(Debug)]
-pub struct Repeated<C>(PhantomData<C>);
-/// A repeated field of a packable type, read packed or not: `Vec<C::Value>`.
-#[derive(Debug)]
-pub struct Packable<C>(PhantomData<C>);
-/// A closed enum with implicit presence: `E`.
-#[derive(Debug)]
-pub struct ImplicitClosed<E>(PhantomData<E>);
-/// A closed enum with explicit presence: `Option<E>`.
-#[derive(Debug)]
-pub struct OptionalClosed<E>(PhantomData<E>);
-/// A repeated closed enum: `Vec<E>`.
-#[derive(Debug)]
-pub struct RepeatedClosed<E>(PhantomData<E>);
-
-macro_rules! native {
-    ($($codec:ident: $ty:ty,)*) => {
-        $(
-            // SAFETY: the interpreter reads `Op::$codec` as a `$ty`.
-            unsafe impl FieldOp for Implicit<codec::$codec> {
-                type Field = $ty;
-                const OP: Op = Op::$codec;
-            }
-        )*
-    };
-}
-
-native! {
-    Int32: i32,
-    Int64: i64,
-    Uint32: u32,
-    Uint64: u64,
-    Sint32: i32,
-    Sint64: i64,
-    Bool: bool,
-    Fixed32: u32,
-    Fixed64: u64,
-    Sfixed32: i32,
-    Sfixed64: i64,
-    Float: f32,
-    Double: f64,
-    Str: String,
-    LaxStr: LaxString,
-    Bytes: Vec<u8>,
-}
-
-// SAFETY: `EnumValue<E>` is `repr(transparent)` over an `i32`, and any
-// `i32` is a valid `EnumValue<E>`.
-unsafe impl<E: Enum> FieldOp for Implicit<codec::OpenEnum<E>> {
-    type Field = EnumValue<E>;
-    const OP: Op = Op::Int32;
-}
-
-/// `Implicit<C>` read through its codec, for the codecs the interpreter
-/// does not read itself.
-macro_rules! through_codec {
-    ($(impl<$($param:ident $(: $bound:path)?),*> for $codec:ty;)*) => {
-        $(
-            // SAFETY: `implicit::<C>` reads a `C::Value`.
-            unsafe impl<$($param $(: $bound)?),*> FieldOp for Implicit<$codec> {
-                type Field = <$codec as Codec>::Value;
-                const OP: Op = Op::Merge(erase_merge::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool));
-            }
-        )*
-    };
-}
-
-through_codec! {
-    impl<M: crate::Message> for codec::Msg<M>;
-}
-
-// SAFETY: `implicit::<C>` reads a `C::Value`.
-unsafe impl<M: crate::Message, const NUMBER: u32> FieldOp for Implicit<codec::Group<M, NUMBER>> {
-    type Field = M;
-    const OP: Op = Op::Merge(erase_merge::<M>(<codec::Group<M, NUMBER> as Ops>::merge_ool));
-}
-
-#[cfg(feature = "bytes")]
-// SAFETY: `implicit::<C>` reads a `C::Value`.
-unsafe impl FieldOp for Implicit<codec::SharedBytes> {
-    type Field = bytes::Bytes;
-    const OP: Op = Op::Merge(erase_merge::<bytes::Bytes>(<codec::SharedBytes as Ops>::merge_ool));
-}
-
-// SAFETY: `optional::<C>` reads an `Option<C::Value>`.
-unsafe impl<C: Ops> FieldOp for Optional<C> {
-    type Field = Option<C::Value>;
-    const OP: Op = Op::Merge(erase_merge::<Option<C::Value>>(C::merge_optional_ool));
-}
-
-// SAFETY: `repeated::<C>` reads a `Vec<C::Value>`.
-unsafe impl<C: Ops> FieldOp for Repeated<C> {
-    type Field = Vec<C::Value>;
-    const OP: Op = Op::Push(erase_push::<C::Value>(C::push_ool));
-}
-
-// SAFETY: `packable::<C>` reads a `Vec<C::Value>`.
-unsafe impl<C: PackedOps> FieldOp for Packable<C> {
-    type Field = Vec<C::Value>;
-    const OP: Op = Op::Packable(
-        erase_packed::<C::Value>(C::merge_packed_ool),
-        erase_push::<C::Value>(C::push_ool),
-    );
-}
-
-// SAFETY: `implicit_closed::<E>` reads an `E`.
-unsafe impl<E: Enum> FieldOp for ImplicitClosed<E> {
-    type Field = E;
-    const OP: Op = Op::Field(implicit_closed::<E>);
-}
-
-// SAFETY: `optional_closed::<E>` reads an `Option<E>`.
-unsafe impl<E: Enum> FieldOp for OptionalClosed<E> {
-    type Field = Option<E>;
-    const OP: Op = Op::Field(optional_closed::<E>);
-}
-
-// SAFETY: `repeated_closed::<E>` reads a `Vec<E>`.
-unsafe impl<E: Enum> FieldOp for RepeatedClosed<E> {
-    type Field = Vec<E>;
-    const OP: Op = Op::Field(repeated_closed::<E>);
-}
-
-/// `f` as a [`MergeFn`].
-const fn erase_merge<T>(f: fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>) -> MergeFn {
-    // SAFETY: a function pointer to a function pointer of the same size;
-    // calls through it pass a `*mut T` for the `&mut T` (see `MergeFn`).
-    unsafe { core::mem::transmute::<fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>, MergeFn>(f) }
-}
-
-/// `f` as a [`PushFn`].
-const fn erase_push<T>(f: fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>) -> PushFn {
-    // SAFETY: as in `erase_merge`.
-    unsafe { core::mem::transmute::<fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>, PushFn>(f) }
-}
-
-/// `f` as a [`PackedFn`].
-const fn erase_packed<T>(f: fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>) -> PackedFn {
-    // SAFETY: as in `erase_merge`.
-    unsafe { core::mem::transmute::<fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>, PackedFn>(f) }
-}
-
-/// One field number of a message `M`: the tags it reads (the main one, and
-/// a packable field's other encoding, else 0), where, and how.
+/// One field number of a message `M`: the tag it writes, the other one it
+/// reads (a packable field's other encoding, else 0), where, and how.
 #[repr(transparent)]
 pub struct Entry<M> {
     raw: Raw,
     _message: PhantomData<fn(M) -> M>,
 }
 
-/// An [`Entry`] without its message type, so that the interpreter is
+/// An [`Entry`] without its message type, so that the interpreters are
 /// compiled once for all messages.
 struct Raw {
     tag: u32,
     alt: u32,
     offset: u32,
+    /// `tag` as a varint, the key written before each value: its bytes,
+    /// and how many.
+    key: [u8; 5],
+    key_len: u8,
     op: Op,
 }
 
@@ -301,23 +89,41 @@ impl Raw {
     const fn number(&self) -> u32 {
         self.tag >> 3
     }
+
+    /// The key written before each of the field's values.
+    #[inline(always)]
+    fn key(&self) -> &[u8] {
+        &self.key[..self.key_len as usize]
+    }
 }
 
 impl<M> Entry<M> {
-    /// An entry reading tags `tag` and `alt` (0 for none) into `field`
-    /// with `O`.
+    /// An entry with tags `tag` (written and read) and `alt` (read too, 0
+    /// for none) for `field`, handled as `O`.
     #[must_use]
     pub const fn new<O: FieldOp>(tag: u32, alt: u32, field: FieldAt<M, O::Field>) -> Self {
         Self::with_op(tag, alt, field.offset, O::OP)
     }
 
-    /// An entry for a oneof member or map entry, read by `M`'s [`Hooks`].
+    /// An entry for a map, or for the first of a run of oneof members,
+    /// handled by `M`'s hooks.
     #[must_use]
     pub const fn hooked(tag: u32) -> Self
     where
-        M: Hooks,
+        M: Tabled,
     {
-        Self::with_op(tag, 0, 0, Op::Hook(hook::<M>))
+        Self::with_op(tag, 0, 0, Op::Hook(<M as HookVtOf>::VT))
+    }
+
+    /// An entry for one of the other members of a run of oneof members,
+    /// which `M`'s hooks read (and size, write and clear with the run's
+    /// first).
+    #[must_use]
+    pub const fn hooked_read(tag: u32) -> Self
+    where
+        M: Tabled,
+    {
+        Self::with_op(tag, 0, 0, Op::HookRead(<M as HookVtOf>::VT))
     }
 
     /// An entry for a `string` extension whose UTF-8 the schema checks:
@@ -327,12 +133,22 @@ impl<M> Entry<M> {
         Self::with_op(tag, 0, 0, Op::CheckedUtf8)
     }
 
+    #[allow(clippy::cast_possible_truncation)] // a varint's bytes, and at most 5 of them
     const fn with_op(tag: u32, alt: u32, offset: usize, op: Op) -> Self {
+        // The key, computed once here rather than on each write.
+        let (mut key, mut key_len, mut rest) = ([0; 5], 0, tag);
+        while rest >= 0x80 {
+            key[key_len] = (rest as u8) | 0x80;
+            (rest, key_len) = (rest >> 7, key_len + 1);
+        }
+        key[key_len] = rest as u8;
         Self {
             raw: Raw {
                 tag,
                 alt,
                 offset: narrow(offset),
+                key,
+                key_len: key_len as u8 + 1,
                 op,
             },
             _message: PhantomData,
@@ -377,38 +193,108 @@ impl<M, T> FieldAt<M, T> {
     }
 }
 
-/// The part of a message's decoding that is not a table entry: its oneof
-/// members and map entries, implemented by generated code.
-pub trait Hooks {
-    /// Reads the record of `tag` (one an [`Entry::hooked`] names).
+/// A message whose methods run a [`Table`]: its table, and hooks for what
+/// is not a table entry (oneof members and map entries), which generated
+/// code implements when the message has any.
+pub trait Tabled: crate::Message + 'static {
+    /// The message's table.
+    const TABLE: &'static Table<Self>;
+
+    /// Reads the record of `tag`, one an [`Entry::hooked`] or
+    /// [`Entry::hooked_read`] names.
     ///
     /// # Errors
     /// The record is malformed or breaks a decode limit.
-    fn merge_hooked(&mut self, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
+    fn merge_hooked(&mut self, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+        let _ = (r, depth, tag);
+        Ok(())
+    }
+
+    /// The encoded size of what `tag`'s field holds (0 if nothing): the
+    /// map's, or the oneof member's of the run that `tag` starts.
+    fn size_hooked(&self, tag: u32) -> usize {
+        let _ = tag;
+        0
+    }
+
+    /// Writes what `tag`'s field holds (as [`Tabled::size_hooked`]
+    /// sizes it), backwards.
+    fn write_hooked(&self, tag: u32, w: &mut Writer<'_>) {
+        let _ = (tag, w);
+    }
+
+    /// Clears `tag`'s field: the map, or the oneof of the run that `tag`
+    /// starts.
+    fn clear_hooked(&mut self, tag: u32) {
+        let _ = tag;
+    }
 }
 
-/// [`Hooks::merge_hooked`] on the message at `msg`.
-///
-/// # Safety
-/// As [`HookFn`]: `msg` points to a live, exclusively borrowed `M`.
-unsafe fn hook<M: Hooks>(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
-    // SAFETY: the caller's contract.
-    let msg = unsafe { &mut *msg.cast::<M>() };
-    msg.merge_hooked(r, depth, tag)
+/// The hooks of a message, with its type erased: what [`Op::Hook`] calls.
+#[doc(hidden)]
+pub struct HookVt {
+    merge: unsafe fn(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>,
+    size: unsafe fn(msg: *const u8, tag: u32) -> usize,
+    write: unsafe fn(msg: *const u8, tag: u32, w: &mut Writer<'_>),
+    clear: unsafe fn(msg: *mut u8, tag: u32),
 }
 
-/// The decode table of message `M`: its `N` entries by ascending field
-/// number, and for the numbers below `by_number.len()`, the index of each
-/// one's entry plus one (0 for none). A wrong index or order only makes
-/// fields unknown: the interpreter checks each record's tag against the
-/// entry it finds.
-pub struct Table<M: 'static, const N: usize> {
-    entries: [Entry<M>; N],
+impl core::fmt::Debug for HookVt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("HookVt")
+    }
+}
+
+/// The [`HookVt`] of each [`Tabled`] type.
+trait HookVtOf {
+    const VT: &'static HookVt;
+}
+
+impl<M: Tabled> HookVtOf for M {
+    const VT: &'static HookVt = &HookVt {
+        merge: hook_merge::<M>,
+        size: hook_size::<M>,
+        write: hook_write::<M>,
+        clear: hook_clear::<M>,
+    };
+}
+
+// The `HookVt` functions. SAFETY (each): `HookVt`'s callers pass a pointer
+// to a live `M`, exclusively borrowed for `merge` and `clear`.
+
+unsafe fn hook_merge<M: Tabled>(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
+    unsafe { &mut *(msg as *mut M) }.merge_hooked(r, depth, tag)
+}
+
+unsafe fn hook_size<M: Tabled>(msg: *const u8, tag: u32) -> usize {
+    unsafe { &*(msg as *const M) }.size_hooked(tag)
+}
+
+unsafe fn hook_write<M: Tabled>(msg: *const u8, tag: u32, w: &mut Writer<'_>) {
+    unsafe { &*(msg as *const M) }.write_hooked(tag, w);
+}
+
+unsafe fn hook_clear<M: Tabled>(msg: *mut u8, tag: u32) {
+    unsafe { &mut *(msg as *mut M) }.clear_hooked(tag);
+}
+
+/// The table of message type `M`: its entries by ascending field number
+/// (`E` is `[Entry<M>; N]` in the static that holds it), and for the
+/// numbers below `by_number.len()`, the index of each one's entry plus one
+/// (0 for none). A wrong index or order only makes fields unknown: the
+/// decoder checks each record's tag against the entry it finds.
+#[repr(C)]
+pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     by_number: &'static [u16],
     unknown: u32,
+    _message: PhantomData<fn(M) -> M>,
+    entries: E,
 }
 
-impl<M: 'static, const N: usize> Table<M, N> {
+/// A [`Table`] without its message type, what the interpreters run.
+type Erased = Table<(), [Raw]>;
+
+impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     /// A table of `entries` (by ascending number, as `by_number` indexes
     /// them) with unknown fields kept at `unknown`. The entries are held by
     /// value: a static's array of them then needs no promotion to
@@ -417,189 +303,98 @@ impl<M: 'static, const N: usize> Table<M, N> {
     #[must_use]
     pub const fn new(entries: [Entry<M>; N], by_number: &'static [u16], unknown: FieldAt<M, UnknownFields>) -> Self {
         Self {
-            entries,
             by_number,
             unknown: narrow(unknown.offset),
+            _message: PhantomData,
+            entries,
         }
     }
 }
 
-/// Decodes the records of `r` into `msg` by its table: what a size-mode
-/// message's `merge_from` calls.
+// The entry points, one per `Message` method. Each is compiled once per
+// message type, so each is only casts and a call: the casts are `as`
+// rather than calls to generic functions, which a debug build would
+// compile once per type too.
+//
+// SAFETY (each): the message is live and borrowed for the call (exclusively
+// for `merge` and `clear`), and `M::TABLE` was made for `M`, its entries'
+// offsets `M`'s fields (`FieldAt`). `Table` is `repr(C)` and `Entry<M>` a
+// `repr(transparent)` `Raw`, so a `Table<M>` is an `Erased` with the same
+// length.
+
+/// Decodes the records of `r` into `msg` by its table: a size-mode
+/// message's `merge_from`.
 ///
 /// # Errors
 /// The input is malformed or breaks a decode limit.
 #[inline]
-pub fn merge<M: 'static, const N: usize>(
-    msg: &mut M,
-    table: &'static Table<M, N>,
-    r: &mut Reader<'_>,
-    depth: u32,
-) -> Result<(), DecodeError> {
-    // SAFETY: `Entry<M>` is a `repr(transparent)` `Raw`.
-    let entries = unsafe { core::slice::from_raw_parts(table.entries.as_ptr().cast::<Raw>(), N) };
-    let table = Erased {
-        entries,
-        by_number: table.by_number,
-        unknown: table.unknown,
-    };
-    // SAFETY: `msg` is a live `M`, exclusively borrowed for the call, and
-    // the table was made for `M` (its entries' offsets are `M`'s fields).
-    unsafe { merge_erased(&table, core::ptr::from_mut(msg).cast(), r, depth) }
-}
-
-/// A [`Table`] without its message type.
-struct Erased {
-    entries: &'static [Raw],
-    by_number: &'static [u16],
-    unknown: u32,
-}
-
-impl Erased {
-    /// The entry of field `number`, if it has one: by index for small
-    /// numbers, else by binary search.
-    #[inline]
-    fn entry(&self, number: u32) -> Option<&Raw> {
-        match self.by_number.get(number as usize) {
-            Some(&at) => self.entries.get(usize::from(at).wrapping_sub(1)),
-            None => self
-                .entries
-                .binary_search_by_key(&number, Raw::number)
-                .ok()
-                .map(|i| &self.entries[i]),
-        }
+pub fn merge<M: Tabled>(msg: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    unsafe {
+        run::merge(
+            &*(M::TABLE as *const Table<M> as *const Erased),
+            msg as *mut M as *mut u8,
+            r,
+            depth,
+        )
     }
 }
 
-/// The field of type `T` at `offset` bytes into the message at `msg`: the
-/// one place an offset becomes a reference.
+/// The encoded size of `msg`: a size-mode message's `size`.
+#[inline]
+pub fn size<M: Tabled>(msg: &M) -> usize {
+    unsafe {
+        run::size(
+            &*(M::TABLE as *const Table<M> as *const Erased),
+            msg as *const M as *const u8,
+        )
+    }
+}
+
+/// Writes `msg` backwards: a size-mode message's `write_backward`.
+#[inline]
+pub fn write_backward<M: Tabled>(msg: &M, w: &mut Writer<'_>) {
+    unsafe {
+        run::write_backward(
+            &*(M::TABLE as *const Table<M> as *const Erased),
+            msg as *const M as *const u8,
+            w,
+        )
+    }
+}
+
+/// Clears `msg`: a size-mode message's `clear`.
+#[inline]
+pub fn clear<M: Tabled>(msg: &mut M) {
+    unsafe {
+        run::clear(
+            &*(M::TABLE as *const Table<M> as *const Erased),
+            msg as *mut M as *mut u8,
+        )
+    }
+}
+
+/// The field of type `T` at `offset` bytes into the message at `msg`: one
+/// of the two places an offset becomes a reference.
 ///
 /// # Safety
 /// `msg` points to a live, exclusively borrowed message, and `offset` is
 /// the offset of one of its fields, of type `T`, which nothing else
 /// borrows for `'m`.
 #[inline(always)]
-unsafe fn field_at<'m, T>(msg: *mut u8, offset: u32) -> &'m mut T {
+unsafe fn field_mut<'m, T>(msg: *mut u8, offset: u32) -> &'m mut T {
     // SAFETY: the caller's contract.
     unsafe { &mut *msg.add(offset as usize).cast::<T>() }
 }
 
-/// A pointer to the field at `offset` bytes into the message at `msg`.
+/// [`field_mut`], shared: the other place an offset becomes a reference.
 ///
 /// # Safety
-/// As [`field_at`]: `offset` is the offset of one of the message's fields.
+/// `msg` points to a live message, and `offset` is the offset of one of
+/// its fields, of type `T`, which nothing mutates for `'m`.
 #[inline(always)]
-unsafe fn field_ptr(msg: *mut u8, offset: u32) -> *mut u8 {
-    // SAFETY: the caller's contract; the field is inside the message.
-    unsafe { msg.add(offset as usize) }
-}
-
-/// The interpreter.
-///
-/// # Safety
-/// `msg` points to a live, exclusively borrowed message of the type
-/// `table` was made for.
-#[inline(never)]
-unsafe fn merge_erased(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
-    // SAFETY: the caller's contract; `table.unknown` is the offset of the
-    // message's `UnknownFields` (`Table::new`).
-    let unknown = || unsafe { field_at::<UnknownFields>(msg, table.unknown) };
-    while !r.is_empty() {
-        let tag = r.read_tag()?;
-        let Some(e) = table.entry(tag >> 3).filter(|e| tag == e.tag || tag == e.alt) else {
-            r.skip_field(tag, depth, unknown())?;
-            continue;
-        };
-        // SAFETY (each arm): the entry was made from a `FieldAt` of this
-        // message's type, so `e.offset` is a field of the type its op reads
-        // (`FieldOp`), and no other reference to the message is live.
-        unsafe {
-            match e.op {
-                Op::Int32 => codec::Int32::merge(field_at(msg, e.offset), r, depth),
-                Op::Int64 => codec::Int64::merge(field_at(msg, e.offset), r, depth),
-                Op::Uint32 => codec::Uint32::merge(field_at(msg, e.offset), r, depth),
-                Op::Uint64 => codec::Uint64::merge(field_at(msg, e.offset), r, depth),
-                Op::Sint32 => codec::Sint32::merge(field_at(msg, e.offset), r, depth),
-                Op::Sint64 => codec::Sint64::merge(field_at(msg, e.offset), r, depth),
-                Op::Bool => codec::Bool::merge(field_at(msg, e.offset), r, depth),
-                Op::Fixed32 => codec::Fixed32::merge(field_at(msg, e.offset), r, depth),
-                Op::Fixed64 => codec::Fixed64::merge(field_at(msg, e.offset), r, depth),
-                Op::Sfixed32 => codec::Sfixed32::merge(field_at(msg, e.offset), r, depth),
-                Op::Sfixed64 => codec::Sfixed64::merge(field_at(msg, e.offset), r, depth),
-                Op::Float => codec::Float::merge(field_at(msg, e.offset), r, depth),
-                Op::Double => codec::Double::merge(field_at(msg, e.offset), r, depth),
-                Op::Str => codec::Str::merge(field_at(msg, e.offset), r, depth),
-                Op::LaxStr => codec::LaxStr::merge(field_at(msg, e.offset), r, depth),
-                Op::Bytes => codec::Bytes::merge(field_at(msg, e.offset), r, depth),
-                Op::Merge(merge) => merge(field_ptr(msg, e.offset), r, depth),
-                Op::Push(push) => push(field_ptr(msg, e.offset), r, depth, tag),
-                Op::Packable(packed, push) => {
-                    if tag & 7 == u32::from(wire::LEN) {
-                        packed(r, field_ptr(msg, e.offset))
-                    } else {
-                        push(field_ptr(msg, e.offset), r, depth, tag)
-                    }
-                }
-                Op::Field(read) => {
-                    let at = Offsets {
-                        field: e.offset,
-                        unknown: table.unknown,
-                    };
-                    read(msg, at, r, depth, tag)
-                }
-                Op::Hook(hook) => hook(msg, r, depth, tag),
-                Op::CheckedUtf8 => r.skip_checked_utf8(tag, unknown()),
-            }?;
-        }
-    }
-    Ok(())
-}
-
-// The `FieldFn`s. SAFETY (each `field_at`): `FieldFn`'s contract; the
-// field and the unknown fields are distinct fields of the message.
-
-unsafe fn implicit_closed<E: Enum>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    _depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unsafe { field_at(msg, at.unknown) })? {
-        *unsafe { field_at::<E>(msg, at.field) } = v;
-    }
-    Ok(())
-}
-
-unsafe fn optional_closed<E: Enum>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    _depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unsafe { field_at(msg, at.unknown) })? {
-        *unsafe { field_at::<Option<E>>(msg, at.field) } = Some(v);
-    }
-    Ok(())
-}
-
-unsafe fn repeated_closed<E: Enum>(
-    msg: *mut u8,
-    at: Offsets,
-    r: &mut Reader<'_>,
-    _depth: u32,
-    tag: u32,
-) -> Result<(), DecodeError> {
-    let (values, unknown) = unsafe { (field_at::<Vec<E>>(msg, at.field), field_at(msg, at.unknown)) };
-    if tag & 7 == u32::from(wire::LEN) {
-        codec::enums::merge_packed_closed::<E>(r, values, tag >> 3, unknown)
-    } else {
-        if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unknown)? {
-            values.push(v);
-        }
-        Ok(())
-    }
+unsafe fn field_ref<'m, T>(msg: *const u8, offset: u32) -> &'m T {
+    // SAFETY: the caller's contract.
+    unsafe { &*msg.add(offset as usize).cast::<T>() }
 }
 
 /// The [`FieldAt`] of field `$field` of message type `$msg`.

@@ -1,21 +1,24 @@
-//! The interpreter over every kind of entry, on a hand-made message (run
+//! The interpreters over every kind of entry, on a hand-made message (run
 //! under Miri too: `cargo +nightly miri test -p fastrs --lib table`).
 
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::{merge, Entry, Hooks, Implicit, ImplicitClosed, Optional, OptionalClosed, Packable, Repeated};
-use super::{RepeatedClosed, Table};
+use super::{clear, merge, size, write_backward, Entry, Expanded, ExpandedClosed, Implicit, ImplicitClosed};
+use super::{Optional, OptionalClosed, Packed, PackedClosed, Repeated, Tab, TabBox, Table, Tabled};
 use crate::codec;
+use crate::message::enumeration::Enum;
 use crate::message::enumeration::EnumValue;
 use crate::message::lax_string::LaxString;
-use crate::well_known::{Duration, NullValue};
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
+use alloc::boxed::Box;
 
-/// A message with a field of each kind an entry reads, and one the hooks read.
+/// A message with a field of each kind an entry handles, and one the hooks
+/// handle.
 #[derive(Default, Debug)]
 struct All {
     int32: i32,
@@ -34,68 +37,180 @@ struct All {
     text: String,
     lax: LaxString,
     bytes: Vec<u8>,
-    open: EnumValue<NullValue>,
-    message: Duration,
+    open: EnumValue<Color>,
+    message: Inner,
     maybe: Option<u64>,
-    maybe_message: Option<Duration>,
+    maybe_message: Option<Inner>,
     texts: Vec<String>,
-    messages: Vec<Duration>,
+    messages: Vec<Inner>,
     packed: Vec<i32>,
-    closed: NullValue,
-    maybe_closed: Option<NullValue>,
-    closeds: Vec<NullValue>,
+    closed: Color,
+    maybe_closed: Option<Color>,
+    closeds: Vec<Color>,
     hooked: Vec<u32>,
     far: u32,
+    expanded: Vec<u32>,
+    expanded_closed: Vec<Color>,
+    tabbed: Option<Inner>,
+    tabbeds: Vec<Inner>,
+    boxed: Option<Box<Inner>>,
     unknown: UnknownFields,
 }
 
-impl Hooks for All {
+/// A message with a table of its own, held by `All`'s `Tab` entries, and
+/// holding itself (through a `Box`).
+#[derive(Default, Debug, PartialEq)]
+struct Inner {
+    value: i32,
+    inner: Option<Box<Inner>>,
+    extra: i64,
+    unknown: UnknownFields,
+}
+
+/// A closed enum that names one number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(i32)]
+enum Color {
+    #[default]
+    Red = 0,
+}
+
+impl Enum for Color {
+    const FULL_NAME: &'static str = "test.Color";
+    fn from_i32(value: i32) -> Option<Self> {
+        (value == 0).then_some(Color::Red)
+    }
+    fn to_i32(self) -> i32 {
+        self as i32
+    }
+    fn as_str_name(self) -> &'static str {
+        "RED"
+    }
+    fn from_str_name(name: &str) -> Option<Self> {
+        (name == "RED").then_some(Color::Red)
+    }
+}
+
+/// `Message` by the type's table, as size-mode code implements it.
+macro_rules! tabled_message {
+    ($ty:ident, $name:literal) => {
+        impl crate::Message for $ty {
+            const FULL_NAME: &'static str = $name;
+            fn size(&self) -> usize {
+                size(self)
+            }
+            fn write_backward(&self, w: &mut Writer<'_>) {
+                write_backward(self, w);
+            }
+            fn merge_from(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+                merge(self, r, depth)
+            }
+            fn clear(&mut self) {
+                clear(self);
+            }
+            fn unknown_fields(&self) -> &UnknownFields {
+                &self.unknown
+            }
+            fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
+                &mut self.unknown
+            }
+        }
+    };
+}
+
+tabled_message!(All, "test.All");
+tabled_message!(Inner, "test.Inner");
+
+impl Tabled for Inner {
+    const TABLE: &'static Table<Self> = {
+        static TABLE: Table<Inner, [Entry<Inner>; 3]> = Table::new(
+            [
+                Entry::new::<Implicit<codec::Int32>>(1 << 3, 0, crate::table_field!(Inner, value)),
+                Entry::new::<Optional<TabBox<Inner>>>(2 << 3 | 2, 0, crate::table_field!(Inner, inner)),
+                Entry::new::<Implicit<codec::Int64>>(3 << 3, 0, crate::table_field!(Inner, extra)),
+            ],
+            &[0, 1, 2, 3],
+            crate::table_field!(Inner, unknown),
+        );
+        &TABLE
+    };
+}
+
+impl Tabled for All {
+    const TABLE: &'static Table<Self> = {
+        static TABLE: Table<All, [Entry<All>; 34]> = Table::new(
+            [
+                Entry::new::<Implicit<codec::Int32>>(1 << 3, 0, crate::table_field!(All, int32)),
+                Entry::new::<Implicit<codec::Int64>>(2 << 3, 0, crate::table_field!(All, int64)),
+                Entry::new::<Implicit<codec::Uint32>>(3 << 3, 0, crate::table_field!(All, uint32)),
+                Entry::new::<Implicit<codec::Uint64>>(4 << 3, 0, crate::table_field!(All, uint64)),
+                Entry::new::<Implicit<codec::Sint32>>(5 << 3, 0, crate::table_field!(All, sint32)),
+                Entry::new::<Implicit<codec::Sint64>>(6 << 3, 0, crate::table_field!(All, sint64)),
+                Entry::new::<Implicit<codec::Bool>>(7 << 3, 0, crate::table_field!(All, boolean)),
+                Entry::new::<Implicit<codec::Fixed32>>(8 << 3 | 5, 0, crate::table_field!(All, fixed32)),
+                Entry::new::<Implicit<codec::Fixed64>>(9 << 3 | 1, 0, crate::table_field!(All, fixed64)),
+                Entry::new::<Implicit<codec::Sfixed32>>(10 << 3 | 5, 0, crate::table_field!(All, sfixed32)),
+                Entry::new::<Implicit<codec::Sfixed64>>(11 << 3 | 1, 0, crate::table_field!(All, sfixed64)),
+                Entry::new::<Implicit<codec::Float>>(12 << 3 | 5, 0, crate::table_field!(All, float)),
+                Entry::new::<Implicit<codec::Double>>(13 << 3 | 1, 0, crate::table_field!(All, double)),
+                Entry::new::<Implicit<codec::Str>>(14 << 3 | 2, 0, crate::table_field!(All, text)),
+                Entry::new::<Implicit<codec::LaxStr>>(15 << 3 | 2, 0, crate::table_field!(All, lax)),
+                Entry::new::<Implicit<codec::Bytes>>(16 << 3 | 2, 0, crate::table_field!(All, bytes)),
+                Entry::new::<Implicit<codec::OpenEnum<Color>>>(17 << 3, 0, crate::table_field!(All, open)),
+                Entry::new::<Implicit<codec::Msg<Inner>>>(18 << 3 | 2, 0, crate::table_field!(All, message)),
+                Entry::new::<Optional<codec::Uint64>>(19 << 3, 0, crate::table_field!(All, maybe)),
+                Entry::new::<Optional<codec::Msg<Inner>>>(20 << 3 | 2, 0, crate::table_field!(All, maybe_message)),
+                Entry::new::<Repeated<codec::Str>>(21 << 3 | 2, 0, crate::table_field!(All, texts)),
+                Entry::new::<Repeated<codec::Msg<Inner>>>(22 << 3 | 2, 0, crate::table_field!(All, messages)),
+                Entry::new::<Packed<codec::Int32>>(23 << 3 | 2, 23 << 3, crate::table_field!(All, packed)),
+                Entry::new::<ImplicitClosed<Color>>(24 << 3, 0, crate::table_field!(All, closed)),
+                Entry::new::<OptionalClosed<Color>>(25 << 3, 0, crate::table_field!(All, maybe_closed)),
+                Entry::new::<PackedClosed<Color>>(26 << 3 | 2, 26 << 3, crate::table_field!(All, closeds)),
+                Entry::hooked(27 << 3),
+                Entry::checked_utf8(28 << 3 | 2),
+                Entry::new::<Expanded<codec::Uint32>>(29 << 3, 29 << 3 | 2, crate::table_field!(All, expanded)),
+                Entry::new::<ExpandedClosed<Color>>(30 << 3, 30 << 3 | 2, crate::table_field!(All, expanded_closed)),
+                Entry::new::<Optional<Tab<Inner>>>(31 << 3 | 2, 0, crate::table_field!(All, tabbed)),
+                Entry::new::<Repeated<Tab<Inner>>>(32 << 3 | 2, 0, crate::table_field!(All, tabbeds)),
+                Entry::new::<Optional<TabBox<Inner>>>(33 << 3 | 2, 0, crate::table_field!(All, boxed)),
+                // Past the index: found by binary search.
+                Entry::new::<Implicit<codec::Uint32>>(5000 << 3, 0, crate::table_field!(All, far)),
+            ],
+            &[
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
+                28, 29, 30, 31, 32, 33,
+            ],
+            crate::table_field!(All, unknown),
+        );
+        &TABLE
+    };
+
+    /// Field 27: each record's tag and value, kept in `hooked`.
     fn merge_hooked(&mut self, r: &mut Reader<'_>, _depth: u32, tag: u32) -> Result<(), DecodeError> {
         let v = r.read_varint()?;
         self.hooked.push(tag);
         self.hooked.push(u32::try_from(v).unwrap_or(u32::MAX));
         Ok(())
     }
-}
 
-static TABLE: Table<All, 29> = Table::new(
-    [
-        Entry::new::<Implicit<codec::Int32>>(1 << 3, 0, crate::table_field!(All, int32)),
-        Entry::new::<Implicit<codec::Int64>>(2 << 3, 0, crate::table_field!(All, int64)),
-        Entry::new::<Implicit<codec::Uint32>>(3 << 3, 0, crate::table_field!(All, uint32)),
-        Entry::new::<Implicit<codec::Uint64>>(4 << 3, 0, crate::table_field!(All, uint64)),
-        Entry::new::<Implicit<codec::Sint32>>(5 << 3, 0, crate::table_field!(All, sint32)),
-        Entry::new::<Implicit<codec::Sint64>>(6 << 3, 0, crate::table_field!(All, sint64)),
-        Entry::new::<Implicit<codec::Bool>>(7 << 3, 0, crate::table_field!(All, boolean)),
-        Entry::new::<Implicit<codec::Fixed32>>(8 << 3 | 5, 0, crate::table_field!(All, fixed32)),
-        Entry::new::<Implicit<codec::Fixed64>>(9 << 3 | 1, 0, crate::table_field!(All, fixed64)),
-        Entry::new::<Implicit<codec::Sfixed32>>(10 << 3 | 5, 0, crate::table_field!(All, sfixed32)),
-        Entry::new::<Implicit<codec::Sfixed64>>(11 << 3 | 1, 0, crate::table_field!(All, sfixed64)),
-        Entry::new::<Implicit<codec::Float>>(12 << 3 | 5, 0, crate::table_field!(All, float)),
-        Entry::new::<Implicit<codec::Double>>(13 << 3 | 1, 0, crate::table_field!(All, double)),
-        Entry::new::<Implicit<codec::Str>>(14 << 3 | 2, 0, crate::table_field!(All, text)),
-        Entry::new::<Implicit<codec::LaxStr>>(15 << 3 | 2, 0, crate::table_field!(All, lax)),
-        Entry::new::<Implicit<codec::Bytes>>(16 << 3 | 2, 0, crate::table_field!(All, bytes)),
-        Entry::new::<Implicit<codec::OpenEnum<NullValue>>>(17 << 3, 0, crate::table_field!(All, open)),
-        Entry::new::<Implicit<codec::Msg<Duration>>>(18 << 3 | 2, 0, crate::table_field!(All, message)),
-        Entry::new::<Optional<codec::Uint64>>(19 << 3, 0, crate::table_field!(All, maybe)),
-        Entry::new::<Optional<codec::Msg<Duration>>>(20 << 3 | 2, 0, crate::table_field!(All, maybe_message)),
-        Entry::new::<Repeated<codec::Str>>(21 << 3 | 2, 0, crate::table_field!(All, texts)),
-        Entry::new::<Repeated<codec::Msg<Duration>>>(22 << 3 | 2, 0, crate::table_field!(All, messages)),
-        Entry::new::<Packable<codec::Int32>>(23 << 3 | 2, 23 << 3, crate::table_field!(All, packed)),
-        Entry::new::<ImplicitClosed<NullValue>>(24 << 3, 0, crate::table_field!(All, closed)),
-        Entry::new::<OptionalClosed<NullValue>>(25 << 3, 0, crate::table_field!(All, maybe_closed)),
-        Entry::new::<RepeatedClosed<NullValue>>(26 << 3 | 2, 26 << 3, crate::table_field!(All, closeds)),
-        Entry::hooked(27 << 3),
-        Entry::checked_utf8(28 << 3 | 2),
-        // Past the index: found by binary search.
-        Entry::new::<Implicit<codec::Uint32>>(5000 << 3, 0, crate::table_field!(All, far)),
-    ],
-    &[
-        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
-    ],
-    crate::table_field!(All, unknown),
-);
+    fn size_hooked(&self, tag: u32) -> usize {
+        assert_eq!(tag, 27 << 3);
+        self.hooked.chunks(2).map(|_| 3).sum()
+    }
+
+    fn write_hooked(&self, tag: u32, w: &mut Writer<'_>) {
+        assert_eq!(tag, 27 << 3);
+        for pair in self.hooked.chunks(2).rev() {
+            #[allow(clippy::cast_possible_truncation)] // small values in these tests
+            w.put_slice(&[0xd8, 0x01, pair[1] as u8]); // field 27's tag, and the value
+        }
+    }
+
+    fn clear_hooked(&mut self, tag: u32) {
+        assert_eq!(tag, 27 << 3);
+        self.hooked.clear();
+    }
+}
 
 fn varint(mut v: u64, out: &mut Vec<u8>) {
     while v >= 0x80 {
@@ -122,7 +237,7 @@ fn field_bytes(number: u32, v: &[u8], out: &mut Vec<u8>) {
 
 fn decode(input: &[u8]) -> Result<All, DecodeError> {
     let mut all = All::default();
-    merge(&mut all, &TABLE, &mut Reader::new(input), 100)?;
+    merge(&mut all, &mut Reader::new(input), 100)?;
     Ok(all)
 }
 
@@ -152,10 +267,10 @@ fn every_kind_of_entry_reads_its_field() {
     field_bytes(15, &[0xff, b'x'], &mut b);
     field_bytes(16, &[1, 2, 3], &mut b);
     field_varint(17, 42, &mut b);
-    field_bytes(18, &[0x08, 0x03], &mut b); // seconds: 3
+    field_bytes(18, &[0x08, 0x03], &mut b); // value: 3
     field_varint(19, 0, &mut b);
-    field_bytes(20, &[0x10, 0x04], &mut b); // nanos: 4
-    field_bytes(20, &[0x08, 0x05], &mut b); // merges: seconds 5
+    field_bytes(20, &[0x18, 0x04], &mut b); // extra: 4
+    field_bytes(20, &[0x08, 0x05], &mut b); // merges: value 5
     field_bytes(21, b"a", &mut b);
     field_bytes(21, b"b", &mut b);
     field_bytes(22, &[0x08, 0x01], &mut b);
@@ -190,18 +305,15 @@ fn every_kind_of_entry_reads_its_field() {
     assert_eq!(all.lax.as_bytes(), [0xff, b'x']);
     assert_eq!(all.bytes, [1, 2, 3]);
     assert_eq!(all.open.to_i32(), 42);
-    assert_eq!((all.message.seconds, all.message.nanos), (3, 0));
+    assert_eq!((all.message.value, all.message.extra), (3, 0));
     assert_eq!(all.maybe, Some(0));
     let held = all.maybe_message.as_ref().unwrap();
-    assert_eq!((held.seconds, held.nanos), (5, 4));
+    assert_eq!((held.value, held.extra), (5, 4));
     assert_eq!(all.texts, ["a", "b"]);
     assert_eq!(all.messages.len(), 2);
-    assert_eq!(all.messages[0].seconds, 1);
+    assert_eq!(all.messages[0].value, 1);
     assert_eq!(all.packed, [1, 2, 3]);
-    assert_eq!(
-        (all.closed, all.maybe_closed),
-        (NullValue::NullValue, Some(NullValue::NullValue))
-    );
+    assert_eq!((all.closed, all.maybe_closed), (Color::Red, Some(Color::Red)));
     assert_eq!(all.closeds.len(), 3);
     assert_eq!(all.hooked, [27 << 3, 9]);
     assert_eq!(all.far, 77);
@@ -212,7 +324,7 @@ fn every_kind_of_entry_reads_its_field() {
 fn what_no_entry_reads_is_kept_as_unknown() {
     let mut b = Vec::new();
     field_varint(99, 1, &mut b); // no entry, in the index's range of numbers
-    field_varint(29, 2, &mut b); // no entry, past the index
+    field_varint(34, 2, &mut b); // no entry, past the index
     field_bytes(1, &[1], &mut b); // the wrong wire type
     field_varint(24, 7, &mut b); // a number the closed enum does not name
     field_varint(25, 8, &mut b);
@@ -221,11 +333,11 @@ fn what_no_entry_reads_is_kept_as_unknown() {
     field_bytes(28, b"ok", &mut b); // a checked extension
     let all = decode(&b).unwrap();
     assert_eq!(all.int32, 0);
-    assert_eq!((all.closed, all.maybe_closed), (NullValue::NullValue, None));
-    assert_eq!(all.closeds, [NullValue::NullValue]);
+    assert_eq!((all.closed, all.maybe_closed), (Color::Red, None));
+    assert_eq!(all.closeds, [Color::Red]);
     let mut expected = Vec::new();
     field_varint(99, 1, &mut expected);
-    field_varint(29, 2, &mut expected);
+    field_varint(34, 2, &mut expected);
     field_bytes(1, &[1], &mut expected);
     field_varint(24, 7, &mut expected);
     field_varint(25, 8, &mut expected);
@@ -253,4 +365,143 @@ fn malformed_records_are_errors() {
     ] {
         assert_eq!(decode(&input).unwrap_err().kind(), kind, "{input:?}");
     }
+}
+
+/// Encodes `all` by its table, checking that the size it gave is the size
+/// written.
+fn encode(all: &All) -> Vec<u8> {
+    let n = size(all);
+    let mut buf = vec![0; n];
+    let mut w = Writer::new(&mut buf);
+    write_backward(all, &mut w);
+    assert_eq!(w.remaining(), 0, "size() is the written length");
+    buf
+}
+
+/// One record of every kind an entry writes, in the order and encoding
+/// that fastrs writes: decoded and encoded again, it comes back the same.
+#[test]
+fn every_kind_of_entry_writes_what_it_reads() {
+    let mut b = Vec::new();
+    field_varint(1, (-5i64) as u64, &mut b);
+    field_varint(2, (-6i64) as u64, &mut b);
+    field_varint(3, 7, &mut b);
+    field_varint(4, u64::MAX, &mut b);
+    field_varint(5, 17, &mut b);
+    field_varint(6, 19, &mut b);
+    field_varint(7, 1, &mut b);
+    tag(8, 5, &mut b);
+    b.extend_from_slice(&11u32.to_le_bytes());
+    tag(9, 1, &mut b);
+    b.extend_from_slice(&12u64.to_le_bytes());
+    tag(10, 5, &mut b);
+    b.extend_from_slice(&(-13i32).to_le_bytes());
+    tag(11, 1, &mut b);
+    b.extend_from_slice(&(-14i64).to_le_bytes());
+    tag(12, 5, &mut b);
+    b.extend_from_slice(&1.5f32.to_le_bytes());
+    tag(13, 1, &mut b);
+    b.extend_from_slice(&2.5f64.to_le_bytes());
+    field_bytes(14, "héllo".as_bytes(), &mut b);
+    field_bytes(15, &[0xff, b'x'], &mut b);
+    field_bytes(16, &[1, 2, 3], &mut b);
+    field_varint(17, 42, &mut b);
+    field_bytes(18, &[0x08, 0x03], &mut b);
+    field_varint(19, 0, &mut b); // present, though 0
+    field_bytes(20, &[], &mut b); // present, though empty
+    field_bytes(21, b"a", &mut b);
+    field_bytes(21, b"", &mut b);
+    field_bytes(22, &[0x08, 0x01], &mut b);
+    field_bytes(22, &[], &mut b);
+    field_bytes(23, &[1, 0x7f], &mut b);
+    field_varint(25, 0, &mut b);
+    field_bytes(26, &[0, 0], &mut b);
+    field_varint(27, 9, &mut b);
+    field_varint(27, 4, &mut b);
+    field_varint(29, 5, &mut b);
+    field_varint(29, 6, &mut b);
+    field_varint(30, 0, &mut b);
+    field_bytes(31, &[0x08, 0x07], &mut b);
+    field_bytes(32, &[], &mut b);
+    field_bytes(32, &[0x08, 0x01, 0x12, 0x02, 0x08, 0x02], &mut b); // 1, holding 2
+    field_bytes(33, &[0x12, 0x00], &mut b); // an empty message, holding one
+    field_varint(5000, 77, &mut b);
+    field_varint(6000, 1, &mut b); // unknown: written last
+    let all = decode(&b).unwrap();
+    assert_eq!(all.tabbed.as_ref().map(|m| m.value), Some(7));
+    assert_eq!(all.tabbeds.len(), 2);
+    assert_eq!(all.tabbeds[1].inner.as_ref().map(|m| m.value), Some(2));
+    assert!(all.boxed.as_ref().is_some_and(|m| m.inner.is_some()));
+    assert_eq!(encode(&all), b);
+}
+
+#[test]
+fn nested_messages_merge_and_keep_their_errors_and_limits() {
+    let mut b = Vec::new();
+    field_bytes(31, &[0x08, 0x07], &mut b);
+    field_bytes(31, &[0x12, 0x02, 0x08, 0x03], &mut b); // merges into the same message
+    let all = decode(&b).unwrap();
+    let held = all.tabbed.unwrap();
+    assert_eq!((held.value, held.inner.map(|m| m.value)), (7, Some(3)));
+    // A message nested deeper than the limit.
+    let mut deep = vec![0x08, 0x01];
+    for _ in 0..5 {
+        let mut outer = Vec::new();
+        field_bytes(2, &deep, &mut outer);
+        deep = outer;
+    }
+    let mut b = Vec::new();
+    field_bytes(33, &deep, &mut b);
+    let mut all = All::default();
+    let err = merge(&mut all, &mut Reader::new(&b), 4).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::RecursionLimit);
+    // A truncated nested message names its type.
+    let mut b = Vec::new();
+    field_bytes(32, &[0x08], &mut b);
+    let err = decode(&b).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::Truncated);
+    assert!(err.to_string().contains("test.Inner"), "{err}");
+}
+
+/// What an empty `All` writes: its message field, which a message's
+/// singular field always holds.
+const EMPTY: [u8; 3] = [0x92, 0x01, 0];
+
+#[test]
+fn implicit_fields_at_their_defaults_are_not_written() {
+    let all = All::default();
+    assert_eq!(encode(&all), EMPTY);
+    let all = All {
+        maybe: Some(0),
+        ..All::default()
+    };
+    assert_eq!(encode(&all), [0x92, 0x01, 0, 0x98, 0x01, 0]);
+}
+
+#[test]
+fn clear_resets_every_field_and_keeps_buffers() {
+    let mut b = Vec::new();
+    field_varint(1, 3, &mut b);
+    field_bytes(14, b"text", &mut b);
+    field_bytes(16, &[1], &mut b);
+    field_bytes(18, &[0x08, 0x03], &mut b);
+    field_varint(19, 1, &mut b);
+    field_bytes(21, b"a", &mut b);
+    field_varint(24, 0, &mut b);
+    field_varint(25, 0, &mut b);
+    field_varint(27, 1, &mut b);
+    field_varint(29, 1, &mut b);
+    field_bytes(31, &[], &mut b);
+    field_bytes(32, &[], &mut b);
+    field_bytes(33, &[], &mut b);
+    field_varint(6000, 1, &mut b);
+    let mut all = decode(&b).unwrap();
+    let text = all.text.capacity();
+    clear(&mut all);
+    assert_eq!(encode(&all), EMPTY);
+    assert_eq!(all.text.capacity(), text);
+    assert!(all.hooked.is_empty() && all.texts.is_empty() && all.expanded.is_empty());
+    assert!(all.tabbed.is_none() && all.tabbeds.is_empty() && all.boxed.is_none());
+    assert_eq!((all.maybe, all.maybe_closed, all.message.value), (None, None, 0));
+    assert!(all.unknown.is_empty());
 }

@@ -23,113 +23,20 @@ pub struct User {
 impl ::fastrs::Message for User {
     const FULL_NAME: &'static str = "golden.User";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if self.id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.id);
-        }
-        n += __fastrs::compact::size_packed::<__fastrs::Uint32>(&self.scores, 1);
-        if let ::core::option::Option::Some(v) = &self.active {
-            n += 1 + __fastrs::Bool::size(v);
-        }
-        if self.role.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<Role>::size(&self.role);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Int64,
-            >(self.counters.iter(), 1);
-        if let ::core::option::Option::Some(v) = &self.home {
-            n += 1 + __fastrs::Msg::<Address>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.contact {
-            n
-                += match oneof {
-                    user::Contact::Email(v) => 1 + __fastrs::Str::size(v),
-                    user::Contact::Address(v) => 1 + __fastrs::Msg::<Address>::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.home {
-            __fastrs::compact::write::<__fastrs::Msg<Address>>(v, &[0x4a], w);
-        }
-        match &self.contact {
-            ::core::option::Option::Some(user::Contact::Email(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-            }
-            ::core::option::Option::Some(user::Contact::Address(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Address>>(v, &[0x42], w);
-            }
-            _ => {}
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Int64,
-        >(self.counters.iter(), &[0x32], w);
-        if self.role.to_i32() != 0 {
-            __fastrs::compact::write::<__fastrs::OpenEnum<Role>>(&self.role, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.active {
-            __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-        }
-        __fastrs::compact::write_packed::<__fastrs::Uint32>(&self.scores, &[0x1a], w);
-        if self.id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.id, &[0x10], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<User, 9> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(User, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(User, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
-                >(0x1a, 0x18, ::fastrs::table_field!(User, scores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(User, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<Role>>,
-                >(0x28, 0, ::fastrs::table_field!(User, role)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x4a, 0, ::fastrs::table_field!(User, home)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(User, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.id = ::core::default::Default::default();
-        self.scores.clear();
-        self.active = ::core::option::Option::None;
-        self.role = ::core::default::Default::default();
-        self.counters.clear();
-        self.home = ::core::option::Option::None;
-        self.contact = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -149,7 +56,37 @@ impl ::fastrs::Message for User {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for User {
+impl __fastrs::table::Tabled for User {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<User, [__fastrs::table::Entry<User>; 9]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(User, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(User, id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Uint32>,
+                >(0x1a, 0x18, ::fastrs::table_field!(User, scores)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Bool>,
+                >(0x20, 0, ::fastrs::table_field!(User, active)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<Role>>,
+                >(0x28, 0, ::fastrs::table_field!(User, role)),
+                __fastrs::table::Entry::hooked(0x32),
+                __fastrs::table::Entry::hooked(0x3a),
+                __fastrs::table::Entry::hooked_read(0x42),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
+                >(0x4a, 0, ::fastrs::table_field!(User, home)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            ::fastrs::table_field!(User, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -207,6 +144,59 @@ impl __fastrs::table::Hooks for User {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Int64,
+                >(self.counters.iter(), 1)
+            }
+            0x3a => {
+                match &self.contact {
+                    ::core::option::Option::Some(user::Contact::Email(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(user::Contact::Address(v)) => {
+                        1 + __fastrs::Msg::<Address>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int64,
+                >(self.counters.iter(), &[0x32], w)
+            }
+            0x3a => {
+                match &self.contact {
+                    ::core::option::Option::Some(user::Contact::Email(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
+                    }
+                    ::core::option::Option::Some(user::Contact::Address(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Address>,
+                        >(v, &[0x42], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.counters.clear(),
+            0x3a => self.contact = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 #[allow(deprecated)]
 impl User {
@@ -233,37 +223,20 @@ pub struct Address {
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "golden.Address";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.city.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.city);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.city.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.city, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Address, city)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.city.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -281,6 +254,24 @@ impl ::fastrs::Message for Address {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Address {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Address,
+            [__fastrs::table::Entry<Address>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Address, city)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Address, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A chain of command: each manager holds the one they report to, so size and
 /// write follow `reports_to` in a loop.
@@ -306,30 +297,10 @@ impl ::fastrs::Message for Manager {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Manager, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Manager, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::alloc::boxed::Box<Manager>>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(Manager, reports_to)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Manager, level)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Manager, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.reports_to = ::core::option::Option::None;
-        self.level = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -347,6 +318,30 @@ impl ::fastrs::Message for Manager {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Manager {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Manager,
+            [__fastrs::table::Entry<Manager>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Manager, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::TabBox<Manager>>,
+                >(0x12, 0, ::fastrs::table_field!(Manager, reports_to)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x18, 0, ::fastrs::table_field!(Manager, level)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Manager, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[allow(deprecated)]
 impl __fastrs::chain::Chain for Manager {
@@ -393,66 +388,20 @@ pub struct Login {
 impl ::fastrs::Message for Login {
     const FULL_NAME: &'static str = "golden.Login";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.user.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.user);
-        }
-        if !self.password.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.password);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.second_factor {
-            n
-                += match oneof {
-                    login::SecondFactor::Otp(v) => 1 + __fastrs::Str::size(v),
-                    login::SecondFactor::Device(v) => 1 + __fastrs::Uint32::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.second_factor {
-            ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
-                __fastrs::compact::write::<__fastrs::Uint32>(v, &[0x20], w);
-            }
-            _ => {}
-        }
-        if !self.password.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.password, &[0x12], w);
-        }
-        if !self.user.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.user, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Login, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Login, user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Login, password)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x20),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Login, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.user.clear();
-        self.password.clear();
-        self.second_factor = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -472,7 +421,27 @@ impl ::fastrs::Message for Login {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Login {
+impl __fastrs::table::Tabled for Login {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Login,
+            [__fastrs::table::Entry<Login>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Login, user)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Login, password)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked_read(0x20),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(Login, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -504,6 +473,44 @@ impl __fastrs::table::Hooks for Login {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                match &self.second_factor {
+                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
+                        1 + __fastrs::Uint32::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                match &self.second_factor {
+                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
+                        __fastrs::compact::write::<__fastrs::Uint32>(v, &[0x20], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.second_factor = ::core::option::Option::None,
+            _ => {}
         }
     }
 }

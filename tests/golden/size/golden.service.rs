@@ -37,47 +37,10 @@ impl ::fastrs::Message for Blob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Blob, 9> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Blob, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::SharedBytes>,
-                >(0x12, 0, ::fastrs::table_field!(Blob, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::SharedBytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Blob, chunks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::SharedBytes>,
-                >(0x22, 0, ::fastrs::table_field!(Blob, checksum)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Sint64>,
-                >(0x42, 0x40, ::fastrs::table_field!(Blob, offsets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::alloc::boxed::Box<Blob>>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(Blob, previous)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(Blob, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.key.clear();
-        self.data.clear();
-        self.chunks.clear();
-        self.checksum = ::core::option::Option::None;
-        self.metadata.clear();
-        self.offsets.clear();
-        self.previous = ::core::option::Option::None;
-        self.origin = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -97,7 +60,37 @@ impl ::fastrs::Message for Blob {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Blob {
+impl __fastrs::table::Tabled for Blob {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Blob, [__fastrs::table::Entry<Blob>; 9]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Blob, key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::SharedBytes>,
+                >(0x12, 0, ::fastrs::table_field!(Blob, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::SharedBytes>,
+                >(0x1a, 0, ::fastrs::table_field!(Blob, chunks)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::SharedBytes>,
+                >(0x22, 0, ::fastrs::table_field!(Blob, checksum)),
+                __fastrs::table::Entry::hooked(0x2a),
+                __fastrs::table::Entry::hooked(0x32),
+                __fastrs::table::Entry::hooked_read(0x3a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Sint64>,
+                >(0x42, 0x40, ::fastrs::table_field!(Blob, offsets)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::TabBox<Blob>>,
+                >(0x4a, 0, ::fastrs::table_field!(Blob, previous)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            ::fastrs::table_field!(Blob, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -146,6 +139,57 @@ impl __fastrs::table::Hooks for Blob {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x2a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::SharedBytes,
+                >(self.metadata.iter(), 1)
+            }
+            0x32 => {
+                match &self.origin {
+                    ::core::option::Option::Some(blob::Origin::InlineSource(v)) => {
+                        1 + __fastrs::SharedBytes::size(v)
+                    }
+                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x2a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::SharedBytes,
+                >(self.metadata.iter(), &[0x2a], w)
+            }
+            0x32 => {
+                match &self.origin {
+                    ::core::option::Option::Some(blob::Origin::InlineSource(v)) => {
+                        __fastrs::compact::write::<__fastrs::SharedBytes>(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x2a => self.metadata.clear(),
+            0x32 => self.origin = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -370,37 +414,20 @@ pub struct GetRequest {
 impl ::fastrs::Message for GetRequest {
     const FULL_NAME: &'static str = "golden.service.GetRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.key);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetRequest, key)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.key.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -418,6 +445,24 @@ impl ::fastrs::Message for GetRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetRequest,
+            [__fastrs::table::Entry<GetRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(GetRequest, key)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 impl ::fastrs::Described for GetRequest {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
@@ -468,47 +513,20 @@ pub struct ListRequest {
 impl ::fastrs::Message for ListRequest {
     const FULL_NAME: &'static str = "golden.service.ListRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.prefix.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.prefix);
-        }
-        if self.limit != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.limit);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.limit != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.limit, &[0x10], w);
-        }
-        if !self.prefix.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.prefix, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListRequest, prefix)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(ListRequest, limit)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.prefix.clear();
-        self.limit = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -526,6 +544,27 @@ impl ::fastrs::Message for ListRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListRequest,
+            [__fastrs::table::Entry<ListRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ListRequest, prefix)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x10, 0, ::fastrs::table_field!(ListRequest, limit)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ListRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 impl ::fastrs::Described for ListRequest {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;

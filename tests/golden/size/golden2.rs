@@ -21,66 +21,45 @@ pub struct Defaults {
 impl ::fastrs::Message for Defaults {
     const FULL_NAME: &'static str = "golden2.Defaults";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.count {
-            n += 1 + __fastrs::Int32::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.big {
-            n += 1 + __fastrs::Uint64::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.ratio {
-            n += 1 + __fastrs::Double::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.nan {
-            n += 1 + __fastrs::Float::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.on {
-            n += 1 + __fastrs::Bool::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.text {
-            n += 1 + __fastrs::LaxStr::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.raw {
-            n += 1 + __fastrs::Bytes::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.level {
-            n += 1 + __fastrs::ClosedEnum::<Level>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.level {
-            __fastrs::compact::write::<__fastrs::ClosedEnum<Level>>(v, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.raw {
-            __fastrs::compact::write::<__fastrs::Bytes>(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.text {
-            __fastrs::compact::write::<__fastrs::LaxStr>(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.on {
-            __fastrs::compact::write::<__fastrs::Bool>(v, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.nan {
-            __fastrs::compact::write::<__fastrs::Float>(v, &[0x25], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.ratio {
-            __fastrs::compact::write::<__fastrs::Double>(v, &[0x19], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.big {
-            __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.count {
-            __fastrs::compact::write::<__fastrs::Int32>(v, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Defaults, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Defaults {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Defaults,
+            [__fastrs::table::Entry<Defaults>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<__fastrs::Int32>,
@@ -110,35 +89,8 @@ impl ::fastrs::Message for Defaults {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(Defaults, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.count = ::core::option::Option::None;
-        self.big = ::core::option::Option::None;
-        self.ratio = ::core::option::Option::None;
-        self.nan = ::core::option::Option::None;
-        self.on = ::core::option::Option::None;
-        self.text = ::core::option::Option::None;
-        self.raw = ::core::option::Option::None;
-        self.level = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[allow(deprecated)]
 impl Defaults {
@@ -203,51 +155,10 @@ impl ::fastrs::Message for Order {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Order, 10> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(Order, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Order, note)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::RepeatedClosed<Level>,
-                >(0x18, 0x1a, ::fastrs::table_field!(Order, levels)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::RepeatedClosed<Level>,
-                >(0x22, 0x20, ::fastrs::table_field!(Order, packed_levels)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Group<order::Shipping, 6>>,
-                >(0x33, 0, ::fastrs::table_field!(Order, shipping)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Group<order::Line, 8>>,
-                >(0x43, 0, ::fastrs::table_field!(Order, line)),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x60),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::alloc::boxed::Box<Order>>,
-                    >,
-                >(0x6a, 0, ::fastrs::table_field!(Order, parent)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10],
-            ::fastrs::table_field!(Order, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id = ::core::option::Option::None;
-        self.note = ::core::option::Option::None;
-        self.levels.clear();
-        self.packed_levels.clear();
-        self.by_name.clear();
-        self.shipping = ::core::option::Option::None;
-        self.line.clear();
-        self.parent = ::core::option::Option::None;
-        self.payment = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -281,7 +192,43 @@ impl ::fastrs::Message for Order {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Order {
+impl __fastrs::table::Tabled for Order {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Order,
+            [__fastrs::table::Entry<Order>; 10],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(Order, id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::LaxStr>,
+                >(0x12, 0, ::fastrs::table_field!(Order, note)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::ExpandedClosed<Level>,
+                >(0x18, 0x1a, ::fastrs::table_field!(Order, levels)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::PackedClosed<Level>,
+                >(0x22, 0x20, ::fastrs::table_field!(Order, packed_levels)),
+                __fastrs::table::Entry::hooked(0x2a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Group<order::Shipping, 6>>,
+                >(0x33, 0, ::fastrs::table_field!(Order, shipping)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Group<order::Line, 8>>,
+                >(0x43, 0, ::fastrs::table_field!(Order, line)),
+                __fastrs::table::Entry::hooked(0x5a),
+                __fastrs::table::Entry::hooked_read(0x60),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::TabBox<Order>>,
+                >(0x6a, 0, ::fastrs::table_field!(Order, parent)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10],
+            ::fastrs::table_field!(Order, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -331,6 +278,59 @@ impl __fastrs::table::Hooks for Order {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x2a => {
+                __fastrs::size_map::<
+                    __fastrs::LaxStr,
+                    __fastrs::ClosedEnum<Level>,
+                >(self.by_name.iter(), 1)
+            }
+            0x5a => {
+                match &self.payment {
+                    ::core::option::Option::Some(order::Payment::Card(v)) => {
+                        1 + __fastrs::LaxStr::size(v)
+                    }
+                    ::core::option::Option::Some(order::Payment::Tier(v)) => {
+                        1 + __fastrs::ClosedEnum::<Level>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x2a => {
+                __fastrs::write_map::<
+                    __fastrs::LaxStr,
+                    __fastrs::ClosedEnum<Level>,
+                >(self.by_name.iter(), &[0x2a], w)
+            }
+            0x5a => {
+                match &self.payment {
+                    ::core::option::Option::Some(order::Payment::Card(v)) => {
+                        __fastrs::compact::write::<__fastrs::LaxStr>(v, &[0x5a], w);
+                    }
+                    ::core::option::Option::Some(order::Payment::Tier(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::ClosedEnum<Level>,
+                        >(v, &[0x60], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x2a => self.by_name.clear(),
+            0x5a => self.payment = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -434,7 +434,6 @@ impl Order {
 /// Types nested in [`Order`].
 pub mod order {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Payment {
         Card(::fastrs::LaxString),
@@ -450,37 +449,20 @@ pub mod order {
     impl ::fastrs::Message for Shipping {
         const FULL_NAME: &'static str = "golden2.Order.Shipping";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.city {
-                n += 1 + __fastrs::LaxStr::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.city {
-                __fastrs::compact::write::<__fastrs::LaxStr>(v, &[0x3a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Shipping, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x3a, 0, ::fastrs::table_field!(Shipping, city)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 1],
-                ::fastrs::table_field!(Shipping, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.city = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -511,6 +493,24 @@ pub mod order {
         }
     }
     #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Shipping {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Shipping,
+                [__fastrs::table::Entry<Shipping>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<__fastrs::LaxStr>,
+                    >(0x3a, 0, ::fastrs::table_field!(Shipping, city)),
+                ],
+                &[0, 0, 0, 0, 0, 0, 0, 1],
+                ::fastrs::table_field!(Shipping, unknown_fields),
+            );
+            &TABLE
+        };
+    }
+    #[allow(deprecated)]
     impl Shipping {
         /// `city` if set, else its default.
         pub fn city(&self) -> &str {
@@ -528,47 +528,20 @@ pub mod order {
     impl ::fastrs::Message for Line {
         const FULL_NAME: &'static str = "golden2.Order.Line";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.sku {
-                n += 1 + __fastrs::LaxStr::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.quantity {
-                n += 1 + __fastrs::Int32::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.quantity {
-                __fastrs::compact::write::<__fastrs::Int32>(v, &[0x50], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.sku {
-                __fastrs::compact::write::<__fastrs::LaxStr>(v, &[0x4a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Line, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x4a, 0, ::fastrs::table_field!(Line, sku)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x50, 0, ::fastrs::table_field!(Line, quantity)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
-                ::fastrs::table_field!(Line, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.sku = ::core::option::Option::None;
-            self.quantity = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -586,6 +559,27 @@ pub mod order {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Line {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Line,
+                [__fastrs::table::Entry<Line>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<__fastrs::LaxStr>,
+                    >(0x4a, 0, ::fastrs::table_field!(Line, sku)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<__fastrs::Int32>,
+                    >(0x50, 0, ::fastrs::table_field!(Line, quantity)),
+                ],
+                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
+                ::fastrs::table_field!(Line, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[allow(deprecated)]
     impl Line {
@@ -613,67 +607,20 @@ pub struct Keywords {
 impl ::fastrs::Message for Keywords {
     const FULL_NAME: &'static str = "golden2.Keywords";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.r#type {
-            n += 1 + __fastrs::Int32::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#match {
-            n += 1 + __fastrs::LaxStr::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.self_ {
-            n += 1 + __fastrs::Int32::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.option {
-            n += 1 + __fastrs::Msg::<keywords::Option>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.option {
-            __fastrs::compact::write::<__fastrs::Msg<keywords::Option>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.self_ {
-            __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#match {
-            __fastrs::compact::write::<__fastrs::LaxStr>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#type {
-            __fastrs::compact::write::<__fastrs::Int32>(v, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Keywords, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Keywords, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Keywords, r#match)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Keywords, self_)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<keywords::Option>>,
-                >(0x22, 0, ::fastrs::table_field!(Keywords, option)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Keywords, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type = ::core::option::Option::None;
-        self.r#match = ::core::option::Option::None;
-        self.self_ = ::core::option::Option::None;
-        self.option = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -693,6 +640,33 @@ impl ::fastrs::Message for Keywords {
     }
 }
 #[allow(deprecated)]
+impl __fastrs::table::Tabled for Keywords {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Keywords,
+            [__fastrs::table::Entry<Keywords>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(Keywords, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::LaxStr>,
+                >(0x12, 0, ::fastrs::table_field!(Keywords, r#match)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Int32>,
+                >(0x18, 0, ::fastrs::table_field!(Keywords, self_)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<keywords::Option>>,
+                >(0x22, 0, ::fastrs::table_field!(Keywords, option)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(Keywords, unknown_fields),
+        );
+        &TABLE
+    };
+}
+#[allow(deprecated)]
 impl Keywords {
     /// `type` if set, else its default.
     pub fn r#type(&self) -> i32 {
@@ -710,7 +684,6 @@ impl Keywords {
 /// Types nested in [`Keywords`].
 pub mod keywords {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Option {
         pub some: ::core::option::Option<i32>,
@@ -721,37 +694,20 @@ pub mod keywords {
     impl ::fastrs::Message for Option {
         const FULL_NAME: &'static str = "golden2.Keywords.Option";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.some {
-                n += 1 + __fastrs::Int32::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.some {
-                __fastrs::compact::write::<__fastrs::Int32>(v, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Option, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(Option, some)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Option, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.some = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -769,6 +725,24 @@ pub mod keywords {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Option {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Option,
+                [__fastrs::table::Entry<Option>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<__fastrs::Int32>,
+                    >(0x08, 0, ::fastrs::table_field!(Option, some)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(Option, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[allow(deprecated)]
     impl Option {
@@ -794,37 +768,20 @@ pub struct Old {
 impl ::fastrs::Message for Old {
     const FULL_NAME: &'static str = "golden2.Old";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.x {
-            n += 1 + __fastrs::Int32::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.x {
-            __fastrs::compact::write::<__fastrs::Int32>(v, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Old, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Old, x)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Old, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.x = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -842,6 +799,21 @@ impl ::fastrs::Message for Old {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Old {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Old, [__fastrs::table::Entry<Old>; 1]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(Old, x)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Old, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[allow(deprecated)]
 impl Old {

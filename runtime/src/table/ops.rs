@@ -1,0 +1,563 @@
+//! How entries handle fields the interpreters do not handle themselves:
+//! the [`FieldOp`] of each codec and shape, and its [`FieldVt`], built once
+//! per codec and shape from the codec's out-of-line functions (`outline`)
+//! with their reference parameters erased to pointers.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::marker::PhantomData;
+
+use super::{field_mut, Erased, Op, Table, Tabled};
+use crate::codec::{self, Codec};
+use crate::message::enumeration::{Enum, EnumValue};
+use crate::message::lax_string::LaxString;
+use crate::outline::{Ops, PackedOps};
+use crate::wire;
+use crate::wire::error::DecodeError;
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::writer::Writer;
+
+/// How a field of one codec and shape is handled: what [`Entry::new`]
+/// names (`Implicit<Int32>`, `Optional<Msg<M>>`, ...).
+///
+/// [`Entry::new`]: super::Entry::new
+///
+/// # Safety
+/// `OP` handles a value of type `Field` and nothing else.
+pub unsafe trait FieldOp {
+    /// The Rust type of the field.
+    type Field;
+    /// How the interpreters handle it.
+    const OP: Op;
+}
+
+/// The functions of a field that the interpreters do not handle
+/// themselves, each taking the field by pointer.
+///
+/// Each is called only with a pointer to a live field of the type it was
+/// made for (`FieldOp`), exclusively borrowed for `read` and `clear`.
+#[doc(hidden)]
+pub struct FieldVt {
+    pub(super) read: Read,
+    /// The encoded size of the field's values, with their keys of
+    /// `key_len` bytes each.
+    pub(super) size: unsafe fn(field: *const u8, key_len: usize) -> usize,
+    /// Writes the field's values, each with key `key`, backwards.
+    pub(super) write: unsafe fn(field: *const u8, key: &[u8], w: &mut Writer<'_>),
+    /// Clears the field.
+    pub(super) clear: unsafe fn(field: *mut u8),
+}
+
+impl core::fmt::Debug for FieldVt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("FieldVt")
+    }
+}
+
+/// How a [`FieldVt`] reads one record.
+pub(super) enum Read {
+    /// A singular value, through `merge_ool` or `merge_optional_ool`.
+    Merge(unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>),
+    /// One element of a repeated field, through `push_ool`.
+    Push(unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>),
+    /// A packable repeated field: `merge_packed_ool` for a packed run,
+    /// `push_ool` for one element.
+    Packable(
+        unsafe fn(r: &mut Reader<'_>, field: *mut u8) -> Result<(), DecodeError>,
+        unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>,
+    ),
+    /// A closed enum, which sends numbers it does not name to the message's
+    /// unknown fields (at `unknown` bytes into it).
+    Closed(unsafe fn(msg: *mut u8, field: u32, unknown: u32, r: &mut Reader<'_>, tag: u32) -> Result<(), DecodeError>),
+}
+
+/// A field with implicit presence, or a message's singular field that is
+/// not an `Option`: `C::Value`.
+#[derive(Debug)]
+pub struct Implicit<C>(PhantomData<C>);
+/// A field with explicit presence: `Option<C::Value>`.
+#[derive(Debug)]
+pub struct Optional<C>(PhantomData<C>);
+/// A repeated field of a type that cannot be packed: `Vec<C::Value>`.
+#[derive(Debug)]
+pub struct Repeated<C>(PhantomData<C>);
+/// A packable repeated field written packed (and read either way).
+#[derive(Debug)]
+pub struct Packed<C>(PhantomData<C>);
+/// A packable repeated field written one record per value (and read
+/// either way).
+#[derive(Debug)]
+pub struct Expanded<C>(PhantomData<C>);
+/// A closed enum with implicit presence: `E`.
+#[derive(Debug)]
+pub struct ImplicitClosed<E>(PhantomData<E>);
+/// A closed enum with explicit presence: `Option<E>`.
+#[derive(Debug)]
+pub struct OptionalClosed<E>(PhantomData<E>);
+/// A repeated closed enum written packed: `Vec<E>`.
+#[derive(Debug)]
+pub struct PackedClosed<E>(PhantomData<E>);
+/// A repeated closed enum written one record per value: `Vec<E>`.
+#[derive(Debug)]
+pub struct ExpandedClosed<E>(PhantomData<E>);
+
+macro_rules! native {
+    ($($codec:ident: $ty:ty,)*) => {
+        $(
+            // SAFETY: the interpreters handle `Op::$codec` as a `$ty`.
+            unsafe impl FieldOp for Implicit<codec::$codec> {
+                type Field = $ty;
+                const OP: Op = Op::$codec;
+            }
+        )*
+    };
+}
+
+native! {
+    Int32: i32,
+    Int64: i64,
+    Uint32: u32,
+    Uint64: u64,
+    Sint32: i32,
+    Sint64: i64,
+    Bool: bool,
+    Fixed32: u32,
+    Fixed64: u64,
+    Sfixed32: i32,
+    Sfixed64: i64,
+    Float: f32,
+    Double: f64,
+    Str: String,
+    LaxStr: LaxString,
+    Bytes: Vec<u8>,
+}
+
+// SAFETY: `EnumValue<E>` is `repr(transparent)` over an `i32`, any `i32` is
+// a valid `EnumValue<E>`, and an open enum's value is sized and written as
+// an `int32`'s.
+unsafe impl<E: Enum> FieldOp for Implicit<codec::OpenEnum<E>> {
+    type Field = EnumValue<E>;
+    const OP: Op = Op::Int32;
+}
+
+/// `Implicit<C>` through its codec's functions, for the codecs the
+/// interpreters do not handle themselves.
+macro_rules! through_codec {
+    ($(impl[$($generics:tt)*] for $codec:ty;)*) => {
+        $(
+            // SAFETY: the functions handle a `C::Value`.
+            unsafe impl<$($generics)*> FieldOp for Implicit<$codec> {
+                type Field = <$codec as Codec>::Value;
+                const OP: Op = Op::Vt(&FieldVt {
+                    read: Read::Merge(merge_fn::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool)),
+                    size: size_implicit::<$codec>,
+                    write: write_implicit::<$codec>,
+                    clear: clear_default::<<$codec as Codec>::Value>,
+                });
+            }
+        )*
+    };
+}
+
+through_codec! {
+    impl[M: crate::Message] for codec::Msg<M>;
+    impl[M: crate::Message, const NUMBER: u32] for codec::Group<M, NUMBER>;
+}
+
+#[cfg(feature = "bytes")]
+through_codec! {
+    impl[] for codec::SharedBytes;
+}
+
+// SAFETY: the functions of `optional::<C>` handle an `Option<C::Value>`.
+unsafe impl<C: Ops> FieldOp for Optional<C> {
+    type Field = Option<C::Value>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Merge(merge_fn::<Option<C::Value>>(C::merge_optional_ool)),
+        size: size_optional::<C>,
+        write: write_optional::<C>,
+        clear: clear_none::<C::Value>,
+    });
+}
+
+// SAFETY: the functions handle a `Vec<C::Value>`.
+unsafe impl<C: Ops> FieldOp for Repeated<C> {
+    type Field = Vec<C::Value>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Push(push_fn::<C::Value>(C::push_ool)),
+        size: size_expanded::<C>,
+        write: write_expanded::<C>,
+        clear: clear_vec::<C::Value>,
+    });
+}
+
+// SAFETY: the functions handle a `Vec<C::Value>`.
+unsafe impl<C: PackedOps> FieldOp for Packed<C> {
+    type Field = Vec<C::Value>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Packable(
+            packed_fn::<C::Value>(C::merge_packed_ool),
+            push_fn::<C::Value>(C::push_ool),
+        ),
+        size: size_packed::<C>,
+        write: write_packed::<C>,
+        clear: clear_vec::<C::Value>,
+    });
+}
+
+// SAFETY: the functions handle a `Vec<C::Value>`.
+unsafe impl<C: PackedOps> FieldOp for Expanded<C> {
+    type Field = Vec<C::Value>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Packable(
+            packed_fn::<C::Value>(C::merge_packed_ool),
+            push_fn::<C::Value>(C::push_ool),
+        ),
+        size: size_expanded::<C>,
+        write: write_expanded::<C>,
+        clear: clear_vec::<C::Value>,
+    });
+}
+
+// SAFETY: the functions handle an `E` (`ClosedEnum<E>`'s value).
+unsafe impl<E: Enum> FieldOp for ImplicitClosed<E> {
+    type Field = E;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Closed(implicit_closed::<E>),
+        size: size_implicit::<codec::ClosedEnum<E>>,
+        write: write_implicit::<codec::ClosedEnum<E>>,
+        clear: clear_default::<E>,
+    });
+}
+
+// SAFETY: the functions handle an `Option<E>`.
+unsafe impl<E: Enum> FieldOp for OptionalClosed<E> {
+    type Field = Option<E>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Closed(optional_closed::<E>),
+        size: size_optional::<codec::ClosedEnum<E>>,
+        write: write_optional::<codec::ClosedEnum<E>>,
+        clear: clear_none::<E>,
+    });
+}
+
+// SAFETY: the functions handle a `Vec<E>`.
+unsafe impl<E: Enum> FieldOp for PackedClosed<E> {
+    type Field = Vec<E>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Closed(repeated_closed::<E>),
+        size: size_packed::<codec::ClosedEnum<E>>,
+        write: write_packed::<codec::ClosedEnum<E>>,
+        clear: clear_vec::<E>,
+    });
+}
+
+// SAFETY: the functions handle a `Vec<E>`.
+unsafe impl<E: Enum> FieldOp for ExpandedClosed<E> {
+    type Field = Vec<E>;
+    const OP: Op = Op::Vt(&FieldVt {
+        read: Read::Closed(repeated_closed::<E>),
+        size: size_expanded::<codec::ClosedEnum<E>>,
+        write: write_expanded::<codec::ClosedEnum<E>>,
+        clear: clear_vec::<E>,
+    });
+}
+
+/// The codec of a message field whose type `M` has a table ([`Tabled`]),
+/// for the entries of [`Optional`] and [`Repeated`] fields: the
+/// interpreters then run `M`'s table themselves, and `M` needs only a few
+/// small functions of its own (the ones below that reach into `Option`
+/// and `Vec`).
+#[derive(Debug)]
+pub struct Tab<M>(PhantomData<M>);
+
+/// [`Tab`] for a field that holds its message in a `Box` (a message that
+/// contains its own type).
+#[derive(Debug)]
+pub struct TabBox<M>(PhantomData<M>);
+
+/// The entry of a message field whose type has a table.
+#[doc(hidden)]
+pub struct MsgField {
+    /// The message type's table. (A function: a constant could not hold
+    /// it, since a message's table may hold its own type's entries.)
+    pub(super) table: fn() -> &'static Erased,
+    /// `Message::FULL_NAME` of the type, for errors.
+    pub(super) name: &'static str,
+    /// `Message::FOOTPRINT` of the field's values.
+    pub(super) footprint: usize,
+    pub(super) access: Access,
+}
+
+impl core::fmt::Debug for MsgField {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MsgField")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How the interpreters reach the messages of a [`MsgField`], through
+/// functions made for its type, each taking the field by pointer (live,
+/// and exclusively borrowed for the ones that take `*mut u8`).
+pub(super) enum Access {
+    /// `Option<M>` or `Option<Box<M>>`.
+    Optional {
+        /// The held message, or null.
+        get: unsafe fn(field: *const u8) -> *const u8,
+        /// The held message, a default one first if none.
+        get_or_default: unsafe fn(field: *mut u8) -> *mut u8,
+        /// Drops the held message.
+        clear: unsafe fn(field: *mut u8),
+    },
+    /// `Vec<M>`.
+    Repeated {
+        /// The first element and the number of them.
+        elements: unsafe fn(field: *const u8) -> (*const u8, usize),
+        /// `size_of::<M>()`: from one element to the next.
+        stride: usize,
+        /// Appends a default message and gives it.
+        push: unsafe fn(field: *mut u8) -> *mut u8,
+        /// Empties the vector.
+        clear: unsafe fn(field: *mut u8),
+    },
+}
+
+/// The table of `M`, without its type.
+fn erased<M: Tabled>() -> &'static Erased {
+    // SAFETY: as in the entry points of `table`: a `Table<M>` is an
+    // `Erased`.
+    unsafe { &*(M::TABLE as *const Table<M> as *const Erased) }
+}
+
+// SAFETY: the functions handle an `Option<M>`, and the table is `M`'s.
+unsafe impl<M: Tabled> FieldOp for Optional<Tab<M>> {
+    type Field = Option<M>;
+    const OP: Op = Op::Msg(&MsgField {
+        table: erased::<M>,
+        name: M::FULL_NAME,
+        footprint: M::FOOTPRINT,
+        access: Access::Optional {
+            get: option_get::<M>,
+            get_or_default: option_get_or_default::<M>,
+            clear: clear_none::<M>,
+        },
+    });
+}
+
+// SAFETY: the functions handle an `Option<Box<M>>`, and the table is `M`'s.
+unsafe impl<M: Tabled> FieldOp for Optional<TabBox<M>> {
+    type Field = Option<Box<M>>;
+    const OP: Op = Op::Msg(&MsgField {
+        table: erased::<M>,
+        name: M::FULL_NAME,
+        footprint: <Box<M> as crate::Message>::FOOTPRINT,
+        access: Access::Optional {
+            get: boxed_get::<M>,
+            get_or_default: boxed_get_or_default::<M>,
+            clear: clear_none::<Box<M>>,
+        },
+    });
+}
+
+// SAFETY: the functions handle a `Vec<M>`, and the table is `M`'s.
+unsafe impl<M: Tabled> FieldOp for Repeated<Tab<M>> {
+    type Field = Vec<M>;
+    const OP: Op = Op::Msg(&MsgField {
+        table: erased::<M>,
+        name: M::FULL_NAME,
+        footprint: M::FOOTPRINT,
+        access: Access::Repeated {
+            elements: vec_elements::<M>,
+            stride: core::mem::size_of::<M>(),
+            push: vec_push::<M>,
+            clear: clear_vec::<M>,
+        },
+    });
+}
+
+// The `Access` functions. SAFETY (each dereference): `Access`'s contract,
+// for the type the function was made for.
+
+unsafe fn option_get<M>(field: *const u8) -> *const u8 {
+    match unsafe { &*(field as *const Option<M>) } {
+        Some(m) => m as *const M as *const u8,
+        None => core::ptr::null(),
+    }
+}
+
+unsafe fn option_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
+    let m = unsafe { &mut *(field as *mut Option<M>) }.get_or_insert_with(M::default);
+    m as *mut M as *mut u8
+}
+
+unsafe fn boxed_get<M>(field: *const u8) -> *const u8 {
+    match unsafe { &*(field as *const Option<Box<M>>) } {
+        Some(m) => &**m as *const M as *const u8,
+        None => core::ptr::null(),
+    }
+}
+
+unsafe fn boxed_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
+    let m = unsafe { &mut *(field as *mut Option<Box<M>>) }.get_or_insert_with(Box::default);
+    &mut **m as *mut M as *mut u8
+}
+
+unsafe fn vec_elements<M>(field: *const u8) -> (*const u8, usize) {
+    let v = unsafe { &*(field as *const Vec<M>) };
+    (v.as_ptr() as *const u8, v.len())
+}
+
+unsafe fn vec_push<M: Default>(field: *mut u8) -> *mut u8 {
+    let v = unsafe { &mut *(field as *mut Vec<M>) };
+    let at = v.len();
+    v.push(M::default());
+    // SAFETY: `at` is the index of the element just pushed.
+    unsafe { v.as_mut_ptr().add(at) as *mut u8 }
+}
+
+type MergeFn<T> = fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>;
+type PushFn<T> = fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>;
+type PackedFn<T> = fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>;
+
+/// `f` as a [`Read::Merge`] function.
+const fn merge_fn<T>(f: MergeFn<T>) -> unsafe fn(*mut u8, &mut Reader<'_>, u32) -> Result<(), DecodeError> {
+    // SAFETY: a function pointer to a function pointer of the same size;
+    // calls through it pass a `*mut T` for the `&mut T`, which is ABI
+    // compatible (std's "ABI compatibility" of function pointers), and
+    // `FieldVt`'s callers pass a pointer to a live, exclusive `T`.
+    unsafe {
+        core::mem::transmute::<MergeFn<T>, unsafe fn(*mut u8, &mut Reader<'_>, u32) -> Result<(), DecodeError>>(f)
+    }
+}
+
+/// `f` as a [`Read::Push`] function.
+#[allow(clippy::type_complexity)]
+const fn push_fn<T>(f: PushFn<T>) -> unsafe fn(*mut u8, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError> {
+    // SAFETY: as in `merge_fn`.
+    unsafe {
+        core::mem::transmute::<PushFn<T>, unsafe fn(*mut u8, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>>(f)
+    }
+}
+
+/// `f` as the packed function of a [`Read::Packable`].
+const fn packed_fn<T>(f: PackedFn<T>) -> unsafe fn(&mut Reader<'_>, *mut u8) -> Result<(), DecodeError> {
+    // SAFETY: as in `merge_fn`.
+    unsafe { core::mem::transmute::<PackedFn<T>, unsafe fn(&mut Reader<'_>, *mut u8) -> Result<(), DecodeError>>(f) }
+}
+
+// The `FieldVt` functions. SAFETY (each dereference): `FieldVt`'s contract,
+// for the type the function was made for.
+
+unsafe fn size_implicit<C: Ops>(field: *const u8, key_len: usize) -> usize {
+    let v = unsafe { &*(field as *const C::Value) };
+    if C::is_default(v) {
+        0
+    } else {
+        key_len + C::size(v)
+    }
+}
+
+unsafe fn write_implicit<C: Ops>(field: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    let v = unsafe { &*(field as *const C::Value) };
+    if !C::is_default(v) {
+        C::write_ool(v, key, w);
+    }
+}
+
+unsafe fn size_optional<C: Ops>(field: *const u8, key_len: usize) -> usize {
+    match unsafe { &*(field as *const Option<C::Value>) } {
+        Some(v) => key_len + C::size(v),
+        None => 0,
+    }
+}
+
+unsafe fn write_optional<C: Ops>(field: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    if let Some(v) = unsafe { &*(field as *const Option<C::Value>) } {
+        C::write_ool(v, key, w);
+    }
+}
+
+unsafe fn size_expanded<C: Ops>(field: *const u8, key_len: usize) -> usize {
+    C::size_repeated_ool(unsafe { &*(field as *const Vec<C::Value>) }, key_len)
+}
+
+unsafe fn write_expanded<C: Ops>(field: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    C::write_repeated_ool(unsafe { &*(field as *const Vec<C::Value>) }, key, w);
+}
+
+unsafe fn size_packed<C: PackedOps>(field: *const u8, key_len: usize) -> usize {
+    C::size_packed_ool(unsafe { &*(field as *const Vec<C::Value>) }, key_len)
+}
+
+unsafe fn write_packed<C: PackedOps>(field: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    C::write_packed_ool(unsafe { &*(field as *const Vec<C::Value>) }, key, w);
+}
+
+unsafe fn clear_default<T: Default>(field: *mut u8) {
+    *unsafe { &mut *(field as *mut T) } = T::default();
+}
+
+unsafe fn clear_none<T>(field: *mut u8) {
+    *unsafe { &mut *(field as *mut Option<T>) } = None;
+}
+
+unsafe fn clear_vec<T>(field: *mut u8) {
+    unsafe { &mut *(field as *mut Vec<T>) }.clear();
+}
+
+// The closed enums' `Read::Closed` functions. SAFETY (each `field_mut`):
+// the interpreter passes a live, exclusively borrowed message, the offset
+// of a field of the function's type, and that of the message's distinct
+// `UnknownFields`.
+
+unsafe fn implicit_closed<E: Enum>(
+    msg: *mut u8,
+    field: u32,
+    unknown: u32,
+    r: &mut Reader<'_>,
+    tag: u32,
+) -> Result<(), DecodeError> {
+    if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unsafe { field_mut(msg, unknown) })? {
+        *unsafe { field_mut::<E>(msg, field) } = v;
+    }
+    Ok(())
+}
+
+unsafe fn optional_closed<E: Enum>(
+    msg: *mut u8,
+    field: u32,
+    unknown: u32,
+    r: &mut Reader<'_>,
+    tag: u32,
+) -> Result<(), DecodeError> {
+    if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unsafe { field_mut(msg, unknown) })? {
+        *unsafe { field_mut::<Option<E>>(msg, field) } = Some(v);
+    }
+    Ok(())
+}
+
+unsafe fn repeated_closed<E: Enum>(
+    msg: *mut u8,
+    field: u32,
+    unknown: u32,
+    r: &mut Reader<'_>,
+    tag: u32,
+) -> Result<(), DecodeError> {
+    let (values, unknown) = unsafe {
+        (
+            field_mut::<Vec<E>>(msg, field),
+            field_mut::<UnknownFields>(msg, unknown),
+        )
+    };
+    if tag & 7 == u32::from(wire::LEN) {
+        codec::enums::merge_packed_closed::<E>(r, values, tag >> 3, unknown)
+    } else {
+        if let Some(v) = codec::enums::read_closed_enum::<E>(r, tag, unknown)? {
+            values.push(v);
+        }
+        Ok(())
+    }
+}

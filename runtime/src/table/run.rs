@@ -1,0 +1,288 @@
+//! The four interpreters, compiled once for every message: decode, size,
+//! write and clear, each a loop over a table's entries.
+//!
+//! Each takes a pointer to the message, of the type its table was made
+//! for: live, and exclusively borrowed for decode and clear.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::ops::{Access, MsgField, Read};
+use super::{field_mut, field_ref, Erased, Op, Raw};
+use crate::codec::{self, Codec};
+use crate::message::lax_string::LaxString;
+use crate::wire;
+use crate::wire::error::{DecodeError, DecodeErrorKind};
+use crate::wire::reader::Reader;
+use crate::wire::unknown::UnknownFields;
+use crate::wire::varint;
+use crate::wire::writer::Writer;
+
+impl Erased {
+    /// The entry of field `number`, if it has one: by index for small
+    /// numbers, else by binary search.
+    #[inline]
+    fn entry(&self, number: u32) -> Option<&Raw> {
+        match self.by_number.get(number as usize) {
+            Some(&at) => self.entries.get(usize::from(at).wrapping_sub(1)),
+            None => self
+                .entries
+                .binary_search_by_key(&number, Raw::number)
+                .ok()
+                .map(|i| &self.entries[i]),
+        }
+    }
+}
+
+/// Calls `$then` with `C` the codec of a native op (the interpreters
+/// handle those fields themselves), else evaluates `$else` for `$other`.
+macro_rules! by_codec {
+    ($op:expr, |$c:ident| $then:expr, $other:pat => $else:expr) => {
+        match $op {
+            Op::Int32 => by_codec!(@ $c, Int32, $then),
+            Op::Int64 => by_codec!(@ $c, Int64, $then),
+            Op::Uint32 => by_codec!(@ $c, Uint32, $then),
+            Op::Uint64 => by_codec!(@ $c, Uint64, $then),
+            Op::Sint32 => by_codec!(@ $c, Sint32, $then),
+            Op::Sint64 => by_codec!(@ $c, Sint64, $then),
+            Op::Bool => by_codec!(@ $c, Bool, $then),
+            Op::Fixed32 => by_codec!(@ $c, Fixed32, $then),
+            Op::Fixed64 => by_codec!(@ $c, Fixed64, $then),
+            Op::Sfixed32 => by_codec!(@ $c, Sfixed32, $then),
+            Op::Sfixed64 => by_codec!(@ $c, Sfixed64, $then),
+            Op::Float => by_codec!(@ $c, Float, $then),
+            Op::Double => by_codec!(@ $c, Double, $then),
+            Op::Str => by_codec!(@ $c, Str, $then),
+            Op::LaxStr => by_codec!(@ $c, LaxStr, $then),
+            Op::Bytes => by_codec!(@ $c, Bytes, $then),
+            $other => $else,
+        }
+    };
+    (@ $c:ident, $codec:ident, $then:expr) => {{
+        type $c = codec::$codec;
+        $then
+    }};
+}
+
+/// Decodes the records of `r` into the message at `msg`.
+///
+/// # Safety
+/// See the module: `msg` is a live, exclusively borrowed message of the
+/// type `table` was made for.
+#[inline(never)]
+pub(super) unsafe fn merge(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    // SAFETY: the caller's contract; `table.unknown` is the offset of the
+    // message's `UnknownFields` (`Table::new`).
+    let unknown = || unsafe { field_mut::<UnknownFields>(msg, table.unknown) };
+    while !r.is_empty() {
+        let tag = r.read_tag()?;
+        let Some(e) = table.entry(tag >> 3).filter(|e| tag == e.tag || tag == e.alt) else {
+            r.skip_field(tag, depth, unknown())?;
+            continue;
+        };
+        // SAFETY (each arm): the entry was made from a `FieldAt` of this
+        // message's type, so `e.offset` is a field of the type its op
+        // handles (`FieldOp`), and no other reference to the message is
+        // live.
+        unsafe {
+            let field = msg.add(e.offset as usize);
+            by_codec!(e.op, |C| C::merge(field_mut(field, 0), r, depth), op => match op {
+                Op::Vt(vt) => match vt.read {
+                    Read::Merge(merge) => merge(field, r, depth),
+                    Read::Push(push) => push(field, r, depth, tag),
+                    Read::Packable(packed, push) => {
+                        if tag & 7 == u32::from(wire::LEN) {
+                            packed(r, field)
+                        } else {
+                            push(field, r, depth, tag)
+                        }
+                    }
+                    Read::Closed(read) => read(msg, e.offset, table.unknown, r, tag),
+                },
+                Op::Msg(m) => {
+                    let target = match m.access {
+                        Access::Optional { get_or_default, .. } => get_or_default(field),
+                        Access::Repeated { push, .. } => push(field),
+                    };
+                    merge_nested(m, target, r, depth)
+                }
+                Op::Hook(hooks) | Op::HookRead(hooks) => (hooks.merge)(msg, r, depth, tag),
+                Op::CheckedUtf8 => r.skip_checked_utf8(tag, unknown()),
+                _ => unreachable!("natives are matched above"),
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// The encoded size of the message at `msg`.
+///
+/// # Safety
+/// See the module.
+#[inline(never)]
+pub(super) unsafe fn size(table: &Erased, msg: *const u8) -> usize {
+    // SAFETY: as in `merge`, shared.
+    let mut n = unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.len();
+    for e in &table.entries {
+        let key_len = usize::from(e.key_len);
+        // SAFETY: as in `merge`, shared.
+        n += unsafe {
+            let field = msg.add(e.offset as usize);
+            by_codec!(e.op, |C| {
+                let v = field_ref(field, 0);
+                if C::is_default(v) {
+                    0
+                } else {
+                    key_len + C::size(v)
+                }
+            }, op => match op {
+                Op::Vt(vt) => (vt.size)(field, key_len),
+                Op::Msg(m) => match m.access {
+                    Access::Optional { get, .. } => {
+                        let held = get(field);
+                        if held.is_null() {
+                            0
+                        } else {
+                            key_len + nested_size(m, held)
+                        }
+                    }
+                    Access::Repeated { elements, stride, .. } => {
+                        let (first, n) = elements(field);
+                        (0..n).map(|i| key_len + nested_size(m, first.add(i * stride))).sum()
+                    }
+                },
+                Op::Hook(hooks) => (hooks.size)(msg, e.tag),
+                _ => 0,
+            })
+        };
+    }
+    n
+}
+
+/// Writes the message at `msg` backwards: its unknown fields, then its
+/// fields by descending number, so that they come out ascending, unknown
+/// fields last.
+///
+/// # Safety
+/// See the module.
+#[inline(never)]
+pub(super) unsafe fn write_backward(table: &Erased, msg: *const u8, w: &mut Writer<'_>) {
+    // SAFETY: as in `size`.
+    unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.write(w);
+    for e in table.entries.iter().rev() {
+        // SAFETY: as in `size`.
+        unsafe {
+            // Most keys are one byte: given as a slice of constant length,
+            // the writer then stores key and value together.
+            match e.key_len {
+                1 => write_entry(e, &e.key[..1], msg, w),
+                2 => write_entry(e, &e.key[..2], msg, w),
+                _ => write_entry(e, e.key(), msg, w),
+            }
+        }
+    }
+}
+
+/// Writes the field of entry `e` with key `key` (the entry's).
+///
+/// # Safety
+/// As [`write_backward`].
+#[inline(always)]
+unsafe fn write_entry(e: &Raw, key: &[u8], msg: *const u8, w: &mut Writer<'_>) {
+    // SAFETY: as in `size`.
+    unsafe {
+        let field = msg.add(e.offset as usize);
+        by_codec!(e.op, |C| {
+            let v = field_ref(field, 0);
+            if !C::is_default(v) {
+                C::write_keyed(v, key, w);
+            }
+        }, op => match op {
+            Op::Vt(vt) => (vt.write)(field, key, w),
+            Op::Msg(m) => match m.access {
+                Access::Optional { get, .. } => {
+                    let held = get(field);
+                    if !held.is_null() {
+                        write_nested(m, held, key, w);
+                    }
+                }
+                Access::Repeated { elements, stride, .. } => {
+                    let (first, n) = elements(field);
+                    for i in (0..n).rev() {
+                        write_nested(m, first.add(i * stride), key, w);
+                    }
+                }
+            },
+            Op::Hook(hooks) => (hooks.write)(msg, e.tag, w),
+            _ => {}
+        });
+    }
+}
+
+/// Clears the message at `msg`, keeping the buffers of its strings and
+/// vectors.
+///
+/// # Safety
+/// See the module.
+#[inline(never)]
+pub(super) unsafe fn clear(table: &Erased, msg: *mut u8) {
+    for e in &table.entries {
+        // SAFETY: as in `merge`.
+        unsafe {
+            let field = msg.add(e.offset as usize);
+            match e.op {
+                Op::Str => field_mut::<String>(field, 0).clear(),
+                Op::LaxStr => field_mut::<LaxString>(field, 0).clear(),
+                Op::Bytes => field_mut::<Vec<u8>>(field, 0).clear(),
+                Op::Vt(vt) => (vt.clear)(field),
+                Op::Msg(m) => match m.access {
+                    Access::Optional { clear, .. } | Access::Repeated { clear, .. } => clear(field),
+                },
+                Op::Hook(hooks) => (hooks.clear)(msg, e.tag),
+                Op::HookRead(_) | Op::CheckedUtf8 => {}
+                op => by_codec!(op, |C| *field_mut::<<C as Codec>::Value>(field, 0) = Default::default(), _ => {}),
+            }
+        }
+    }
+    // SAFETY: as in `merge`.
+    unsafe { field_mut::<UnknownFields>(msg, table.unknown) }.clear();
+}
+
+/// Merges the length-delimited message that `r` is at into the message at
+/// `msg`, of `m`'s type.
+///
+/// # Safety
+/// As [`merge`], for `m`'s table.
+unsafe fn merge_nested(m: &MsgField, msg: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(r.error(DecodeErrorKind::RecursionLimit));
+    };
+    r.charge(m.footprint)?;
+    let mut inner = r.read_nested()?;
+    // SAFETY: the caller's contract.
+    let merged = unsafe { merge((m.table)(), msg, &mut inner, depth) };
+    r.absorb(&inner);
+    merged.map_err(|e| e.within(m.name, inner.field()))
+}
+
+/// The size of the message at `msg`, of `m`'s type, with its length.
+///
+/// # Safety
+/// As [`size`], for `m`'s table.
+unsafe fn nested_size(m: &MsgField, msg: *const u8) -> usize {
+    // SAFETY: the caller's contract.
+    let n = unsafe { size((m.table)(), msg) };
+    varint::len(n as u64) + n
+}
+
+/// Writes the message at `msg`, of `m`'s type, then its length and `key`,
+/// backwards.
+///
+/// # Safety
+/// As [`write_backward`], for `m`'s table.
+unsafe fn write_nested(m: &MsgField, msg: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    let end = w.remaining();
+    // SAFETY: the caller's contract.
+    unsafe { write_backward((m.table)(), msg, w) };
+    w.put_key_varint(key, (end - w.remaining()) as u64);
+}
